@@ -1,0 +1,36 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import type { Readable } from 'node:stream';
+
+const GZIP_MAGIC = [0x1f, 0x8b];
+
+/** True when the file starts with the gzip magic bytes, whatever its name says. */
+export async function isGzip(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(2);
+    const { bytesRead } = await fh.read(buf, 0, 2, 0);
+    return bytesRead === 2 && buf[0] === GZIP_MAGIC[0] && buf[1] === GZIP_MAGIC[1];
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A byte stream of the file's content, gunzipped transparently when it is gzip. */
+export async function openSource(path: string): Promise<Readable> {
+  const raw = createReadStream(path, { highWaterMark: 1 << 20 });
+  if (!(await isGzip(path))) return raw;
+  const gunzip = createGunzip();
+  raw.on('error', (e) => gunzip.destroy(e));
+  return raw.pipe(gunzip);
+}
+
+/** Whole file as text (gzip transparent, BOM stripped): for small documents such as GeoJSON pages. */
+export async function readSourceText(path: string): Promise<string> {
+  const stream = await openSource(path);
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
