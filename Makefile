@@ -6,7 +6,9 @@ ADDRESSES ?= 10000
 SEED ?= 42
 
 node_modules/.install-stamp: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@# npm ci refuses this lock file: npm 11 leaves the other platforms' optional DuckDB
+	@# bindings out of it. npm install honours the lock file and installs the same versions.
+	npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 .PHONY: help
@@ -14,7 +16,7 @@ help: ## List every target
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 .PHONY: install
-install: node_modules/.install-stamp ## Install dependencies (npm ci)
+install: node_modules/.install-stamp ## Install dependencies (exact versions from package-lock.json)
 
 .PHONY: demo
 demo: install ## Generate the synthetic region into $(DATA_DIR)/synth and print what was written
