@@ -1,0 +1,92 @@
+/**
+ * The contract between the HTTP layer and the credit ledger (DESIGN.md section 4).
+ * The file-backed implementation lives beside this file; a PostgreSQL one can replace
+ * it behind the same interface. All times are injected (`now`), never read from a clock
+ * inside the ledger, so tests move across billing cycles without sleeping.
+ */
+import type { RateLimit, Tier } from '../domain/plans.ts';
+
+export interface AccountView {
+  account_id: string;
+  name: string;
+  tier: Tier;
+  status: 'active' | 'closed';
+  created_at: string; // ISO
+  /** Current billing cycle [start, end), ISO. Anchored at creation; monthly. */
+  cycle_start: string;
+  cycle_end: string;
+  /** Credits for this cycle; null = unlimited (Enterprise). */
+  allowance: number | null;
+  used_this_cycle: number;
+  /** null = unlimited. */
+  remaining: number | null;
+  rate_limit: RateLimit;
+  /** Tier that takes effect at the next renewal, if a downgrade is pending. */
+  pending_tier: Tier | null;
+}
+
+/** Resolved from a presented API key; undefined when unknown or revoked. */
+export interface KeyPrincipal {
+  account_id: string;
+  key_id: string;
+}
+
+export type ReserveResult =
+  | { ok: true; reservation: Reservation }
+  | { ok: false; reason: 'credits_exhausted'; remaining: number }
+  | { ok: false; reason: 'unknown_account' };
+
+export interface Reservation {
+  readonly id: string;
+  readonly account_id: string;
+  readonly cost: number;
+}
+
+export interface ChargeMeta {
+  endpoint: string; // route id, e.g. "GET /v1/properties/{uprn}"
+  request_id: string;
+}
+
+export interface UsageQuery {
+  account_id: string;
+  from?: string; // ISO date, inclusive
+  to?: string; // ISO date, inclusive
+}
+
+export interface UsageReport {
+  from: string;
+  to: string;
+  total_calls: number;
+  total_credits: number;
+  by_endpoint: { endpoint: string; calls: number; credits: number }[];
+  by_day: { date: string; calls: number; credits: number }[];
+}
+
+export interface Ledger {
+  /** Resolve a presented key (hash lookup, constant-time compare). */
+  authenticate(apiKey: string): KeyPrincipal | undefined;
+  account(accountId: string, now: Date): AccountView | undefined;
+
+  /**
+   * Hold `cost` credits before the handler runs. Concurrent reservations can never
+   * exceed the balance. A cost above the remaining balance is refused and holds nothing.
+   */
+  reserve(accountId: string, cost: number, now: Date): ReserveResult;
+  /** Make the charge durable (fsync, group commit allowed) before the response is sent. */
+  commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void>;
+  /** Give held credits back (non-2xx response). */
+  release(reservation: Reservation): void;
+
+  usage(q: UsageQuery, now: Date): UsageReport;
+
+  // Administration (CLI, or the admin socket while a server holds the writer lock).
+  createAccount(input: { tier: Tier; name?: string; rateLimit?: RateLimit }, now: Date): Promise<{ account: AccountView; api_key: string }>;
+  listAccounts(now: Date): AccountView[];
+  upgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView>;
+  downgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView>;
+  revokeKey(accountId: string, now: Date): Promise<void>;
+  rotateKey(accountId: string, now: Date): Promise<{ api_key: string }>;
+
+  /** Flush pending writes and release the writer lock. */
+  close(): Promise<void>;
+}
