@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * `manifest.json` of a published build: what the ETL read, what it wrote, what it
+ * refused and how long each stage took. Written last into the build folder; a build
+ * folder without a valid manifest is not a build. The service reads `build_id` and the
+ * sources' `as_of` dates from it.
+ */
+export const ManifestSource = z.object({
+  name: z.string(),
+  path: z.string(),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  as_of: z.string().nullable(),
+  rows_read: z.number().int().nonnegative(),
+  rows_rejected: z.number().int().nonnegative(),
+  rejected_by_reason: z.record(z.string(), z.number().int().nonnegative()),
+});
+
+export const ManifestTable = z.object({
+  file: z.string(),
+  rows: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  sort_key: z.array(z.string()),
+});
+
+export const Manifest = z.object({
+  build_id: z.string().regex(/^\d{8}T\d{6}Z-[0-9a-f]{6}$/),
+  created_at: z.string(),
+  schema_version: z.literal(1),
+  sources: z.array(ManifestSource),
+  tables: z.record(z.string(), ManifestTable),
+  match_rates: z.record(z.string(), z.number()).default({}),
+  stage_timings_ms: z.record(z.string(), z.number().nonnegative()).default({}),
+  quality: z.record(z.string(), z.unknown()).default({}),
+});
+export type Manifest = z.infer<typeof Manifest>;

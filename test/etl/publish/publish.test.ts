@@ -1,0 +1,75 @@
+import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { beginBuild, currentBuildId, promoteBuild, pruneBuilds, readManifest, writeManifest } from '../../../etl/publish/publish.ts';
+import type { Manifest } from '../../../schemas/manifest.ts';
+import { tempDir } from '../../support/tmp.ts';
+
+let cleanups: (() => void)[] = [];
+afterEach(() => { cleanups.forEach((c) => c()); cleanups = []; });
+function dataDir(): string {
+  const t = tempDir('pi-publish-');
+  cleanups.push(t.cleanup);
+  return t.dir;
+}
+
+function manifestFor(id: string): Manifest {
+  return {
+    build_id: id, created_at: '2026-01-01T00:00:00.000Z', schema_version: 1, sources: [],
+    tables: { t: { file: 't.parquet', rows: 1, bytes: 4, sort_key: ['k'] } },
+    match_rates: {}, stage_timings_ms: {}, quality: {},
+  };
+}
+
+async function publishOne(dir: string, at: Date): Promise<string> {
+  const b = await beginBuild(dir, at);
+  writeFileSync(join(b.dir, 't.parquet'), 'data');
+  await writeManifest(b.dir, manifestFor(b.id));
+  await promoteBuild(dir, b.id);
+  return b.id;
+}
+
+describe('publish', () => {
+  it('has no current build before the first publish', async () => {
+    expect(await currentBuildId(dataDir())).toBeUndefined();
+  });
+
+  it('promotes a build and points current at it with a relative link', async () => {
+    const dir = dataDir();
+    const id = await publishOne(dir, new Date('2026-01-01T10:00:00Z'));
+    expect(id).toMatch(/^20260101T100000Z-[0-9a-f]{6}$/);
+    expect(await currentBuildId(dir)).toBe(id);
+    expect(readlinkSync(join(dir, 'current'))).toBe(`builds/${id}`);
+    expect((await readManifest(join(dir, 'current'))).build_id).toBe(id);
+    expect(existsSync(join(dir, 'builds', `${id}.partial`))).toBe(false);
+  });
+
+  it('refuses to promote a build without a manifest and leaves current alone', async () => {
+    const dir = dataDir();
+    const first = await publishOne(dir, new Date('2026-01-01T10:00:00Z'));
+    const b = await beginBuild(dir, new Date('2026-01-02T10:00:00Z'));
+    await expect(promoteBuild(dir, b.id)).rejects.toThrow(/ENOENT|manifest/);
+    expect(await currentBuildId(dir)).toBe(first);
+  });
+
+  it('refuses a manifest that fails its schema or names another build', async () => {
+    const dir = dataDir();
+    const b = await beginBuild(dir, new Date('2026-01-01T10:00:00Z'));
+    await expect(writeManifest(b.dir, { ...manifestFor(b.id), build_id: 'nope' })).rejects.toThrow();
+    const otherId = b.id.replace(/-[0-9a-f]{6}$/, b.id.endsWith('000000') ? '-ffffff' : '-000000');
+    await writeManifest(b.dir, manifestFor(otherId));
+    await expect(promoteBuild(dir, b.id)).rejects.toThrow(/does not match/);
+    expect(await currentBuildId(dir)).toBeUndefined();
+  });
+
+  it('keeps the newest three builds and removes interrupted partial builds', async () => {
+    const dir = dataDir();
+    const ids: string[] = [];
+    for (let d = 1; d <= 5; d++) ids.push(await publishOne(dir, new Date(`2026-01-0${d}T10:00:00Z`)));
+    const stale = await beginBuild(dir, new Date('2026-01-06T10:00:00Z'));
+    const { removed } = await pruneBuilds(dir, 3);
+    expect(removed).toContain(`${stale.id}.partial`);
+    expect(readdirSync(join(dir, 'builds')).sort()).toEqual(ids.slice(2).sort());
+    expect(await currentBuildId(dir)).toBe(ids[4]);
+  });
+});
