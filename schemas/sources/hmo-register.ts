@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { isoDate, optNum, str } from './fields.ts';
+
+/**
+ * Council HMO licence register CSV header, as Oxford City Council publishes it
+ * (`hmo-simplified-register.csv`): dates `dd/mm/yyyy`, Location is free text ending in a postcode.
+ */
+export const HMO_REGISTER_HEADER = [
+  'Case Number', 'Location', 'Total Number Occupants', 'Total Number Units',
+  'Licence Commenced', 'Licence Expires',
+] as const;
+
+/** The temporary-exemptions register: the same columns with `Address` for `Location`. */
+export const HMO_EXEMPTIONS_HEADER = [
+  'Case Number', 'Address', 'Total Number Occupants', 'Total Number Units',
+  'Licence Commenced', 'Licence Expires',
+] as const;
+
+/** One licence (or exemption). Postcode is extracted from the end of the address, normalised. */
+export const HmoRegisterRow = z.object({
+  case_number: str(),
+  address: str(),
+  postcode: z.string().regex(/^[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}$/).optional(),
+  occupants: optNum().pipe(z.number().int().positive().optional()),
+  units: optNum().pipe(z.number().int().positive().optional()),
+  licence_start: isoDate().optional(),
+  licence_end: isoDate().optional(),
+});
+export type HmoRegisterRow = z.infer<typeof HmoRegisterRow>;
