@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
+ * The service's whole configuration, read once from the environment at start-up.
+ * Every knob has a default; a bad value fails fast with the variable's name.
+ */
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
+  PORT: int(0, 65_535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  /** JSON request bodies above this many bytes are refused with 413. */
+  BODY_LIMIT_BYTES: int(1_024, 10 * 1024 * 1024).default(64 * 1024),
+  /** Query strings above this many bytes are refused with 400. */
+  QUERY_LIMIT_BYTES: int(256, 64 * 1024).default(4 * 1024),
+  /** Total request-header bytes (Node's maxHeaderSize); above it Node answers 431. */
+  HEADER_LIMIT_BYTES: int(1_024, 64 * 1024).default(16 * 1024),
+  /** Most headers read per request (Node's maxHeadersCount). */
+  HEADER_COUNT_LIMIT: int(10, 1_000).default(100),
+  /** How long SIGTERM waits for in-flight requests before closing sockets. */
+  SHUTDOWN_TIMEOUT_MS: int(0, 120_000).default(10_000),
+  /** Unix socket for account administration while the server holds the ledger lock. */
+  ADMIN_SOCKET: z.string().min(1).optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
