@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, readlink, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Manifest } from '../../schemas/manifest.ts';
 import {
@@ -46,6 +46,20 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 /**
+ * Checks that a build folder is complete: a valid manifest, and every table file it lists
+ * present with the size it records. Returns the manifest.
+ */
+export async function verifyBuild(dir: string): Promise<Manifest> {
+  const manifest = await readManifest(dir);
+  for (const [name, t] of Object.entries(manifest.tables)) {
+    const s = await stat(join(dir, t.file)).catch(() => undefined);
+    if (!s) throw new Error(`table ${name}: ${t.file} is missing`);
+    if (s.size !== t.bytes) throw new Error(`table ${name}: ${t.file} has ${s.size} bytes, manifest says ${t.bytes}`);
+  }
+  return manifest;
+}
+
+/**
  * Promotes a validated partial build and switches `current` to it. Every file in the
  * build is fsynced first; the partial folder is renamed to its final name; then a new
  * symlink is created beside `current` and renamed over it, which is atomic: a reader sees
@@ -54,7 +68,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
  */
 export async function promoteBuild(dataDir: string, id: string): Promise<string> {
   const from = partialDir(dataDir, id);
-  const manifest = await readManifest(from);
+  const manifest = await verifyBuild(from);
   if (manifest.build_id !== id) throw new Error(`manifest build_id ${manifest.build_id} does not match ${id}`);
   for (const f of await readdir(from)) await fsyncPath(join(from, f));
   await fsyncPath(from);

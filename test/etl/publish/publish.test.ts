@@ -56,9 +56,20 @@ describe('publish', () => {
     const dir = dataDir();
     const b = await beginBuild(dir, new Date('2026-01-01T10:00:00Z'));
     await expect(writeManifest(b.dir, { ...manifestFor(b.id), build_id: 'nope' })).rejects.toThrow();
+    writeFileSync(join(b.dir, 't.parquet'), 'data');
     const otherId = b.id.replace(/-[0-9a-f]{6}$/, b.id.endsWith('000000') ? '-ffffff' : '-000000');
     await writeManifest(b.dir, manifestFor(otherId));
     await expect(promoteBuild(dir, b.id)).rejects.toThrow(/does not match/);
+    expect(await currentBuildId(dir)).toBeUndefined();
+  });
+
+  it('refuses a build whose table file is missing or truncated', async () => {
+    const dir = dataDir();
+    const b = await beginBuild(dir, new Date('2026-01-01T10:00:00Z'));
+    await writeManifest(b.dir, manifestFor(b.id));
+    await expect(promoteBuild(dir, b.id)).rejects.toThrow(/t.parquet is missing/);
+    writeFileSync(join(b.dir, 't.parquet'), 'dat');
+    await expect(promoteBuild(dir, b.id)).rejects.toThrow(/has 3 bytes, manifest says 4/);
     expect(await currentBuildId(dir)).toBeUndefined();
   });
 
