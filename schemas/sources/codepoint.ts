@@ -30,5 +30,8 @@ export const CodePointRow = z.object({
   admin_county_code: optStr(),
   admin_district_code: optStr(),
   admin_ward_code: optStr(),
+}).refine((r) => !r.has_location || (r.easting !== undefined && r.northing !== undefined && r.lat !== undefined && r.lng !== undefined), {
+  path: ['easting'],
+  message: 'a located postcode needs both eastings and northings',
 });
 export type CodePointRow = z.infer<typeof CodePointRow>;
