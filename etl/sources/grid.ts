@@ -16,12 +16,25 @@ const converter = proj4(BNG, WGS84);
 
 /** British National Grid easting/northing (metres) to WGS84 latitude/longitude (degrees). */
 export function bngToWgs84(easting: number, northing: number): { lat: number; lng: number } {
+  if (!Number.isFinite(easting) || !Number.isFinite(northing)) {
+    throw new RangeError(`bngToWgs84: easting and northing must be finite numbers, got ${easting}, ${northing}`);
+  }
   const [lng, lat] = converter.forward([easting, northing]) as [number, number];
+  // Far outside the grid the projection has no answer and proj4 returns NaN.
+  if (!Number.isFinite(lat) || !Number.isFinite(lng)) {
+    throw new RangeError(`bngToWgs84: ${easting}, ${northing} has no position on the National Grid`);
+  }
   return { lat, lng };
 }
 
 /** WGS84 latitude/longitude (degrees) to British National Grid easting/northing (metres). */
 export function wgs84ToBng(lat: number, lng: number): { easting: number; northing: number } {
+  if (!(Math.abs(lat) <= 90) || !(Math.abs(lng) <= 180)) {
+    throw new RangeError(`wgs84ToBng: latitude must be in [-90, 90] and longitude in [-180, 180], got ${lat}, ${lng}`);
+  }
   const [easting, northing] = converter.inverse([lng, lat]) as [number, number];
+  if (!Number.isFinite(easting) || !Number.isFinite(northing)) {
+    throw new RangeError(`wgs84ToBng: ${lat}, ${lng} has no position on the National Grid`);
+  }
   return { easting, northing };
 }
