@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDate, num, optNum, optStr, str } from './fields.ts';
+import { postcode } from './price-paid.ts';
 
 /**
  * ONS private rental market statistics, as CSV. The ONS/VOA tables are published as
@@ -56,17 +57,30 @@ export const RENTAL_PROPERTY_TYPES = ['house', 'flat'] as const;
 export const RENTAL_LET_TYPES = ['whole', 'room'] as const;
 export const RENTAL_FURNISHED = ['furnished', 'part', 'unfurnished'] as const;
 
+/** True when a `YYYY-MM-DD` string names a day that exists (not 2024-02-30). */
+function realDay(iso: string): boolean {
+  const t = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === iso;
+}
+
+/**
+ * For a `room` let, `bedrooms` is the bedroom count of the whole shared property (so at
+ * least 2) and `rent_pcm` is the rent of the one room.
+ */
 export const RentalEvidenceRow = z.object({
   evidence_id: str(),
-  let_date: isoDate(),
+  let_date: isoDate().refine(realDay, 'no such day'),
   address: str(),
-  postcode: str(),
+  postcode: postcode(),
   uprn: optNum().pipe(z.number().int().positive().max(999_999_999_999).optional()),
   property_type: z.enum(RENTAL_PROPERTY_TYPES),
   bedrooms: num().pipe(z.number().int().min(0).max(20)),
   let_type: z.enum(RENTAL_LET_TYPES),
   rent_pcm: num().pipe(z.number().positive().max(100_000)),
-  furnished: z.enum(RENTAL_FURNISHED).optional(),
+  furnished: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.enum(RENTAL_FURNISHED).optional()),
   source: optStr(),
+}).refine((r) => r.let_type !== 'room' || r.bedrooms >= 2, {
+  message: 'a room let needs a shared property of at least 2 bedrooms',
+  path: ['bedrooms'],
 });
 export type RentalEvidenceRow = z.infer<typeof RentalEvidenceRow>;
