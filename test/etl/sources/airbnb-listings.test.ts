@@ -21,8 +21,8 @@ function csvLine(cells: readonly string[]): string {
 }
 
 /** A detailed-listing record: every column blank except the given ones. */
-function detailed(values: Record<string, string>): string {
-  return csvLine(AIRBNB_LISTINGS_HEADER.map((c) => values[c] ?? ''));
+function detailed(values: Record<string, string>, columns: readonly string[] = AIRBNB_LISTINGS_HEADER): string {
+  return csvLine(columns.map((c) => values[c] ?? ''));
 }
 
 const BASE: Record<string, string> = {
@@ -193,7 +193,7 @@ describe('readAirbnbListings on fixtures', () => {
       detailed({ ...BASE, bedrooms: '2.5' }), // invalid:bedrooms
       detailed({ ...BASE, review_scores_rating: '96' }), // invalid:review_scores_rating (0-5 scale)
       detailed({ ...BASE, amenities: 'not json', price: 'bad' }), // invalid:price_gbp only, no warning
-      csvLine(AIRBNB_LISTINGS_HEADER.slice(0, 40).map((c) => ({ ...BASE, id: '42' })[c] ?? '')), // column_count
+      detailed({ ...BASE, id: '42' }, AIRBNB_LISTINGS_HEADER.slice(0, 40)), // column_count
       detailed({ ...BASE, id: '43' }),
     ].join('\n');
     const { rows, rejects } = await readAll(writeFixture(tmp.dir, 'bad.csv', text));
