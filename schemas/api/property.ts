@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { qInt } from './common.ts';
+
+const LatLng = z.object({ lat: z.number(), lng: z.number() });
+
+/** The merged property record (spec "Property record"). */
+export const PropertyRecordSchema = z
+  .object({
+    uprn: z.number().int(),
+    address: z.string(),
+    postcode: z.string(),
+    location: LatLng,
+    country: z.enum(['England', 'Wales', 'Scotland']),
+    property_type: z.string().nullable(),
+    build_form: z.string().nullable(),
+    floor_area_sqft: z.number().nullable(),
+    habitable_rooms: z.number().int().nullable(),
+    bedrooms: z.number().int().nullable(),
+    tenure: z.enum(['Freehold', 'Leasehold']).nullable(),
+    construction_age: z.string().nullable(),
+    epc: z.object({ current_rating: z.string().nullable(), potential_rating: z.string().nullable() }).nullable(),
+    service_estimate: z.number().nullable(),
+    service_sqft: z.number().nullable(),
+    plot_size: z.number().nullable(),
+    last_sold_price: z.number().nullable(),
+    last_sold_date: z.string().nullable(),
+    flood_zone_2: z.boolean(),
+    flood_zone_3: z.boolean(),
+    conservation_area: z.boolean(),
+  })
+  .partial()
+  .meta({ id: 'PropertyRecord', description: 'All fields, or those named in `fields`.' });
+
+export const PROPERTY_FIELDS = Object.keys(PropertyRecordSchema.shape) as (keyof typeof PropertyRecordSchema.shape)[];
+
+/** `fields=a,b,c`: every name must be a field of the record. */
+export const FieldsSelector = z
+  .string()
+  .superRefine((v, ctx) => {
+    const known = new Set<string>(PROPERTY_FIELDS);
+    const unknown = v.split(',').map((f) => f.trim()).filter((f) => !known.has(f));
+    if (unknown.length > 0) ctx.addIssue({ code: 'custom', message: `unknown field(s): ${unknown.join(', ')}` });
+  })
+  .transform((v) => v.split(',').map((f) => f.trim()))
+  .meta({ description: `Comma-separated field names; omit for all. Known: ${PROPERTY_FIELDS.join(', ')}.` });
+
+export const AddressSearchQuerySchema = z.strictObject({
+  q: z.string().trim().min(2).max(200).meta({ description: 'Search string, at least 2 characters.' }),
+  limit: qInt().min(1).max(50).default(10).meta({ description: 'Results wanted; default 10, at most 50.' }),
+});
+
+export const AddressMatchSchema = z.object({
+  uprn: z.number().int(),
+  address: z.string(),
+  postcode: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  score: z.number().min(0).max(1),
+});
+
+export const AddressSearchResponseSchema = z
+  .object({ results: z.array(AddressMatchSchema), count: z.number().int() })
+  .meta({ id: 'AddressSearchResults' });

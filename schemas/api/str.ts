@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { FINISH_QUALITY, PROPERTY_KIND, Outcode, PostcodeOrSector, qInt, qNum } from './common.ts';
+
+const Month3 = z.enum(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
+
+/** POST /valuations/str-estimate: one location (uprn, postcode or lat+lng) and the bedrooms. */
+export const StrEstimateBodySchema = z
+  .strictObject({
+    uprn: z.string().regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits').optional(),
+    postcode: z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/, 'must be a full UK postcode').optional(),
+    lat: z.number().min(49).max(61).optional(),
+    lng: z.number().min(-9).max(2.5).optional(),
+    bedrooms: z.number().int().min(0).max(20),
+    bathrooms: z.number().int().min(0).max(20).optional().meta({ description: 'Default: the greater of 1 and bedrooms - 1.' }),
+    property_type: z.enum(PROPERTY_KIND).optional(),
+    finish_quality: z.enum(FINISH_QUALITY).default('average'),
+    include_comparables: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    const point = v.lat !== undefined || v.lng !== undefined;
+    if (point && (v.lat === undefined || v.lng === undefined)) ctx.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng must be given together' });
+    const ways = [v.uprn !== undefined, v.postcode !== undefined, point].filter(Boolean).length;
+    if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: uprn, postcode or lat+lng' });
+  });
+
+const MonthFigures = { adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number(), revpar: z.number() };
+
+export const StrEstimateSchema = z
+  .object({
+    location_label: z.string(),
+    currency: z.literal('GBP'),
+    projected_monthly: z.object(MonthFigures),
+    projected_annual: z.object({ revenue: z.number(), occupancy_pct: z.number(), high_season_months: z.array(Month3), low_season_months: z.array(Month3) }),
+    monthly_breakdown: z.array(z.object({ month: Month3, ...MonthFigures })).length(12),
+    comps: z.object({
+      listings_sampled: z.number().int(),
+      radius_m: z.number(),
+      similarity_weight_avg: z.number(),
+      comparables: z.array(z.record(z.string(), z.unknown())).optional(),
+    }),
+    confidence: z.enum(['High', 'Medium', 'Low']),
+  })
+  .meta({ id: 'StrEstimate' });
+
+export const STR_SECTIONS = ['summary', 'historical', 'supply', 'ratings', 'amenities', 'by_bedrooms', 'by_listing_type', 'by_price_tier', 'demand', 'grade'] as const;
+export const PRICE_TIERS = ['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'] as const;
+export const LISTING_TYPES = ['entire_home', 'private_room', 'shared_room'] as const;
+
+/** Space-separated `lng,lat` pairs, at least three. */
+const Polygon = z
+  .string()
+  .superRefine((v, ctx) => {
+    const pairs = v.trim().split(/\s+/);
+    if (pairs.length < 3) ctx.addIssue({ code: 'custom', message: 'polygon needs at least 3 lng,lat pairs' });
+    for (const p of pairs) {
+      const [lng, lat, extra] = p.split(',');
+      if (extra !== undefined || !Number.isFinite(Number(lng)) || !Number.isFinite(Number(lat)) || lng === '' || lat === '') {
+        ctx.addIssue({ code: 'custom', message: `not a lng,lat pair: ${p.slice(0, 40)}` });
+        return;
+      }
+    }
+  })
+  .meta({ description: 'Space-separated lng,lat pairs; at least 3.' });
+
+export const StrMarketQuerySchema = z
+  .strictObject({
+    postcode: PostcodeOrSector.optional(),
+    outcode: Outcode.optional(),
+    lat: qNum().min(49).max(61).optional(),
+    lng: qNum().min(-9).max(2.5).optional(),
+    radius_m: qNum().positive().max(5_000).optional().meta({ description: 'Metres, up to 5 km; with lat and lng.' }),
+    polygon: Polygon.optional(),
+    listing_type: z.enum(LISTING_TYPES).optional(),
+    bedrooms: qInt().min(0).max(20).optional(),
+    min_bedrooms: qInt().min(0).max(20).optional(),
+    max_bedrooms: qInt().min(0).max(20).optional(),
+    property_type: z.enum(PROPERTY_KIND).optional(),
+    min_rating: qNum().min(0).max(5).optional(),
+    price_tier: z.array(z.enum(PRICE_TIERS)).optional().meta({ description: 'Repeatable.' }),
+    include: z
+      .string()
+      .superRefine((v, ctx) => {
+        const bad = v.split(',').filter((s) => !(STR_SECTIONS as readonly string[]).includes(s.trim()));
+        if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `unknown section(s): ${bad.join(', ')}` });
+      })
+      .optional()
+      .meta({ description: `Comma-separated; any of ${STR_SECTIONS.join(', ')}. Default: all.` }),
+  })
+  .superRefine((v, ctx) => {
+    const point = v.lat !== undefined || v.lng !== undefined || v.radius_m !== undefined;
+    if (point && (v.lat === undefined || v.lng === undefined || v.radius_m === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat, lng and radius_m must be given together' });
+    }
+    const ways = [v.postcode !== undefined, v.outcode !== undefined, point, v.polygon !== undefined].filter(Boolean).length;
+    if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: postcode, outcode, lat+lng+radius_m or polygon' });
+    if (v.min_bedrooms !== undefined && v.max_bedrooms !== undefined && v.min_bedrooms > v.max_bedrooms) {
+      ctx.addIssue({ code: 'custom', path: ['min_bedrooms'], message: 'min_bedrooms must not exceed max_bedrooms' });
+    }
+  });
+
+const Sections = {
+  summary: z.object({ adr: z.number(), occupancy_pct: z.number(), revpar: z.number(), revenue_pcm: z.number(), revenue_annual: z.number(), active_listings: z.number().int() }),
+  historical: z.array(z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number(), revpar: z.number(), yoy_revenue_change: z.number().nullable() })),
+  supply: z.object({ active_listings: z.number().int(), yoy_growth_pct: z.number().nullable(), new_listings_30d: z.number().int(), blocked_listings: z.number().int() }),
+  ratings: z.object({ overall_avg: z.number().nullable(), count_with_rating: z.number().int(), cleanliness: z.number().nullable(), accuracy: z.number().nullable(), communication: z.number().nullable(), location: z.number().nullable(), check_in: z.number().nullable(), value: z.number().nullable() }),
+  amenities: z.record(z.string().regex(/_pct$/), z.number()),
+  by_bedrooms: z.array(z.object({ bedrooms: z.number().int(), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })),
+  by_listing_type: z.array(z.object({ listing_type: z.string(), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number() })),
+  by_price_tier: z.array(z.object({ tier: z.enum(PRICE_TIERS), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })),
+  demand: z.object({ booked_nights_30d: z.number().int(), available_nights_30d: z.number().int(), lead_time_avg_days: z.number().nullable(), length_of_stay_avg: z.number().nullable() }),
+  grade: z.object({ letter: z.enum(['A', 'B', 'C', 'D', 'E', 'F']), score_0_100: z.number().min(0).max(100), strongest: z.array(z.string()), weakest: z.array(z.string()) }),
+};
+
+export const StrMarketSchema = z
+  .object({
+    location: z.string(),
+    country: z.enum(['England', 'Wales', 'Scotland']),
+    currency: z.literal('GBP'),
+    ...Object.fromEntries(Object.entries(Sections).map(([k, s]) => [k, s.optional()])),
+  })
+  .meta({ id: 'StrMarket', description: 'location, country and currency always; the other sections as named in include.' });

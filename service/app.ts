@@ -1,0 +1,80 @@
+/**
+ * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
+ * request id → access log and metrics → error handler (problem+json) → query limit →
+ * router; each /v1 route then runs auth → rate limit → validation → build check (data
+ * endpoints) → credit reserve → handler → commit or release.
+ */
+import Koa from 'koa';
+import type { Config } from '../schemas/config.ts';
+import { SlidingWindowLimiter } from './domain/rate-window.ts';
+import type { Ledger } from './ledger/types.ts';
+import type { Logger } from './log.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { accessLog } from './middleware/access-log.ts';
+import { authenticate } from './middleware/auth.ts';
+import { credits } from './middleware/credits.ts';
+import { requireBuild, type DataSource } from './middleware/data.ts';
+import { errorHandler } from './middleware/errors.ts';
+import { queryLimit } from './middleware/limits.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
+import { requestId } from './middleware/request-id.ts';
+import { Router, type Ctx, type Middleware } from './middleware/router.ts';
+import type { ApiState } from './middleware/state.ts';
+import { validate } from './middleware/validate.ts';
+import { renderOpenApi } from './openapi.ts';
+import { addOpsRoutes } from './routes/ops.ts';
+import type { RouteDef } from './routes/types.ts';
+import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
+
+export type Clock = () => Date;
+
+export interface AppDeps {
+  config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES'>;
+  ledger: Ledger;
+  clock: Clock;
+  dataSource: DataSource;
+  logger: Logger;
+  /** Defaults to the 28 endpoints of the registry. */
+  routes?: readonly RouteDef[];
+}
+
+export interface App {
+  koa: Koa<ApiState>;
+  metrics: Metrics;
+}
+
+/** Runs the handler with the validated input; its return value is the 200 JSON body. */
+function handle(route: RouteDef, deps: AppDeps): Middleware {
+  return async (ctx: Ctx) => {
+    const { input, principal, account, now, requestId: id } = ctx.state;
+    if (!input || !principal || !account) throw new Error('handler reached without auth and validation');
+    const body = await route.handler({ ...input, principal, account, now, build: deps.dataSource.current(), ledger: deps.ledger, requestId: id });
+    ctx.status = 200;
+    ctx.body = body;
+  };
+}
+
+export function buildApp(deps: AppDeps): App {
+  const { config, ledger, clock, dataSource, logger } = deps;
+  const metrics = createMetrics(() => dataSource.current()?.id);
+  const limiter = new SlidingWindowLimiter();
+  const router = new Router();
+
+  for (const route of deps.routes ?? V1_ROUTES) {
+    const chain: Middleware[] = [authenticate(ledger), rateLimit(limiter, metrics), validate(route, config.BODY_LIMIT_BYTES)];
+    if (route.needsBuild) chain.push(requireBuild(dataSource));
+    chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
+    router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
+  }
+  addOpsRoutes(router, { data: dataSource, metrics, openapi: renderOpenApi() });
+
+  const koa = new Koa<ApiState>({ proxy: false });
+  // Koa's own error printing is replaced by errorHandler + the structured log.
+  koa.silent = true;
+  koa.use(requestId(logger, clock));
+  koa.use(accessLog(metrics));
+  koa.use(errorHandler);
+  koa.use(queryLimit(config.QUERY_LIMIT_BYTES));
+  koa.use(router.middleware());
+  return { koa, metrics };
+}

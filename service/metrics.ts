@@ -1,0 +1,39 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Prometheus metrics for one app. Each app owns its registry (never the global default),
+ * so several apps can live in one process (tests, benchmarks).
+ */
+export interface Metrics {
+  registry: Registry;
+  requests: Counter<'method' | 'route' | 'status'>;
+  latency: Histogram<'method' | 'route'>;
+  creditsSpent: Counter<'route'>;
+  rateLimited: Counter<'route'>;
+}
+
+export function createMetrics(currentBuildId: () => string | undefined): Metrics {
+  const registry = new Registry();
+  const requests = new Counter({ name: 'http_requests_total', help: 'Requests by route template, method and status', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Request latency by route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const creditsSpent = new Counter({ name: 'credits_spent_total', help: 'Credits committed, by route', labelNames: ['route'] as const, registers: [registry] });
+  const rateLimited = new Counter({ name: 'rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'] as const, registers: [registry] });
+  new Gauge({
+    name: 'data_build_info',
+    help: 'The published build being served (value 1), labelled by build id; absent when none',
+    labelNames: ['build_id'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const id = currentBuildId();
+      if (id !== undefined) this.set({ build_id: id }, 1);
+    },
+  });
+  return { registry, requests, latency, creditsSpent, rateLimited };
+}

@@ -1,0 +1,56 @@
+import type { ParameterizedContext } from 'koa';
+import type { Ledger } from '../ledger/types.ts';
+import type { Metrics } from '../metrics.ts';
+import { ApiError } from './errors.ts';
+import { remainingHeader } from './headers.ts';
+import type { ApiState } from './state.ts';
+
+/**
+ * Reserve the route's cost before the handler, commit it (durably, before the body is
+ * sent) on a 2xx, release it otherwise. Free routes (cost 0) skip the ledger, so they
+ * keep working at the cap.
+ */
+export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
+  return async (ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> => {
+    const { principal } = ctx.state;
+    if (!principal) throw new Error('credits runs after authenticate');
+    if (cost === 0) {
+      await next();
+      return;
+    }
+
+    const r = ledger.reserve(principal.account_id, cost, ctx.state.now);
+    if (!r.ok) {
+      if (r.reason === 'unknown_account') throw new ApiError('unauthorized', 'The API key is malformed, unknown or revoked.');
+      ctx.set('X-Credits-Remaining', String(r.remaining));
+      throw new ApiError(
+        'credits_exhausted',
+        `This call costs ${cost} credits and ${r.remaining} remain this cycle. Upgrade, or wait for the cycle to renew.`,
+      );
+    }
+    const reservation = r.reservation;
+    const remaining = () => remainingHeader(ledger.account(principal.account_id, ctx.state.now)?.remaining ?? null);
+    try {
+      await next();
+    } catch (err) {
+      ledger.release(reservation);
+      ctx.set('X-Credits-Remaining', remaining());
+      throw err;
+    }
+    if (ctx.status >= 200 && ctx.status < 300) {
+      try {
+        await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
+      } catch (err) {
+        // Not durable, so not charged: the caller gets a 500 and keeps the credits.
+        ledger.release(reservation);
+        ctx.set('X-Credits-Remaining', remaining());
+        throw err;
+      }
+      metrics.creditsSpent.inc({ route: ctx.state.routeId }, cost);
+      ctx.set('X-Credits-Cost', String(cost));
+    } else {
+      ledger.release(reservation);
+    }
+    ctx.set('X-Credits-Remaining', remaining());
+  };
+}

@@ -1,0 +1,49 @@
+import type { ParameterizedContext } from 'koa';
+import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '../../schemas/api/problem.ts';
+import type { ApiState } from './state.ts';
+
+/** An error the API answers with on purpose: a code from DESIGN.md §3 and a safe detail. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${code}: ${detail}`);
+  }
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): Problem {
+  const { status, title } = ERROR_CODES[code];
+  return { type: problemType(code), title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
+}
+
+export function sendProblem(ctx: ParameterizedContext<ApiState>, err: ApiError): void {
+  for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+  ctx.status = err.status;
+  ctx.type = 'application/problem+json';
+  ctx.body = JSON.stringify(problemBody(err.code, err.detail, ctx.state.requestId, err.errors));
+}
+
+/**
+ * Turns every thrown error into problem+json. ApiErrors carry their own code; anything
+ * else is a bug or a failed dependency: a generic 500, the details only in the log.
+ */
+export async function errorHandler(ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> {
+  try {
+    await next();
+  } catch (err) {
+    if (err instanceof ApiError) {
+      sendProblem(ctx, err);
+      // Expected outcomes: the code is enough; stacks are for real failures only.
+      if (err.status >= 500) ctx.state.log.warn({ code: err.code, detail: err.detail }, 'request refused');
+      return;
+    }
+    ctx.state.log.error({ err }, 'unhandled error');
+    sendProblem(ctx, new ApiError('internal', 'The server could not complete the request. Quote the request id when reporting it.'));
+  }
+}

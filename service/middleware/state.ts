@@ -1,0 +1,15 @@
+import type { AccountView, KeyPrincipal, Reservation } from '../ledger/types.ts';
+import type { Logger } from '../log.ts';
+
+/** What the middleware chain learns about a request, in ctx.state. */
+export interface ApiState {
+  requestId: string;
+  log: Logger;
+  /** Route template for logs and metrics, e.g. "GET /v1/properties/{uprn}"; "unmatched" if none. */
+  routeId: string;
+  now: Date;
+  principal?: KeyPrincipal;
+  account?: AccountView;
+  reservation?: Reservation;
+  input?: { params: unknown; query: unknown; body: unknown };
+}

@@ -1,0 +1,142 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route registry and its zod schemas:
+ * every endpoint with its parameters, body, 200 response, every error response
+ * (problem+json), its credit cost (`x-credits-cost`) and the bearer security scheme.
+ *
+ *   npx tsx service/openapi.ts --write   regenerates the committed docs/openapi.json
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ERROR_CODES, ProblemSchema, type ErrorCode } from '../schemas/api/problem.ts';
+import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
+import type { RouteDef } from './routes/types.ts';
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_PATH = resolve(import.meta.dirname, '../docs/openapi.json');
+
+/** zod → JSON Schema 2020-12, named schemas hoisted into components.schemas. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
+  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  const text = JSON.stringify(raw).replaceAll('"#/$defs/', '"#/components/schemas/');
+  const { $schema: _s, $defs, ...rest } = JSON.parse(text) as Json & { $defs?: Json };
+  if ($defs) Object.assign(components, $defs);
+  return rest;
+}
+
+const ERROR_TEXT: Record<ErrorCode, string> = {
+  invalid_request: 'Invalid parameters or body; `errors` lists every bad field. No credits charged.',
+  unauthorized: 'Missing, malformed, unknown or revoked API key.',
+  credits_exhausted: 'The call costs more credits than remain this cycle. Upgrade or wait for renewal.',
+  not_found: 'Unknown UPRN, or no data for the location.',
+  method_not_allowed: 'Wrong method for this path; see the Allow header.',
+  payload_too_large: 'The JSON body exceeds the size limit.',
+  unsupported_media_type: 'The body is not sent as application/json.',
+  request_header_fields_too_large: 'The request headers exceed the size limit.',
+  rate_limited: 'Rate limit reached; see Retry-After. No credits charged.',
+  internal: 'Unexpected server error; quote the request id.',
+  data_unavailable: 'No published data build is loaded. No credits charged.',
+};
+
+/** The error responses an operation can give. */
+export function errorCodesOf(route: RouteDef): ErrorCode[] {
+  const codes: ErrorCode[] = ['invalid_request', 'unauthorized'];
+  if (route.cost > 0) codes.push('credits_exhausted');
+  if (route.mayNotFind) codes.push('not_found');
+  if (route.body) codes.push('payload_too_large', 'unsupported_media_type');
+  codes.push('rate_limited', 'internal');
+  if (route.needsBuild) codes.push('data_unavailable');
+  return codes;
+}
+
+const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
+const METERED_HEADERS = {
+  'X-Request-Id': header('Id of this request, also in the body of errors and in the logs.'),
+  'X-Credits-Cost': header('Credits charged by this call (0 unless the response is 2xx).', { type: 'integer' }),
+  'X-Credits-Remaining': header('Credits left this cycle after this call, or `unlimited`.'),
+  'RateLimit-Policy': header('draft-ietf-httpapi-ratelimit-headers: `"default";q=<limit>;w=<window seconds>`.'),
+  RateLimit: header('draft-ietf-httpapi-ratelimit-headers: `"default";r=<remaining>;t=<seconds>`.'),
+};
+
+function operation(route: RouteDef, components: Json): Json {
+  const parameters: Json[] = [];
+  const addParams = (where: 'path' | 'query', schema: z.ZodType | undefined) => {
+    if (!schema) return;
+    const js = jsonSchema(schema, 'input', components) as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, s] of Object.entries(js.properties ?? {})) {
+      const { description, ...rest } = s;
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || (js.required ?? []).includes(name),
+        ...(description ? { description } : {}),
+        ...(rest.type === 'array' ? { style: 'form', explode: true } : {}),
+        schema: rest,
+      });
+    }
+  };
+  addParams('path', route.params);
+  addParams('query', route.query);
+
+  const responses: Json = {
+    '200': {
+      description: 'Success',
+      headers: METERED_HEADERS,
+      content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output', components) : { type: 'object' } } },
+    },
+  };
+  for (const code of errorCodesOf(route)) {
+    const { status } = ERROR_CODES[code];
+    responses[String(status)] = {
+      description: ERROR_TEXT[code],
+      ...(code === 'rate_limited' ? { headers: { 'Retry-After': header('Seconds to wait.', { type: 'integer' }), ...METERED_HEADERS } } : {}),
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `${route.description ? `${route.description}\n\n` : ''}Cost: ${route.cost === 0 ? 'free' : `${route.cost} credit${route.cost === 1 ? '' : 's'}`}.`,
+    tags: [route.tag],
+    'x-credits-cost': route.cost,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', components) } } } } : {}),
+    responses,
+  };
+}
+
+export function buildOpenApi(routes: readonly RouteDef[] = V1_ROUTES): Json {
+  const components: Json = {};
+  jsonSchema(ProblemSchema, 'output', components);
+  const paths: Record<string, Json> = {};
+  for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, components);
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Property Intelligence API',
+      version: '1.1',
+      description:
+        'Credit-metered REST API over UK property data. Every operation states its credit cost in `x-credits-cost`; credits are charged only on 2xx responses. Errors are RFC 9457 problem details.',
+    },
+    servers: [{ url: V1_PREFIX }],
+    security: [{ bearerAuth: [] }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer pi_live_…`.' } },
+      schemas: components,
+    },
+  };
+}
+
+/** The document as committed: stable key order, two-space indent, final newline. */
+export function renderOpenApi(): string {
+  return `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename) && process.argv.includes('--write')) {
+  writeFileSync(OPENAPI_PATH, renderOpenApi());
+  console.log(`wrote ${OPENAPI_PATH}`);
+}

@@ -1,0 +1,85 @@
+/**
+ * Unmetered operational routes: health, readiness, metrics, status, the OpenAPI
+ * document and the docs page (swagger-ui-dist served from node_modules: no CDN).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { DataSource } from '../middleware/data.ts';
+import { ApiError } from '../middleware/errors.ts';
+import type { Ctx, Router } from '../middleware/router.ts';
+import type { Metrics } from '../metrics.ts';
+
+const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const DOC_ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+};
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Property Intelligence API</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#swagger-ui', deepLinking: true });\n`;
+/** Everything the page loads comes from this origin; swagger-ui sets inline styles. */
+const DOCS_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
+
+export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: Metrics; openapi: string }): void {
+  const json = (ctx: Ctx, body: unknown, status = 200) => {
+    ctx.status = status;
+    ctx.body = body;
+  };
+  router.add('GET', '/healthz', (ctx) => json(ctx, { status: 'ok' }));
+  router.add('GET', '/readyz', (ctx) => {
+    const build = deps.data.current();
+    if (!build) throw new ApiError('data_unavailable', 'No published data build is loaded.');
+    json(ctx, { status: 'ready', build_id: build.id });
+  });
+  router.add('GET', '/metrics', async (ctx) => {
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
+  });
+  router.add('GET', '/v1/status', (ctx) => {
+    const build = deps.data.current();
+    const sources = Array.isArray(build?.manifest.sources) ? (build.manifest.sources as Record<string, unknown>[]) : [];
+    json(ctx, {
+      status: build ? 'ok' : 'no_data',
+      build_id: build?.id ?? null,
+      build_created_at: typeof build?.manifest.created_at === 'string' ? build.manifest.created_at : null,
+      sources: sources.map((s) => ({ name: s.name ?? null, as_of: s.as_of ?? null })),
+    });
+  });
+  router.add('GET', '/v1/openapi.json', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = deps.openapi;
+  });
+  router.add('GET', '/docs', (ctx) => {
+    ctx.set('Content-Security-Policy', DOCS_CSP);
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = DOCS_HTML;
+  });
+  router.add('GET', '/docs/init.js', (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = DOCS_INIT;
+  });
+  for (const [file, type] of Object.entries(DOC_ASSETS)) {
+    const content = readFileSync(join(SWAGGER_DIR, file));
+    router.add('GET', `/docs/${file}`, (ctx) => {
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.type = type;
+      ctx.body = content;
+    });
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The process: read config, open the ledger (taking its writer lock), start the admin
+ * socket, listen on PORT. SIGTERM/SIGINT stop accepting connections, let in-flight
+ * requests finish (up to SHUTDOWN_TIMEOUT_MS), then flush and close the ledger.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { resolve } from 'node:path';
+import type { Config } from '../schemas/config.ts';
+import { buildApp, type Clock } from './app.ts';
+import { loadConfig } from './config.ts';
+import { adminSocketPath, ledgerDir, openFileLedger, startAdminServer } from './ledger/index.ts';
+import type { Ledger } from './ledger/types.ts';
+import { createLogger, type Logger } from './log.ts';
+import { fileDataSource } from './middleware/data.ts';
+import { problemBody } from './middleware/errors.ts';
+
+/**
+ * An HTTP server for a Koa callback with the header limits applied. Requests Node's
+ * parser refuses (oversized or malformed headers) still get a problem+json answer.
+ */
+export function createHttpServer(callback: Parameters<typeof createServer>[1], config: Pick<Config, 'HEADER_LIMIT_BYTES' | 'HEADER_COUNT_LIMIT'>): Server {
+  const server = createServer({ maxHeaderSize: config.HEADER_LIMIT_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, callback);
+  server.maxHeadersCount = config.HEADER_COUNT_LIMIT;
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const body = tooLarge
+      ? problemBody('request_header_fields_too_large', `Request headers exceed ${config.HEADER_LIMIT_BYTES} bytes.`, randomUUID())
+      : problemBody('invalid_request', 'Malformed HTTP request.', randomUUID());
+    const text = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${body.status} ${body.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
+  });
+  return server;
+}
+
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stop accepting, wait for in-flight requests (at most `timeoutMs`), then drop the rest. */
+export function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export interface Running {
+  port: number;
+  server: Server;
+  ledger: Ledger;
+  /** Graceful stop: in-flight requests finish, the ledger is flushed and unlocked. */
+  stop(): Promise<void>;
+}
+
+export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Running> {
+  const clock = opts.clock ?? (() => new Date());
+  const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
+  const dir = ledgerDir(config.DATA_DIR);
+  const ledger = await openFileLedger({ dir, clock });
+  const admin = await startAdminServer(ledger, config.ADMIN_SOCKET ?? adminSocketPath(dir));
+  const dataSource = fileDataSource(config.DATA_DIR);
+  const { koa } = buildApp({ config, ledger, clock, dataSource, logger });
+  const server = createHttpServer(koa.callback(), config);
+  const port = await listen(server, config.PORT, config.HOST);
+  logger.info({ port, data_dir: config.DATA_DIR, build_id: dataSource.current()?.id ?? null }, 'listening');
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info('shutting down: finishing in-flight requests');
+      await closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS);
+      await admin.close();
+      await ledger.close();
+      logger.info('stopped: ledger flushed');
+    })());
+  return { port, server, ledger, stop };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const running = await startServer(config, { logger });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'signal received');
+      running.stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
+  });
+}
