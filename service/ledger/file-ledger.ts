@@ -1,0 +1,404 @@
+/**
+ * The file-backed ledger (DESIGN.md section 4; docs/ledger.md). One process owns a ledger
+ * directory (lock.ts). State lives in memory (state.ts); every change is applied there and
+ * appended to the log in the same synchronous step, and the caller's promise resolves only
+ * once the record is fsynced (log-writer.ts, group commit). Reservations are memory-only
+ * holds: they exist to stop concurrent requests over-spending, and a crash simply drops them.
+ */
+import { mkdir, open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  PlanChangeError,
+  applyUpgrade,
+  cycleBounds,
+  cycleIndexAt,
+  prorationGbp,
+  remainingCredits,
+  remainingFraction,
+  scheduleDowngrade,
+} from '../domain/billing.ts';
+import { ENTERPRISE_DEFAULT_RATE_LIMIT, PLANS, TIERS, type RateLimit, type Tier } from '../domain/plans.ts';
+import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, hashesEqual, newId } from '../accounts/keys.ts';
+import { LedgerError } from './errors.ts';
+import { acquireLock } from './lock.ts';
+import { LogWriter } from './log-writer.ts';
+import type { LedgerRecord } from './records.ts';
+import { LedgerCorruptError, SNAPSHOT_FILE, listSegments, readSnapshot, scanSegment, segmentName, syncDir } from './segments.ts';
+import { LedgerState, type AccountRec } from './state.ts';
+import type {
+  AccountView,
+  ChargeMeta,
+  KeyPrincipal,
+  Ledger,
+  Reservation,
+  ReserveResult,
+  UsageQuery,
+  UsageReport,
+} from './types.ts';
+
+export interface FileLedgerOptions {
+  /** The ledger directory itself, normally `${DATA_DIR}/ledger` (see `ledgerDir`). */
+  dir: string;
+  /** Used where no `now` is passed in (the admin socket). */
+  clock?: () => Date;
+  /** Take a snapshot and start a new segment after this many records. */
+  snapshotEvery?: number;
+  /** Snapshot on close so the next start replays nothing (default true). */
+  snapshotOnClose?: boolean;
+}
+
+export interface OpenReport {
+  snapshotSegment: number | null;
+  segmentsReplayed: number;
+  recordsReplayed: number;
+  /** Bytes of torn tail dropped from the last segment. */
+  tornBytesDropped: number;
+}
+
+export interface FileLedger extends Ledger {
+  readonly dir: string;
+  readonly clock: () => Date;
+  readonly opened: OpenReport;
+  /** Write a snapshot now and start a new segment (compacting the old ones). */
+  snapshot(): Promise<void>;
+  stats(): { accounts: number; records: number; batches: number; fsyncs: number; held: number; segment: number };
+}
+
+export const ledgerDir = (dataDir: string) => join(dataDir, 'ledger');
+
+export async function openFileLedger(opts: FileLedgerOptions): Promise<FileLedger> {
+  const dir = opts.dir;
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const lock = await acquireLock(dir);
+  try {
+    const snap = await readSnapshot(dir);
+    await unlink(join(dir, `${SNAPSHOT_FILE}.tmp`)).catch(() => {});
+    const state = snap ? LedgerState.fromSnapshot(snap.state) : new LedgerState();
+    const first = snap?.segment ?? 1;
+    const segs = (await listSegments(dir)).filter((n) => n >= first);
+    const report: OpenReport = { snapshotSegment: snap?.segment ?? null, segmentsReplayed: 0, recordsReplayed: 0, tornBytesDropped: 0 };
+    let tail = { n: first, size: 0 };
+    for (const [i, n] of segs.entries()) {
+      if (n !== first + i) throw new LedgerCorruptError(`${dir}: segment ${segmentName(first + i)} is missing`);
+      const scan = await scanSegment(dir, n);
+      const last = i === segs.length - 1;
+      if (scan.tornBytes > 0 && !last) {
+        throw new LedgerCorruptError(`${segmentName(n)}: damaged end in a segment that is not the last one`);
+      }
+      for (const [j, rec] of scan.records.entries()) {
+        try {
+          state.apply(rec);
+        } catch (e) {
+          throw new LedgerCorruptError(`${segmentName(n)}: record ${j} (${rec.t}) cannot be applied: ${(e as Error).message}`);
+        }
+      }
+      report.segmentsReplayed++;
+      report.recordsReplayed += scan.records.length;
+      if (scan.tornBytes > 0) {
+        // Unacknowledged by construction (its fsync never completed): drop it for good.
+        const fh = await open(join(dir, segmentName(n)), 'r+');
+        try {
+          await fh.truncate(scan.validLength);
+          await fh.sync();
+        } finally {
+          await fh.close();
+        }
+        report.tornBytesDropped = scan.tornBytes;
+      }
+      tail = { n, size: scan.validLength };
+    }
+    if (report.tornBytesDropped > 0) await syncDir(dir);
+    for (const n of await listSegments(dir)) if (n < first) await unlink(join(dir, segmentName(n)));
+    const writer = await LogWriter.open(dir, tail.n, tail.size);
+    return new FileLedgerImpl(dir, opts, state, writer, lock.release, tail.n, report);
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+}
+
+class FileLedgerImpl implements FileLedger {
+  readonly clock: () => Date;
+  private readonly held = new Map<string, number>();
+  private readonly reservations = new Map<string, Reservation>();
+  private nextReservation = 1;
+  private sinceSnapshot = 0;
+  private closed = false;
+  private readonly snapshotEvery: number;
+
+  constructor(
+    readonly dir: string,
+    private readonly opts: FileLedgerOptions,
+    private readonly state: LedgerState,
+    private readonly writer: LogWriter,
+    private readonly releaseLock: () => Promise<void>,
+    /** Segment that newly appended records go to (rotations queued so far included). */
+    private segmentHead: number,
+    readonly opened: OpenReport,
+  ) {
+    this.clock = opts.clock ?? (() => new Date());
+    this.snapshotEvery = opts.snapshotEvery ?? 100_000;
+    this.sinceSnapshot = opened.recordsReplayed;
+  }
+
+  // --- keys -------------------------------------------------------------------------
+
+  authenticate(apiKey: string): KeyPrincipal | undefined {
+    if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return undefined;
+    const hash = hashApiKey(apiKey);
+    const k = this.state.activeByHash.get(hash);
+    if (!k || !hashesEqual(k.hash, hash)) return undefined;
+    return { account_id: k.account_id, key_id: k.key_id };
+  }
+
+  // --- accounts and credits -------------------------------------------------------
+
+  account(accountId: string, now: Date): AccountView | undefined {
+    const acc = this.touch(accountId, now);
+    return acc && this.view(acc);
+  }
+
+  reserve(accountId: string, cost: number, now: Date): ReserveResult {
+    if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`reserve: cost must be a non-negative integer (got ${cost})`);
+    const acc = this.touch(accountId, now);
+    if (!acc) return { ok: false, reason: 'unknown_account' };
+    const remaining = remainingCredits(acc.billing);
+    const held = this.held.get(accountId) ?? 0;
+    if (remaining !== null && cost > 0 && cost > remaining - held) {
+      return { ok: false, reason: 'credits_exhausted', remaining: Math.max(0, remaining - held) };
+    }
+    const reservation: Reservation = { id: `r${this.nextReservation++}`, account_id: accountId, cost };
+    this.reservations.set(reservation.id, reservation);
+    if (cost > 0) this.held.set(accountId, held + cost);
+    return { ok: true, reservation };
+  }
+
+  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void> {
+    this.settle(reservation, 'commit');
+    if (reservation.cost === 0) return; // nothing to charge, nothing to make durable
+    const acc = this.touch(reservation.account_id, now);
+    if (!acc) throw new LedgerError('unknown_account', `unknown account ${reservation.account_id}`);
+    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at: now.toISOString() });
+  }
+
+  release(reservation: Reservation): void {
+    this.settle(reservation, 'release');
+  }
+
+  usage(q: UsageQuery, now: Date): UsageReport {
+    const acc = this.touch(q.account_id, now);
+    if (!acc) throw new LedgerError('unknown_account', `unknown account ${q.account_id}`);
+    const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
+    const from = q.from?.slice(0, 10) ?? cyc.start.toISOString().slice(0, 10);
+    const to = q.to?.slice(0, 10) ?? new Date(cyc.end.getTime() - 1).toISOString().slice(0, 10);
+    const explicit = q.from !== undefined || q.to !== undefined;
+    const byEndpoint = new Map<string, { calls: number; credits: number }>();
+    const byDay = new Map<string, { calls: number; credits: number }>();
+    let calls = 0;
+    let credits = 0;
+    for (const [key, cell] of this.state.usage.get(acc.id) ?? []) {
+      const [cycle, day, endpoint] = key.split('\t') as [string, string, string];
+      if (explicit ? day < from || day > to : Number(cycle) !== acc.billing.cycle) continue;
+      calls += cell.calls;
+      credits += cell.credits;
+      for (const [m, k] of [[byEndpoint, endpoint], [byDay, day]] as const) {
+        const agg = m.get(k) ?? { calls: 0, credits: 0 };
+        agg.calls += cell.calls;
+        agg.credits += cell.credits;
+        m.set(k, agg);
+      }
+    }
+    return {
+      from,
+      to,
+      total_calls: calls,
+      total_credits: credits,
+      by_endpoint: [...byEndpoint]
+        .map(([endpoint, v]) => ({ endpoint, ...v }))
+        .sort((a, b) => b.credits - a.credits || a.endpoint.localeCompare(b.endpoint)),
+      by_day: [...byDay].map(([date, v]) => ({ date, ...v })).sort((a, b) => a.date.localeCompare(b.date)),
+    };
+  }
+
+  // --- administration -------------------------------------------------------------
+
+  async createAccount(input: { tier: Tier; name?: string; rateLimit?: RateLimit }, now: Date): Promise<{ account: AccountView; api_key: string }> {
+    if (!(TIERS as readonly string[]).includes(input.tier)) throw new LedgerError('invalid_input', `unknown tier "${input.tier}"`);
+    if (input.rateLimit !== undefined) {
+      if (input.tier !== 'enterprise') throw new LedgerError('invalid_input', 'a rate limit can only be set for enterprise accounts');
+      const { limit, windowMs } = input.rateLimit;
+      if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(windowMs) || windowMs < 1) {
+        throw new LedgerError('invalid_input', 'rate limit must be a positive whole number of requests per positive window');
+      }
+    }
+    const id = newId('acc_');
+    const api_key = generateApiKey();
+    const name = input.name?.trim() || id;
+    await this.record({
+      t: 'account',
+      a: id,
+      name,
+      tier: input.tier,
+      rate_limit: input.rateLimit ?? null,
+      k: newId('key_'),
+      hash: hashApiKey(api_key),
+      at: now.toISOString(),
+    });
+    return { account: this.view(this.mustTouch(id, now)), api_key };
+  }
+
+  listAccounts(now: Date): AccountView[] {
+    return [...this.state.accounts.keys()].map((id) => this.view(this.mustTouch(id, now)));
+  }
+
+  async upgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView> {
+    const acc = this.mustTouch(accountId, now);
+    this.checkTier(tier);
+    planChange(() => applyUpgrade(acc.billing, tier));
+    const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
+    await this.record({
+      t: 'upgrade',
+      a: acc.id,
+      from: acc.billing.tier,
+      to: tier,
+      charge_gbp: prorationGbp(acc.billing.tier, tier, cyc, now),
+      fraction: remainingFraction(cyc, now),
+      at: now.toISOString(),
+    });
+    return this.view(acc);
+  }
+
+  async downgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView> {
+    const acc = this.mustTouch(accountId, now);
+    this.checkTier(tier);
+    planChange(() => scheduleDowngrade(acc.billing, tier));
+    await this.record({ t: 'downgrade', a: acc.id, from: acc.billing.tier, to: tier, at: now.toISOString() });
+    return this.view(acc);
+  }
+
+  async revokeKey(accountId: string, now: Date): Promise<void> {
+    const acc = this.mustTouch(accountId, now);
+    const keys = this.state.activeKeys(acc.id).map((k) => k.key_id);
+    if (keys.length > 0) await this.record({ t: 'revoke', a: acc.id, keys, at: now.toISOString() });
+  }
+
+  async rotateKey(accountId: string, now: Date): Promise<{ api_key: string }> {
+    const acc = this.mustTouch(accountId, now);
+    const api_key = generateApiKey();
+    const revoked = this.state.activeKeys(acc.id).map((k) => k.key_id);
+    await this.record({ t: 'rotate', a: acc.id, revoked, k: newId('key_'), hash: hashApiKey(api_key), at: now.toISOString() });
+    return { api_key };
+  }
+
+  async snapshot(): Promise<void> {
+    this.assertOpen();
+    await this.queueSnapshot();
+  }
+
+  stats() {
+    let held = 0;
+    for (const h of this.held.values()) held += h;
+    const w = this.writer.stats;
+    return { accounts: this.state.accounts.size, records: this.state.records, batches: w.batches, fsyncs: w.fsyncs, held, segment: this.segmentHead };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if ((this.opts.snapshotOnClose ?? true) && this.sinceSnapshot > 0 && !this.writer.error) await this.queueSnapshot();
+      await this.writer.drain();
+    } finally {
+      await this.writer.close();
+      await this.releaseLock();
+    }
+  }
+
+  // --- internals ------------------------------------------------------------------
+
+  /** Applies and appends in one synchronous step; resolves once durable. */
+  private record(rec: LedgerRecord): Promise<void> {
+    this.assertOpen();
+    this.state.apply(rec);
+    const durable = this.writer.append(rec);
+    if (++this.sinceSnapshot >= this.snapshotEvery) this.queueSnapshot().catch(() => {}); // failure poisons the writer
+    return durable;
+  }
+
+  private queueSnapshot(): Promise<void> {
+    this.segmentHead++;
+    this.sinceSnapshot = 0;
+    return this.writer.rotate(this.segmentHead, { segment: this.segmentHead, at: this.clock().toISOString(), state: this.state.toSnapshot() });
+  }
+
+  /** The account, rolled forward (and the roll-over logged) if `now` is past its cycle end. */
+  private touch(accountId: string, now: Date): AccountRec | undefined {
+    const acc = this.state.accounts.get(accountId);
+    if (!acc || this.closed) return acc;
+    const to = cycleIndexAt(new Date(acc.created_at), now);
+    if (to > acc.billing.cycle) {
+      const rec: LedgerRecord = {
+        t: 'rollover',
+        a: acc.id,
+        from_cycle: acc.billing.cycle,
+        to_cycle: to,
+        downgrade_applied: acc.billing.pending,
+        at: now.toISOString(),
+      };
+      // Not awaited: the roll-over is implied by time; logging it keeps the log self-describing,
+      // and it precedes (so is durable with) any later charge.
+      this.record(rec).catch(() => {});
+    }
+    return acc;
+  }
+
+  private mustTouch(accountId: string, now: Date): AccountRec {
+    const acc = this.touch(accountId, now);
+    if (!acc) throw new LedgerError('unknown_account', `unknown account ${accountId}`);
+    return acc;
+  }
+
+  private checkTier(tier: string): void {
+    if (!(TIERS as readonly string[]).includes(tier)) throw new LedgerError('invalid_input', `unknown tier "${tier}"`);
+  }
+
+  private settle(r: Reservation, what: string): void {
+    if (!this.reservations.delete(r.id)) throw new Error(`${what}: reservation ${r.id} was already committed or released`);
+    if (r.cost === 0) return;
+    const left = (this.held.get(r.account_id) ?? 0) - r.cost;
+    if (left > 0) this.held.set(r.account_id, left);
+    else this.held.delete(r.account_id);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('ledger is closed');
+  }
+
+  private view(acc: AccountRec): AccountView {
+    const b = acc.billing;
+    const cyc = cycleBounds(new Date(acc.created_at), b.cycle);
+    return {
+      account_id: acc.id,
+      name: acc.name,
+      tier: b.tier,
+      status: 'active',
+      created_at: acc.created_at,
+      cycle_start: cyc.start.toISOString(),
+      cycle_end: cyc.end.toISOString(),
+      allowance: b.grant,
+      used_this_cycle: b.used,
+      remaining: remainingCredits(b),
+      rate_limit: b.tier === 'enterprise' ? (acc.rate_limit ?? ENTERPRISE_DEFAULT_RATE_LIMIT) : PLANS[b.tier].rateLimit!,
+      pending_tier: b.pending,
+    };
+  }
+}
+
+function planChange(f: () => unknown): void {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof PlanChangeError) throw new LedgerError('invalid_plan_change', e.message);
+    throw e;
+  }
+}

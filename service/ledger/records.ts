@@ -1,0 +1,23 @@
+/**
+ * The log's record types. Every change to ledger state is one record, appended and made
+ * durable before the change is acknowledged; replaying the records in order through
+ * `applyRecord` (state.ts) rebuilds the state exactly. Times are ISO strings.
+ * Keys appear only as SHA-256 hashes.
+ */
+import type { RateLimit, Tier } from '../domain/plans.ts';
+
+export type LedgerRecord =
+  | { t: 'account'; a: string; name: string; tier: Tier; rate_limit: RateLimit | null; k: string; hash: string; at: string }
+  | { t: 'revoke'; a: string; keys: string[]; at: string }
+  /** Revokes `revoked` and adds key `k` in one record, so a rotation is all or nothing. */
+  | { t: 'rotate'; a: string; revoked: string[]; k: string; hash: string; at: string }
+  | { t: 'debit'; a: string; c: number; e: string; r: string; at: string }
+  | { t: 'upgrade'; a: string; from: Tier; to: Tier; charge_gbp: number | null; fraction: number; at: string }
+  | { t: 'downgrade'; a: string; from: Tier; to: Tier; at: string }
+  | { t: 'rollover'; a: string; from_cycle: number; to_cycle: number; downgrade_applied: Tier | null; at: string };
+
+export const RECORD_TYPES = ['account', 'revoke', 'rotate', 'debit', 'upgrade', 'downgrade', 'rollover'] as const;
+
+export function isRecord(x: unknown): x is LedgerRecord {
+  return typeof x === 'object' && x !== null && (RECORD_TYPES as readonly string[]).includes((x as { t?: unknown }).t as string);
+}

@@ -1,0 +1,127 @@
+/**
+ * The ledger's in-memory state and the one function that changes it, `applyRecord`.
+ * A running ledger and a replay after restart both go through it, so they cannot differ.
+ * `toSnapshot`/`fromSnapshot` give the plain-JSON form written to snapshot files.
+ */
+import { applyDebit, applyUpgrade, openingBilling, rollTo, scheduleDowngrade, type BillingState } from '../domain/billing.ts';
+import type { RateLimit } from '../domain/plans.ts';
+import type { LedgerRecord } from './records.ts';
+
+export interface AccountRec {
+  id: string;
+  name: string;
+  created_at: string;
+  /** Per-account limit (Enterprise); null means the plan's. */
+  rate_limit: RateLimit | null;
+  billing: BillingState;
+}
+
+export interface KeyRec {
+  key_id: string;
+  account_id: string;
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface UsageCell {
+  calls: number;
+  credits: number;
+}
+
+/** Usage is aggregated per account by `cycle \t day \t endpoint`: small, and exact per cycle. */
+export const usageKey = (cycle: number, day: string, endpoint: string) => `${cycle}\t${day}\t${endpoint}`;
+
+export class LedgerState {
+  readonly accounts = new Map<string, AccountRec>();
+  readonly keys = new Map<string, KeyRec>();
+  /** Active (unrevoked) keys by hash. */
+  readonly activeByHash = new Map<string, KeyRec>();
+  readonly usage = new Map<string, Map<string, UsageCell>>();
+  records = 0;
+
+  activeKeys(accountId: string): KeyRec[] {
+    return [...this.keys.values()].filter((k) => k.account_id === accountId && k.revoked_at === null);
+  }
+
+  apply(rec: LedgerRecord): void {
+    this.records++;
+    if (rec.t === 'account') {
+      this.accounts.set(rec.a, { id: rec.a, name: rec.name, created_at: rec.at, rate_limit: rec.rate_limit, billing: openingBilling(rec.tier) });
+      this.addKey({ key_id: rec.k, account_id: rec.a, hash: rec.hash, created_at: rec.at, revoked_at: null });
+      return;
+    }
+    const acc = this.accounts.get(rec.a);
+    if (!acc) throw new Error(`ledger record for unknown account ${rec.a} (${rec.t})`);
+    switch (rec.t) {
+      case 'revoke':
+        for (const k of rec.keys) this.revokeKey(k, rec.at);
+        return;
+      case 'rotate':
+        for (const k of rec.revoked) this.revokeKey(k, rec.at);
+        this.addKey({ key_id: rec.k, account_id: rec.a, hash: rec.hash, created_at: rec.at, revoked_at: null });
+        return;
+      case 'debit': {
+        acc.billing = applyDebit(acc.billing, rec.c);
+        let cells = this.usage.get(rec.a);
+        if (!cells) this.usage.set(rec.a, (cells = new Map()));
+        const key = usageKey(acc.billing.cycle, rec.at.slice(0, 10), rec.e);
+        const cell = cells.get(key);
+        if (cell) {
+          cell.calls++;
+          cell.credits += rec.c;
+        } else cells.set(key, { calls: 1, credits: rec.c });
+        return;
+      }
+      case 'upgrade':
+        acc.billing = applyUpgrade(acc.billing, rec.to);
+        return;
+      case 'downgrade':
+        acc.billing = scheduleDowngrade(acc.billing, rec.to);
+        return;
+      case 'rollover':
+        acc.billing = rollTo(acc.billing, rec.to_cycle).state;
+        return;
+    }
+  }
+
+  private addKey(k: KeyRec): void {
+    this.keys.set(k.key_id, k);
+    this.activeByHash.set(k.hash, k);
+  }
+
+  private revokeKey(keyId: string, at: string): void {
+    const k = this.keys.get(keyId);
+    if (!k || k.revoked_at !== null) return;
+    k.revoked_at = at;
+    this.activeByHash.delete(k.hash);
+  }
+
+  toSnapshot(): SnapshotState {
+    return {
+      records: this.records,
+      accounts: [...this.accounts.values()],
+      keys: [...this.keys.values()],
+      usage: [...this.usage].map(([a, cells]) => [a, [...cells].map(([k, c]) => [k, c.calls, c.credits] as [string, number, number])]),
+    };
+  }
+
+  static fromSnapshot(s: SnapshotState): LedgerState {
+    const st = new LedgerState();
+    st.records = s.records;
+    for (const a of s.accounts) st.accounts.set(a.id, a);
+    for (const k of s.keys) {
+      st.keys.set(k.key_id, k);
+      if (k.revoked_at === null) st.activeByHash.set(k.hash, k);
+    }
+    for (const [a, cells] of s.usage) st.usage.set(a, new Map(cells.map(([k, calls, credits]) => [k, { calls, credits }])));
+    return st;
+  }
+}
+
+export interface SnapshotState {
+  records: number;
+  accounts: AccountRec[];
+  keys: KeyRec[];
+  usage: [string, [string, number, number][]][];
+}
