@@ -34,6 +34,10 @@ export async function* readPricePaid(path: string, rejects: RejectLog): AsyncGen
         width = fields.length;
         continue;
       }
+      if (fields.length === PPD_COLUMNS.length && first.toLowerCase() === PPD_COLUMNS[0]) {
+        layout = 'bulk'; // not published with a header, but tolerate one naming PPD_COLUMNS
+        continue;
+      }
       if (fields.length === PPD_COLUMNS.length && GUID_CELL.test(first)) layout = 'bulk';
       else throw new Error(`${path}: not a Price Paid file (first record is neither the report-builder header nor a 16-column bulk row)`);
     }

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPricePaid } from '../../../etl/sources/price-paid.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
-import { PPD_REPORT_BUILDER_HEADER } from '../../../schemas/sources/price-paid.ts';
+import { PPD_COLUMNS, PPD_REPORT_BUILDER_HEADER, type PricePaidRow } from '../../../schemas/sources/price-paid.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 
@@ -208,5 +209,60 @@ describe.skipIf(!hasRaw(BARBICAN) || !hasRaw(GOLDEN))('readPricePaid on real rep
     expect(rejects.total).toBe(0);
     expect(rows).toHaveLength(321);
     expect(rows.every((r) => r.postcode?.startsWith('EC1Y ') || r.postcode?.startsWith('EC2Y '))).toBe(true);
+  });
+});
+
+describe('readPricePaid: round trip through every layout', () => {
+  const text = fc
+    .string({ unit: fc.constantFrom(...'ABCXYZ019 ,\'"-&/'.split('')), maxLength: 12 })
+    .filter((s) => !s.includes('""')) // see docs: a literal "" is read as one quote
+    .map((s) => (s.trim() === '' ? undefined : s.trim()));
+  const row = fc.record({
+    transaction_id: fc.uuid().map((u) => u.toUpperCase()),
+    price: fc.integer({ min: 1, max: 500_000_000 }),
+    date: fc.date({ min: new Date('1995-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    postcode: fc.option(fc.constantFrom('BS1 4DJ', 'EC2Y 8AT', 'M50 3BS', 'W1A 1AA', 'SW1A 2AA'), { nil: undefined }),
+    property_type: fc.constantFrom('D', 'S', 'T', 'F', 'O' as const),
+    new_build: fc.boolean(),
+    tenure: fc.constantFrom('F', 'L', 'U' as const),
+    paon: text, saon: text, street: text, locality: text, town: text, district: text, county: text,
+    category: fc.constantFrom('A', 'B' as const),
+    record_status: fc.constantFrom('A', 'C', 'D' as const),
+  });
+  const cellsBulk = (r: PricePaidRow) => [
+    `{${r.transaction_id}}`, String(r.price), `${r.date} 00:00`, r.postcode ?? '', r.property_type, r.new_build ? 'Y' : 'N',
+    r.tenure, r.paon ?? '', r.saon ?? '', r.street ?? '', r.locality ?? '', r.town ?? '', r.district ?? '', r.county ?? '',
+    r.category, r.record_status,
+  ];
+  const minimal = (cells: string[]) => cells.map((c) => (/[",]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
+  const cellsReport = (r: PricePaidRow) => [
+    r.transaction_id, String(r.price), r.date, r.postcode ?? '', r.property_type, r.new_build ? 'Y' : 'N', r.tenure,
+    r.saon ?? '', r.paon ?? '', r.street ?? '', r.locality ?? '', r.town ?? '', r.district ?? '', r.county ?? '',
+    r.category, `http://landregistry.data.gov.uk/data/ppi/transaction/${r.transaction_id}/current`,
+  ];
+
+  it('reads back exactly what was written (bulk full and minimal quoting, report builder)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 20 }), async (rows) => {
+        const files = {
+          full: rows.map((r) => bulk(cellsBulk(r))).join('\n'),
+          minimal: rows.map((r) => minimal(cellsBulk(r))).join('\n'),
+          report: [PPD_REPORT_BUILDER_HEADER.join(','), ...rows.map((r) => bulk(cellsReport(r)))].join('\n'),
+        };
+        for (const [name, content] of Object.entries(files)) {
+          const got = await readAll(writeFixture(tmp.dir, `rt-${name}.csv`, content));
+          expect(got.rejects.total).toBe(0);
+          const want = name === 'report' ? rows.map((r) => ({ ...r, record_status: 'A' })) : rows;
+          expect(got.rows).toEqual(want);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('skips a header row naming PPD_COLUMNS on a bulk file', async () => {
+    const { rows, rejects } = await readAll(writeFixture(tmp.dir, 'hdr.csv', `${PPD_COLUMNS.join(',')}\n${bulk(good(G1))}\n`));
+    expect(rejects.total).toBe(0);
+    expect(rows).toEqual([ROW1]);
   });
 });
