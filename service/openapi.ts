@@ -51,13 +51,31 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
 }
 
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
-const METERED_HEADERS = {
+/** Headers of every metered response, declared once in components.headers. */
+const METERED_HEADERS: Record<string, Json> = {
   'X-Request-Id': header('Id of this request, also in the body of errors and in the logs.'),
   'X-Credits-Cost': header('Credits charged by this call (0 unless the response is 2xx).', { type: 'integer' }),
   'X-Credits-Remaining': header('Credits left this cycle after this call, or `unlimited`.'),
   'RateLimit-Policy': header('draft-ietf-httpapi-ratelimit-headers: `"default";q=<limit>;w=<window seconds>`.'),
   RateLimit: header('draft-ietf-httpapi-ratelimit-headers: `"default";r=<remaining>;t=<seconds>`.'),
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
 };
+const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+const METERED = ['X-Request-Id', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
+
+/** One reusable response per error code, in components.responses. */
+function errorResponses(): Json {
+  return Object.fromEntries(
+    (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [
+      code,
+      {
+        description: ERROR_TEXT[code],
+        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      },
+    ]),
+  );
+}
 
 function operation(route: RouteDef, components: Json): Json {
   const parameters: Json[] = [];
@@ -82,18 +100,11 @@ function operation(route: RouteDef, components: Json): Json {
   const responses: Json = {
     '200': {
       description: 'Success',
-      headers: METERED_HEADERS,
+      headers: headerRefs(METERED),
       content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output', components) : { type: 'object' } } },
     },
   };
-  for (const code of errorCodesOf(route)) {
-    const { status } = ERROR_CODES[code];
-    responses[String(status)] = {
-      description: ERROR_TEXT[code],
-      ...(code === 'rate_limited' ? { headers: { 'Retry-After': header('Seconds to wait.', { type: 'integer' }), ...METERED_HEADERS } } : {}),
-      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-    };
-  }
+  for (const code of errorCodesOf(route)) responses[String(ERROR_CODES[code].status)] = { $ref: `#/components/responses/${code}` };
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -127,6 +138,8 @@ export function buildOpenApi(routes: readonly RouteDef[] = V1_ROUTES): Json {
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key: `Authorization: Bearer pi_live_…`.' } },
       schemas: components,
+      responses: errorResponses(),
+      headers: METERED_HEADERS,
     },
   };
 }
