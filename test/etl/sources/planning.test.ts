@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { datasetFromPath, readPlanningGeoJson, type PlanningReadOptions } from '../../../etl/sources/planning-geojson.ts';
+import {
+  datasetFromPath,
+  geometryBBox,
+  planningGeometry,
+  readPlanningGeoJson,
+  type PlanningReadOptions,
+} from '../../../etl/sources/planning-geojson.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
@@ -29,6 +36,25 @@ describe('datasetFromPath', () => {
     expect(datasetFromPath('/a/conservation-area.geojson')).toBe('conservation-area');
     expect(datasetFromPath('/a/flood-risk-zone.geojson.gz')).toBe('flood-risk-zone');
     expect(datasetFromPath('msoas_bristol.json')).toBe('msoas_bristol');
+  });
+});
+
+describe('planningGeometry and geometryBBox', () => {
+  const pos = fc.tuple(fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: -90, max: 90, noNaN: true }));
+  const closedRing = fc.array(pos, { minLength: 3, maxLength: 12 }).map((r) => [...r, r[0]!]);
+  const multi = fc.array(fc.array(closedRing, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 });
+
+  it('keeps any valid MultiPolygon exactly and bounds every position with its bbox', () => {
+    fc.assert(fc.property(multi, (coordinates) => {
+      const g = planningGeometry({ type: 'MultiPolygon', coordinates });
+      expect(g).toEqual({ type: 'MultiPolygon', coordinates });
+      const b = geometryBBox(g);
+      const all = coordinates.flat(2);
+      expect(all.every(([x, y]) => x! >= b.min_lng && x! <= b.max_lng && y! >= b.min_lat && y! <= b.max_lat)).toBe(true);
+      // Each edge of the box is attained by some position.
+      expect(all.some(([x]) => x === b.min_lng) && all.some(([x]) => x === b.max_lng)).toBe(true);
+      expect(all.some(([, y]) => y === b.min_lat) && all.some(([, y]) => y === b.max_lat)).toBe(true);
+    }));
   });
 });
 
