@@ -202,7 +202,6 @@ function cell<T>(parse: (v: string | undefined) => T | undefined | null, message
 }
 
 const id = () => z.string().trim().regex(DIGITS_RE, 'expected a decimal id of up to 20 digits');
-const optId = () => cell((v) => (v === undefined || v === '' ? undefined : (parseId(v) ?? null)), 'expected a decimal id');
 const optDate = () => cell((v) => (v === undefined || v === '' ? undefined : isIsoDate(v) ? v : null), 'expected YYYY-MM-DD');
 const count = () => cell(parseCount, 'expected a non-negative integer');
 const tf = () => cell(parseTf, "expected 't' or 'f'");
