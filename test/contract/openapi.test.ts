@@ -1,0 +1,98 @@
+/**
+ * The OpenAPI document: generated from the zod schemas and the registry, committed as
+ * docs/openapi.json, served at /v1/openapi.json. Fails when any of the three drift
+ * (regenerate with `npx tsx service/openapi.ts --write`).
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../schemas/api/problem.ts';
+import { buildOpenApi, errorCodesOf, OPENAPI_PATH, renderOpenApi } from '../../service/openapi.ts';
+import { V1_ROUTES } from '../../service/routes/v1/index.ts';
+import { call, startTestServer, type TestServer } from '../service/support.ts';
+
+type Json = any;
+const doc: Json = buildOpenApi();
+
+/** Follow a local `#/a/b` reference. */
+function resolveRef(ref: string): Json {
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce((node: Json, key) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
+}
+
+function* refs(node: Json): Generator<string> {
+  if (Array.isArray(node)) for (const n of node) yield* refs(n);
+  else if (node && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$ref' && typeof v === 'string') yield v;
+      else yield* refs(v);
+    }
+  }
+}
+
+describe('OpenAPI document', () => {
+  it('the committed docs/openapi.json is what the schemas generate', () => {
+    expect(readFileSync(OPENAPI_PATH, 'utf8'), 'docs/openapi.json is stale: run npx tsx service/openapi.ts --write').toBe(renderOpenApi());
+  });
+
+  it('is OpenAPI 3.1, version 1.1, served under /v1 with the bearer scheme', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('1.1');
+    expect(doc.servers).toEqual([{ url: '/v1' }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('has every endpoint with its credit cost and every error response', () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, item]: [string, Json]) => Object.entries(item).map(([m, op]: [string, Json]) => ({ key: `${m.toUpperCase()} ${path}`, op })));
+    expect(ops).toHaveLength(28);
+    for (const route of V1_ROUTES) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      expect(op.operationId).toBe(route.operationId);
+      expect(op['x-credits-cost']).toBe(route.cost);
+      expect(op.responses['200']).toBeDefined();
+      const statuses = Object.keys(op.responses).filter((s) => s !== '200').sort();
+      expect(statuses).toEqual(errorCodesOf(route).map((c) => String(ERROR_CODES[c].status)).sort());
+      for (const s of statuses) {
+        const resp = resolveRef(op.responses[s].$ref);
+        expect(resp.content['application/problem+json'].schema).toEqual({ $ref: '#/components/schemas/Problem' });
+      }
+      for (const p of op.parameters ?? []) if (p.in === 'path') expect(route.path).toContain(`{${p.name}}`);
+      if (route.body) expect(op.requestBody.content['application/json'].schema.type).toBe('object');
+    }
+  });
+
+  it('documents the spec parameters with their defaults and limits', () => {
+    const search = doc.paths['/addresses/search'].get.parameters;
+    expect(search.find((p: Json) => p.name === 'q')).toMatchObject({ required: true, schema: { minLength: 2 } });
+    expect(search.find((p: Json) => p.name === 'limit')).toMatchObject({ required: false, schema: { default: 10, maximum: 50 } });
+    const hmo = doc.paths['/valuations/{uprn}/hmo'].get.parameters;
+    expect(hmo.find((p: Json) => p.name === 'finish_quality').schema).toMatchObject({ default: 'average', enum: ['below_average', 'average', 'above_average', 'very_high'] });
+    for (const b of ['living_room', 'parking', 'outside_space']) expect(hmo.find((p: Json) => p.name === b).schema).toMatchObject({ default: 'true', enum: ['true', 'false'] });
+    const market = doc.paths['/str/market'].get.parameters;
+    expect(market.find((p: Json) => p.name === 'price_tier')).toMatchObject({ explode: true, schema: { type: 'array' } });
+    expect(market.find((p: Json) => p.name === 'radius_m').schema.maximum).toBe(5_000);
+    const str = doc.paths['/valuations/str-estimate'].post.requestBody.content['application/json'].schema;
+    expect(str.required).toEqual(['bedrooms']);
+    expect(str.properties.include_comparables.default).toBe(false);
+  });
+
+  it('every $ref resolves', () => {
+    for (const ref of refs(doc)) expect(resolveRef(ref), ref).toBeDefined();
+  });
+
+  describe('served', () => {
+    let s: TestServer;
+    beforeAll(async () => {
+      s = await startTestServer();
+    });
+    afterAll(() => s.stop());
+    it('GET /v1/openapi.json serves the committed document, without a key', async () => {
+      const r = await call(s.base, 'GET', '/v1/openapi.json');
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      expect(r.json).toEqual(JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')));
+    });
+  });
+});
