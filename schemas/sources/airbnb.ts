@@ -180,10 +180,14 @@ export function parsePercent(v: string | undefined): number | undefined | null {
 }
 
 const UINT_RE = /^\d{1,10}$/;
-/** A non-negative integer cell: undefined when blank, null when not an integer. */
+/** Largest count kept: staging stores counts as 32-bit INTEGER (scrapes use it for "no maximum"). */
+const INT32_MAX = 2_147_483_647;
+/** A non-negative integer cell: undefined when blank, null when not an integer or above INT32_MAX. */
 export function parseCount(v: string | undefined): number | undefined | null {
   if (v === undefined || v === '') return undefined;
-  return UINT_RE.test(v) ? Number(v) : null;
+  if (!UINT_RE.test(v)) return null;
+  const n = Number(v);
+  return n <= INT32_MAX ? n : null;
 }
 
 /** A zod field over a raw cell that runs one of the parsers above; null from the parser is an issue. */

@@ -56,19 +56,21 @@ describe('readAirbnbCalendar on fixtures', () => {
       '70820,2025-09-26,t,$40.00,-5,4,30', // invalid:adjusted_price_gbp
       '70820,2025-09-26,t,,,1.5,30', // invalid:minimum_nights
       '70820,2025-09-26,t,,,1,-1', // invalid:maximum_nights
+      '70820,2025-09-26,t,,,1,2147483648', // invalid:maximum_nights (beyond 32-bit)
+      '70820,2025-09-26,t,,,1,2147483647', // kept: scrapes write this for "no maximum"
       '70820,2025-09-26,t,,,1', // column_count
       '70820,2025-09-26,t,,,1,30,extra', // column_count
       '70820,2025-09-27,t,,,1,30',
     ].join('\n');
     const { rows, rejects } = await readAll(writeFixture(tmp.dir, 'bad.csv', text));
-    expect(rows.map((r) => r.date)).toEqual(['2025-09-27']);
+    expect(rows.map((r) => [r.date, r.maximum_nights])).toEqual([['2025-09-26', 2147483647], ['2025-09-27', 30]]);
     expect(rejects.toJSON().by_reason).toEqual({
       column_count: 2,
       'invalid:adjusted_price_gbp': 1,
       'invalid:available': 2,
       'invalid:date': 2,
       'invalid:listing_id': 2,
-      'invalid:maximum_nights': 1,
+      'invalid:maximum_nights': 2,
       'invalid:minimum_nights': 1,
       'invalid:price_gbp': 1,
     });
