@@ -29,21 +29,30 @@ function appendOne(a: DuckDBAppender, type: StageType, v: unknown): void {
   }
 }
 
+function checkIdentifiers(table: string, columns: readonly { name: string }[]): void {
+  for (const id of [table, ...columns.map((c) => c.name)]) {
+    if (!IDENT.test(id)) throw new Error(`not a plain identifier: ${id}`);
+  }
+}
+
+/** Creates (or replaces) an empty staging table with these columns. */
+export async function createTable(conn: DuckDBConnection, table: string, columns: readonly { name: string; type: StageType }[]): Promise<void> {
+  checkIdentifiers(table, columns);
+  await conn.run(`CREATE OR REPLACE TABLE ${table} (${columns.map((c) => `${c.name} ${c.type}`).join(', ')})`);
+}
+
 /**
- * Creates `table` and appends every row of `rows` with DuckDB's appender (far faster than
+ * Appends every row of `rows` to an existing table with DuckDB's appender (far faster than
  * INSERT statements). Identifiers are checked, never interpolated from data. Returns the
  * number of rows appended.
  */
-export async function loadRows<Row>(
+export async function appendRows<Row>(
   conn: DuckDBConnection,
   table: string,
   columns: readonly StageColumn<Row>[],
   rows: AsyncIterable<Row> | Iterable<Row>,
 ): Promise<number> {
-  for (const id of [table, ...columns.map((c) => c.name)]) {
-    if (!IDENT.test(id)) throw new Error(`not a plain identifier: ${id}`);
-  }
-  await conn.run(`CREATE OR REPLACE TABLE ${table} (${columns.map((c) => `${c.name} ${c.type}`).join(', ')})`);
+  checkIdentifiers(table, columns);
   const appender = await conn.createAppender(table);
   let n = 0;
   try {
@@ -57,4 +66,15 @@ export async function loadRows<Row>(
     appender.closeSync();
   }
   return n;
+}
+
+/** Creates `table` and appends `rows` to it. */
+export async function loadRows<Row>(
+  conn: DuckDBConnection,
+  table: string,
+  columns: readonly StageColumn<Row>[],
+  rows: AsyncIterable<Row> | Iterable<Row>,
+): Promise<number> {
+  await createTable(conn, table, columns);
+  return appendRows(conn, table, columns, rows);
 }
