@@ -1,0 +1,444 @@
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { ADDRESSBASE_CORE_HEADER } from '../../schemas/sources/addressbase.ts';
+import { AIRBNB_CALENDAR_HEADER, AIRBNB_LISTINGS_HEADER, AIRBNB_REVIEWS_HEADER } from '../../schemas/sources/airbnb.ts';
+import { EPC_ODC_HEADER } from '../../schemas/sources/epc.ts';
+import { ONSPD_HEADER } from '../../schemas/sources/onspd.ts';
+import { OS_UPRN_HEADER } from '../../schemas/sources/os-uprn.ts';
+import { ONS_RENTS_HEADER, RENTAL_EVIDENCE_HEADER } from '../../schemas/sources/rents.ts';
+import { UKHPI_FULL_HEADER } from '../../schemas/sources/ukhpi.ts';
+import { bngToWgs84 } from '../sources/grid.ts';
+import { buildAreaIndex, trueValue, type AreaIndex } from './area-index.ts';
+import { certificatesFor } from './epc.ts';
+import { addressBaseRow, onspdRow, osUprnRow, ppdAddress, ppdRow, singleLine } from './formats.ts';
+import { HpiAccumulator } from './hpi.ts';
+import { csvRow, OutFile } from './out.ts';
+import { DEFAULT_TODAY, GENERATOR_VERSION, RENT, SCRAPE_LAG_DAYS, TOWNS } from './params.ts';
+import { buildPlanning, featureCollection, type PlanningShape } from './planning.ts';
+import { Planter } from './planted.ts';
+import { rng } from './prng.ts';
+import { planRegion, type District } from './region.ts';
+import { letsFor, onsCategory, rentTruth, RentStats } from './rents.ts';
+import { guid, type Sale } from './sales.ts';
+import { salesFor } from './sales.ts';
+import { listingFor, listingRows, newHost, type Host, type Ids, type Listing } from './str.ts';
+import { dayOf, isoDay, monthOf, monthOfDay, ymStr, type DayIdx, type MonthIdx } from './time.ts';
+import { UprnAllocator, sectorUnits, type Property, type Unit } from './units.ts';
+
+export interface GenerateOptions {
+  out: string;
+  addresses: number;
+  seed: number;
+  /** The generator's "today" (YYYY-MM-DD); default 2025-09-30. */
+  today?: string;
+}
+
+export interface FileReport {
+  file: string;
+  rows: number;
+  bytes: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  generator: 'property-intelligence-synth';
+  generator_version: string;
+  seed: number;
+  addresses: number;
+  today: string;
+  scrape_date: string;
+  files: Record<string, { rows: number; bytes: number; sha256: string }>;
+  truth: Record<string, { rows: number; bytes: number; sha256: string }>;
+}
+
+/** Paths of the generated sources under OUT (the ETL looks for these names). */
+export const FILES = {
+  addressbase: 'addressbase/addressbase-core.csv',
+  uprn: 'uprn/osopenuprn.csv',
+  onspd: 'postcodes/onspd.csv',
+  epc: 'epc/certificates.csv',
+  ppd: 'ppd/pp-complete.csv',
+  ppdUpdate: 'ppd/pp-monthly-update.csv',
+  listings: 'airbnb/listings.csv.gz',
+  calendar: 'airbnb/calendar.csv.gz',
+  reviews: 'airbnb/reviews.csv.gz',
+  flood: 'planning/flood-risk-zone.geojson',
+  conservation: 'planning/conservation-area.geojson',
+  article4: 'planning/article-4-direction-area.geojson',
+  hpi: 'hpi/UK-HPI-full-file.csv',
+  onsRents: 'rents/ons-prms.csv',
+  evidence: 'rents/rental-evidence.csv',
+} as const;
+
+export const TRUTH = {
+  properties: 'truth/properties.csv',
+  sales: 'truth/sales.csv',
+  areaIndex: 'truth/area-index.csv',
+  listings: 'truth/listings.csv',
+  listingMonths: 'truth/listing-months.csv',
+  rentals: 'truth/rentals.csv',
+  expectedRejects: 'truth/expected-rejects.json',
+} as const;
+
+const TRUTH_HEADERS = {
+  properties: [
+    'uprn', 'postcode', 'district', 'la_code', 'country', 'property_type', 'built_form', 'bedrooms', 'habitable_rooms',
+    'floor_area_m2', 'year_built', 'built_month', 'tenure', 'epc_band', 'quality', 'unit_premium', 'flood_zone',
+    'conservation_area', 'article_4', 'base_value', 'true_value_today', 'private_rented', 'hmo', 'true_rent_pcm',
+    'true_room_rent_pcm', 'rooms',
+  ],
+  sales: ['transaction_id', 'true_uprn', 'date', 'month', 'price', 'true_value', 'log_noise', 'new_build', 'category', 'file', 'status', 'postcode_as_written', 'district'],
+  areaIndex: ['district', 'month', 'index'],
+  listings: ['listing_id', 'uprn', 'room_type', 'bedrooms', 'active', 'true_adr_mean', 'true_occupancy_base', 'observed_price'],
+  listingMonths: ['listing_id', 'month', 'true_adr', 'booked_nights', 'blocked_nights', 'available_nights'],
+  rentals: ['evidence_id', 'true_uprn', 'let_date', 'let_type', 'true_rent_pcm', 'observed_rent_pcm'],
+};
+
+/** Tenancies are simulated from here (EPCs for lets from 2008 need the earlier ones). */
+const LETS_FROM = monthOf('2005-01');
+const ONSPD_OLD_INTRO = monthOf('1980-01');
+
+/** Units after which the planted rows go (or at the end when the region is smaller). */
+const PLANT_AFTER_UNIT = 5;
+
+/**
+ * Generates the whole synthetic region into `opts.out`, streaming postcode unit by postcode
+ * unit: memory holds one unit, the per-district aggregates and the (small) planning layers.
+ * Same options → byte-identical files.
+ */
+export async function generateRegion(opts: GenerateOptions): Promise<{ manifest: Manifest; files: FileReport[] }> {
+  const { out, addresses, seed } = opts;
+  if (!Number.isInteger(addresses) || addresses < 1) throw new Error(`addresses must be a positive integer, got ${addresses}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed must be an integer 0…4294967295, got ${seed}`);
+  const todayStr = opts.today ?? DEFAULT_TODAY;
+  const todayDay = dayOf(todayStr);
+  const today = monthOf(todayStr);
+  const scrape = todayDay - SCRAPE_LAG_DAYS;
+  mkdirSync(out, { recursive: true });
+
+  const plan = planRegion(addresses);
+  const byTown = TOWNS.map((town) => ({ town, districts: plan.filter((d) => d.town === town).map((d) => d.code) }));
+  const index = buildAreaIndex(seed, byTown, today + 12);
+  const planning = buildPlanning(seed, plan);
+
+  const f = Object.fromEntries(
+    Object.entries(FILES).filter(([, rel]) => rel.endsWith('.csv') || rel.endsWith('.csv.gz')).map(([k, rel]) => [k, new OutFile(join(out, rel), rel, rel.endsWith('.gz'))]),
+  ) as Record<Exclude<keyof typeof FILES, 'flood' | 'conservation' | 'article4'>, OutFile>;
+  const t = Object.fromEntries(
+    Object.entries(TRUTH).filter(([, rel]) => rel.endsWith('.csv')).map(([k, rel]) => [k, new OutFile(join(out, rel), rel)]),
+  ) as Record<Exclude<keyof typeof TRUTH, 'expectedRejects'>, OutFile>;
+
+  f.addressbase.raw(ADDRESSBASE_CORE_HEADER.join(',') + '\n');
+  f.uprn.raw(OS_UPRN_HEADER.join(',') + '\n');
+  f.onspd.raw(ONSPD_HEADER.join(',') + '\n');
+  f.epc.raw(EPC_ODC_HEADER.join(',') + '\n');
+  f.listings.raw(AIRBNB_LISTINGS_HEADER.join(',') + '\n');
+  f.calendar.raw(AIRBNB_CALENDAR_HEADER.join(',') + '\n');
+  f.reviews.raw(AIRBNB_REVIEWS_HEADER.join(',') + '\n');
+  f.evidence.raw(RENTAL_EVIDENCE_HEADER.join(',') + '\n');
+  for (const [k, h] of Object.entries(TRUTH_HEADERS)) t[k as keyof typeof t].raw(h.join(',') + '\n');
+
+  const ctx: Ctx = {
+    seed, today, todayDay, scrape, index, planning, f, t,
+    planter: new Planter(),
+    hpi: new HpiAccumulator(),
+    onsStats: new Map(),
+    ids: { listing: 0, review: 0, host: 0 },
+    evidenceSeq: 0,
+  };
+  const uprns = new UprnAllocator();
+  let unitCount = 0;
+  for (const d of plan) {
+    for (let s = 0; s < d.sectorQuotas.length; s++) {
+      for (const unit of sectorUnits(seed, d, s, d.sectorQuotas[s]!, uprns, planning, today)) {
+        writeUnit(ctx, unit);
+        if (++unitCount === PLANT_AFTER_UNIT) plantStreamed(ctx);
+        await Promise.all([...Object.values(f), ...Object.values(t)].map((o) => o.maybeFlush()));
+      }
+    }
+  }
+  if (unitCount < PLANT_AFTER_UNIT) plantStreamed(ctx);
+
+  writeHpi(ctx, plan);
+  writeOnsRents(ctx);
+  for (const d of index.districts()) {
+    for (let m = index.start; m <= today; m++) t.areaIndex.row(`${d},${ymStr(m)},${index.at(d, m).toFixed(4)}\n`);
+  }
+
+  const reports: FileReport[] = [];
+  for (const o of [...Object.values(f), ...Object.values(t)]) {
+    const bytes = await o.close();
+    reports.push({ file: o.rel, rows: o.rows, bytes, sha256: o.sha256 });
+  }
+  const geo: [string, PlanningShape['dataset']][] = [[FILES.flood, 'flood-risk-zone'], [FILES.conservation, 'conservation-area'], [FILES.article4, 'article-4-direction-area']];
+  for (const [rel, dataset] of geo) {
+    const { text, rows } = planningFile(ctx, rel, dataset);
+    reports.push(writeSmall(out, rel, text, rows));
+  }
+  reports.push(writeSmall(out, TRUTH.expectedRejects, JSON.stringify(ctx.planter.toJSON(), null, 2) + '\n', 0));
+
+  reports.sort((a, b) => a.file.localeCompare(b.file));
+  const entry = (r: FileReport) => [r.file, { rows: r.rows, bytes: r.bytes, sha256: r.sha256 }] as const;
+  const manifest: Manifest = {
+    generator: 'property-intelligence-synth',
+    generator_version: GENERATOR_VERSION,
+    seed,
+    addresses,
+    today: todayStr,
+    scrape_date: isoDay(scrape),
+    files: Object.fromEntries(reports.filter((r) => !r.file.startsWith('truth/')).map(entry)),
+    truth: Object.fromEntries(reports.filter((r) => r.file.startsWith('truth/')).map(entry)),
+  };
+  const mtext = JSON.stringify(manifest, null, 2) + '\n';
+  writeFileSync(join(out, 'manifest.json'), mtext);
+  reports.push({ file: 'manifest.json', rows: 0, bytes: Buffer.byteLength(mtext), sha256: createHash('sha256').update(mtext).digest('hex') });
+  return { manifest, files: reports };
+}
+
+interface Ctx {
+  seed: number;
+  today: MonthIdx;
+  todayDay: DayIdx;
+  scrape: DayIdx;
+  index: AreaIndex;
+  planning: PlanningShape[];
+  f: Record<string, OutFile>;
+  t: Record<string, OutFile>;
+  planter: Planter;
+  hpi: HpiAccumulator;
+  onsStats: Map<string, RentStats>;
+  ids: Ids;
+  evidenceSeq: number;
+}
+
+function writeSmall(out: string, rel: string, text: string, rows: number): FileReport {
+  const p = join(out, rel);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return { file: rel, rows, bytes: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') };
+}
+
+const n2 = (x: number) => (Math.round(x * 1e4) / 1e4).toString();
+
+function writeUnit(ctx: Ctx, u: Unit): void {
+  const { f, t, seed, today, index } = ctx;
+  const town = u.district.town;
+  const ll = bngToWgs84(u.e, u.n);
+  const lat = ll.lat.toFixed(6);
+  const lng = ll.lng.toFixed(6);
+  if (u.predecessor) f.onspd!.row(onspdRow(u, u.predecessor.postcode, lat, lng, ONSPD_OLD_INTRO, u.predecessor.doterm));
+  f.onspd!.row(onspdRow(u, u.postcode, lat, lng, Math.max(u.dointr, u.predecessor?.doterm ?? 0), undefined));
+
+  const uprnRows: [number, string][] = u.parentUprns.map((p) => [p.uprn, osUprnRow(p.uprn, p.e, p.n, p.lat, p.lng)]);
+  const listings: Listing[] = [];
+  const ur = rng(seed, 'unit-host', u.postcode);
+  const proUnit = ur.chance(0.25);
+  let unitHost: Host | undefined;
+  const hostFor = (r: ReturnType<typeof rng>, start: DayIdx) =>
+    proUnit ? (unitHost ??= newHost(r, ctx.ids, start, true)) : newHost(r, ctx.ids, start, false);
+  const lastUpdate = isoDay(ctx.todayDay - 30 - (u.e % 700));
+
+  for (const p of u.properties) {
+    f.addressbase!.row(addressBaseRow(p, lastUpdate));
+    uprnRows.push([p.uprn, osUprnRow(p.uprn, p.e, p.n, p.lat, p.lng)]);
+    ctx.hpi.addProperty(p);
+    const sales = salesFor(seed, p, p.uprn, index, today);
+    writeSales(ctx, p, sales, p.uprn);
+    const rt = rentTruth(seed, p, index, today);
+    const lets = letsFor(seed, p, rt, LETS_FROM, today);
+    if (town.country !== 'S') for (const c of certificatesFor(seed, p, sales, lets, today)) f.epc!.row(csvRow(c.cells));
+    writeRentals(ctx, p, lets);
+    if (rt.privateRented) {
+      const r = rng(seed, 'ons-rent', p.uprn);
+      if (rt.hmo) for (let i = 0; i < rt.rooms; i++) onsStat(ctx, town.laCode, 'Room').add(rt.roomRentToday! * Math.exp(r.gauss(0, RENT.observedSd)));
+      else {
+        const rent = rt.rentToday * Math.exp(r.gauss(0, RENT.observedSd));
+        onsStat(ctx, town.laCode, onsCategory(p)).add(rent);
+        onsStat(ctx, town.laCode, 'All categories').add(rent);
+      }
+    }
+    const l = listingFor(seed, p, hostFor, ctx.ids, ctx.scrape);
+    if (l) listings.push(l);
+    t.properties!.row(csvRow([
+      p.uprn, p.postcode, p.district.code, town.laCode, town.country, p.type, p.builtForm, p.bedrooms, p.habitableRooms,
+      p.floorArea, p.yearBuilt, p.builtMonth === undefined ? '' : ymStr(p.builtMonth), p.tenure, 'ABCDEFG'[p.epcBand - 1],
+      n2(p.quality), n2(p.unitPremium), p.flags.floodZone, p.flags.conservation ? 1 : 0, p.flags.article4 ? 1 : 0,
+      p.baseValue, Math.round(trueValue(p.baseValue, p.district.code, today, index)), rt.privateRented ? 1 : 0, rt.hmo ? 1 : 0,
+      rt.rentToday, rt.roomRentToday, rt.rooms,
+    ]));
+  }
+  for (const [, row] of uprnRows.sort((a, b) => a[0] - b[0])) f.uprn!.row(row);
+  u.phantoms.forEach((p, i) => writeSales(ctx, p, salesFor(seed, p, `${u.postcode}/${i}`, index, today), `${u.postcode}/${i}`));
+
+  const rows = listingRows(listings);
+  listings.forEach((l, i) => {
+    f.listings!.row(rows[i]!);
+    for (const c of l.calendar) f.calendar!.row(c);
+    for (const rv of l.reviews) f.reviews!.row(rv);
+    t.listings!.row(csvRow([l.id, l.uprn, l.roomType, l.bedrooms, l.active ? 1 : 0, l.adrMean, n2(l.occupancy), l.observedPrice]));
+    for (const m of l.months) t.listingMonths!.row(`${l.id},${ymStr(m.month)},${m.adr},${m.booked},${m.blocked},${m.available}\n`);
+  });
+}
+
+function onsStat(ctx: Ctx, la: string, cat: string): RentStats {
+  const k = `${la}|${cat}`;
+  let s = ctx.onsStats.get(k);
+  if (!s) ctx.onsStats.set(k, (s = new RentStats()));
+  return s;
+}
+
+/** Price Paid rows (England and Wales), monthly-update records, ground truth and HPI volumes. */
+function writeSales(ctx: Ctx, p: Property, sales: Sale[], key: string | number): void {
+  const { f, t, today } = ctx;
+  const r = rng(ctx.seed, 'ppd', key);
+  for (const s of sales) {
+    const month = monthOfDay(s.day);
+    ctx.hpi.addSale(p, month, s.newBuild);
+    if (p.town.country === 'S') continue; // Registers of Scotland, not HM Land Registry
+    const a = ppdAddress(r, p, month);
+    const truth = (id: string, price: number, file: string, status: string) =>
+      t.sales!.row(csvRow([id, p.phantom ? '' : p.uprn, isoDay(s.day), ymStr(month), price, s.trueValue, n2(s.noise), s.newBuild ? 'Y' : 'N', s.category, file, status, a.postcode, p.district.code]));
+    if (month === today - 1) {
+      f.ppdUpdate!.row(ppdRow(s.id, s.price, s, p, a, 'A'));
+      truth(s.id, s.price, 'pp-monthly-update', 'A');
+      continue;
+    }
+    const recent = month >= today - 13;
+    const u = r.next();
+    if (recent && u < 0.004) {
+      // Keyed with an extra zero, corrected by the monthly update.
+      f.ppd!.row(ppdRow(s.id, s.price * 10, s, p, a, 'A'));
+      f.ppdUpdate!.row(ppdRow(s.id, s.price, s, p, a, 'C'));
+      truth(s.id, s.price, 'pp-complete', 'C');
+      continue;
+    }
+    f.ppd!.row(ppdRow(s.id, s.price, s, p, a, 'A'));
+    truth(s.id, s.price, 'pp-complete', 'A');
+    if (recent && u > 0.998) {
+      // Registered twice; the monthly update deletes the duplicate.
+      const dup = guid(r);
+      f.ppd!.row(ppdRow(dup, s.price, s, p, a, 'A'));
+      f.ppdUpdate!.row(ppdRow(dup, s.price, s, p, a, 'D'));
+      truth(dup, s.price, 'pp-complete', 'D');
+    }
+  }
+}
+
+function writeRentals(ctx: Ctx, p: Property, lets: ReturnType<typeof letsFor>): void {
+  const r = rng(ctx.seed, 'evidence', p.uprn);
+  for (const l of lets) {
+    if (l.month < ctx.today - RENT.evidenceMonths) continue;
+    const id = `EV${String(++ctx.evidenceSeq).padStart(9, '0')}`;
+    const addr = r.chance(0.3) ? singleLine(p).split(', ').slice(0, -1).join(', ').toLowerCase().replace(/\b[a-z]/g, (c) => c.toUpperCase()) : singleLine(p).split(', ').slice(0, -1).join(', ');
+    ctx.f.evidence!.row(csvRow([
+      id, isoDay(l.day), addr, p.postcode, r.chance(0.85) ? p.uprn : '', p.type === 'F' ? 'flat' : 'house',
+      p.bedrooms, l.kind, l.observedRent, r.chance(0.9) ? l.furnished : '', r.pick(['agent-feed-a', 'agent-feed-b', 'portal-c']),
+    ]));
+    ctx.t.rentals!.row(csvRow([id, p.uprn, isoDay(l.day), l.kind, l.trueRent, l.observedRent]));
+  }
+}
+
+/** The deliberately bad rows of the streamed files (see Planter). */
+function plantStreamed(ctx: Ctx): void {
+  const { f, planter } = ctx;
+  const r = rng(ctx.seed, 'planted');
+  const q = (cells: string[]) => cells.map((c) => `"${c}"`).join(',') + '\n';
+  const ppd = (id: string, price: string, date: string, type = 'T') =>
+    q([`{${id}}`, price, date, 'BS1 1AA', type, 'N', 'F', '1', '', 'PLANTED ROAD', '', 'BRISTOL', 'CITY OF BRISTOL', 'CITY OF BRISTOL', 'A', 'A']);
+  planter.plant(f.ppd!, 'invalid:price', ppd(guid(r), '0', '2015-06-01 00:00'));
+  planter.plant(f.ppd!, 'invalid:date', ppd(guid(r), '250000', '2015-02-30 00:00'));
+  planter.plant(f.ppd!, 'wrong_column_count', ppd(guid(r), '250000', '2015-06-01 00:00').replace(/,"A"\n$/, '\n'));
+  planter.plant(f.ppdUpdate!, 'invalid:property_type', ppd(guid(r), '250000', '2025-08-01 00:00', 'X'));
+
+  const ab = (uprn: string, pc: string) => csvRow([uprn, '', '', '', '', 'RD04', '358900.00', '172900.00', '51.4545000', '-2.5879000', '1', '2024-01-01', `1 PLANTED ROAD, BRISTOL, ${pc}`, '', '', '', '', '1', 'PLANTED ROAD', '', 'BRISTOL', 'BRISTOL', '', pc, '1A', 'E06000023', 'I']);
+  planter.plant(f.addressbase!, 'invalid:uprn', ab('UPRN-X', 'BS1 1AA'));
+  planter.plant(f.addressbase!, 'invalid:postcode', ab('999999999901', 'NOT A POSTCODE'));
+  planter.plant(f.addressbase!, 'wrong_column_count', ab('999999999902', 'BS1 1AA').replace(/,I\n$/, '\n'));
+
+  planter.plant(f.uprn!, 'invalid:uprn', 'abc,358900.00,172900.00,51.4545000,-2.5879000\n');
+  planter.plant(f.uprn!, 'invalid:lat', '999999999903,358900.00,172900.00,91.5000000,-2.5879000\n');
+
+  const epc = (set: Record<string, string>, drop = false) => {
+    const cells = EPC_ODC_HEADER.map((h) => set[h] ?? '');
+    return csvRow(drop ? cells.slice(0, -1) : cells);
+  };
+  const good = { LMK_KEY: `9${r.digits(30)}`, POSTCODE: 'BS1 1AA', LODGEMENT_DATE: '2015-06-01', CURRENT_ENERGY_RATING: 'D', ADDRESS1: '1 Planted Road' };
+  planter.plant(f.epc!, 'invalid:lodgement_date', epc({ ...good, LODGEMENT_DATE: '2015-13-45' }));
+  planter.plant(f.epc!, 'invalid:current_energy_rating', epc({ ...good, LMK_KEY: `9${r.digits(30)}`, CURRENT_ENERGY_RATING: 'H' }));
+  planter.plant(f.epc!, 'wrong_column_count', epc({ ...good, LMK_KEY: `9${r.digits(30)}` }, true));
+
+  const pc = (pcds: string, dointr: string) => {
+    const row = onspdRow(PLANT_UNIT(), 'BS1 1AA', '51.454500', '-2.587900', ONSPD_OLD_INTRO, undefined).split(',');
+    row[2] = pcds;
+    row[3] = dointr;
+    return row.join(',');
+  };
+  planter.plant(f.onspd!, 'invalid:dointr', pc('BS1 1AA', '198013'));
+  planter.plant(f.onspd!, 'invalid:pcds', pc('NOTAPC', '198001'));
+
+  const listing = (id: string, roomType: string, drop = false) => {
+    const cells = AIRBNB_LISTINGS_HEADER.map((h): string =>
+      h === 'id' ? id : h === 'host_id' ? '12345' : h === 'latitude' ? '51.45' : h === 'longitude' ? '-2.59' : h === 'room_type' ? roomType : '');
+    return csvRow(drop ? cells.slice(0, -1) : cells);
+  };
+  planter.plant(f.listings!, 'invalid:id', listing('12ab', 'Private room'));
+  planter.plant(f.listings!, 'invalid:room_type', listing('99999999999', 'Castle'));
+  planter.plant(f.listings!, 'column_count', listing('99999999998', 'Private room', true));
+  planter.plant(f.calendar!, 'invalid:available', '99999999999,2025-10-01,x,,,1,30\n');
+  planter.plant(f.calendar!, 'invalid:date', '99999999999,2025-13-01,t,,,1,30\n');
+  planter.plant(f.reviews!, 'invalid:listing_id', csvRow(['abc', '123', '2024-01-01', '456', 'Sam', 'Planted review']));
+  planter.plant(f.reviews!, 'invalid:date', csvRow(['99999999999', '124', '2024/01/01', '456', 'Sam', 'Planted review']));
+
+  const ev = (id: string, date: string) => csvRow([id, date, '1 Planted Road, Bristol', 'BS1 1AA', '', 'house', '3', 'whole', '1200', '', 'portal-c']);
+  planter.plant(f.evidence!, 'invalid:let_date', ev('EVPLANTED1', '2024-02-30'));
+  planter.plant(f.evidence!, 'invalid:bedrooms', csvRow(['EVPLANTED2', '2024-02-10', '1 Planted Road, Bristol', 'BS1 1AA', '', 'house', '1', 'room', '600', '', 'portal-c']));
+}
+
+let plantUnit: Unit | undefined;
+/** A stand-in unit for rendering planted ONSPD rows (Bristol's first district). */
+function PLANT_UNIT(): Unit {
+  if (!plantUnit) {
+    const d = planRegion(100)[0]!;
+    plantUnit = { district: d, postcode: 'BS1 1AA', sector: 0, e: 358900, n: 172900, dointr: 0, predecessor: undefined, properties: [], phantoms: [], parentUprns: [] };
+  }
+  return plantUnit;
+}
+
+function writeHpi(ctx: Ctx, plan: District[]): void {
+  const file = ctx.f.hpi!;
+  file.raw(UKHPI_FULL_HEADER.join(',') + '\n');
+  // The full file lags: the latest month published is two months before today.
+  for (const row of ctx.hpi.rows(plan, ctx.index, ctx.today - 2)) file.row(row);
+  const bad = UKHPI_FULL_HEADER.map((h) => (h === 'Date' ? '01/01/2020' : h === 'RegionName' ? 'Planted' : h === 'AreaCode' ? 'XYZ' : h === 'AveragePrice' ? '100000' : h === 'Index' ? '50.0' : ''));
+  ctx.planter.plant(file, 'invalid:area_code', bad.join(',') + '\n');
+}
+
+const ONS_ORDER = ['Room', 'Studio', 'One Bedroom', 'Two Bedrooms', 'Three Bedrooms', 'Four or more Bedrooms', 'All categories'];
+
+function thousands(x: number): string {
+  return String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** ONS private rental market statistics: a title row, the header, then LA × category rows. */
+function writeOnsRents(ctx: Ctx): void {
+  const f = ctx.f.onsRents!;
+  f.raw(`Table 2.7: Summary of monthly rents recorded in the 12 months to ${ymStr(ctx.today)} by bedroom category for each local authority (synthetic)\n\n`);
+  f.raw(ONS_RENTS_HEADER.join(',') + '\n');
+  for (const town of TOWNS) {
+    for (const cat of ONS_ORDER) {
+      const s = ctx.onsStats.get(`${town.laCode}|${cat}`);
+      if (!s || s.count < 5) continue; // ONS suppresses small counts; we leave the row out
+      f.row(csvRow(['', town.laCode, town.laName, cat, s.count, thousands(s.sum / s.count), thousands(s.quantile(0.25)), thousands(s.quantile(0.5)), thousands(s.quantile(0.75))]));
+    }
+  }
+  ctx.planter.plant(f, 'invalid:category', csvRow(['', 'E06000023', 'City of Bristol', 'Five Bedrooms', '10', '900', '800', '900', '1,000']));
+}
+
+function planningFile(ctx: Ctx, rel: string, dataset: PlanningShape['dataset']): { text: string; rows: number } {
+  const doc = JSON.parse(featureCollection(ctx.planning, dataset)) as { features: unknown[] };
+  // One planted feature without geometry (the reader's `geometry:missing`).
+  doc.features.push({ geometry: null, type: 'Feature', properties: { entity: 99_000_001, dataset, reference: 'planted', name: 'Planted feature without geometry' } });
+  ctx.planter.expected[rel] = { 'geometry:missing': 1 };
+  return { text: JSON.stringify(doc), rows: doc.features.length };
+}

@@ -1,0 +1,80 @@
+import { TOWNS, type DistrictSpec, type TownSpec } from './params.ts';
+
+/** A postcode district of the plan with its address quota and centre on the grid. */
+export interface District {
+  town: TownSpec;
+  spec: DistrictSpec;
+  code: string;
+  centre: [number, number];
+  quota: number;
+  /** Sectors used (1–10) and each one's quota. */
+  sectorQuotas: number[];
+}
+
+/** Incode letters: Royal Mail never uses C, I, K, M, O or V in the inward code. */
+export const INCODE_LETTERS = 'ABDEFGHJLNPQRSTUWXYZ';
+/** Unit codes available per sector (letter pairs). */
+export const UNITS_PER_SECTOR = INCODE_LETTERS.length ** 2;
+/** Addresses a sector holds at most: at 15 per unit that is 333 units plus terminated predecessors, under the 400 codes. */
+const SECTOR_CAPACITY = 5_000;
+const SECTOR_TARGET = 2_000;
+
+/** Splits `total` into integer shares proportional to `weights` (largest remainder, stable). */
+export function apportion(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const raw = weights.map((w) => (total * w) / sum);
+  const out = raw.map(Math.floor);
+  let left = total - out.reduce((a, b) => a + b, 0);
+  const order = raw.map((r, i) => [r - Math.floor(r), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, i] of order) {
+    if (left <= 0) break;
+    out[i]!++;
+    left--;
+  }
+  return out;
+}
+
+/**
+ * The plan of the region for N addresses: towns by weight, districts evenly within a town,
+ * sectors of about 2,000 addresses. Towns whose districts would overflow get extra
+ * suburban districts (numbered from 20 up) in a ring around the town.
+ */
+export function planRegion(addresses: number): District[] {
+  const townQuotas = apportion(addresses, TOWNS.map((t) => t.weight));
+  const out: District[] = [];
+  TOWNS.forEach((town, ti) => {
+    const q = townQuotas[ti]!;
+    const specs = [...town.districts];
+    const area = /^[A-Z]+/.exec(specs[0]!.code)![0];
+    for (let k = 0; q / specs.length > SECTOR_CAPACITY * 10; k++) {
+      if (20 + k > 99) throw new Error(`too many addresses for ${town.key}: at most about ${(specs.length * SECTOR_CAPACITY * 10) / town.weight} in the region`);
+      const ang = k * 2.4;
+      specs.push({ code: `${area}${20 + k}`, offset: [Math.round(7000 * Math.cos(ang)), Math.round(7000 * Math.sin(ang))], ppsqm: 0.85, urban: 0.15 });
+    }
+    const dq = apportion(q, specs.map(() => 1));
+    specs.forEach((spec, di) => {
+      const quota = dq[di]!;
+      const nSectors = Math.min(10, Math.max(1, Math.ceil(quota / SECTOR_TARGET)));
+      out.push({
+        town,
+        spec,
+        code: spec.code,
+        centre: [town.centre[0] + spec.offset[0], town.centre[1] + spec.offset[1]],
+        quota,
+        sectorQuotas: apportion(quota, Array.from({ length: nSectors }, () => 1)),
+      });
+    });
+  });
+  return out;
+}
+
+/** Sector digit of the s-th sector of a district (1…9, then 0). */
+export function sectorDigit(s: number): number {
+  return (s + 1) % 10;
+}
+
+/** Letter pair for unit code number k (0 … 399). */
+export function unitLetters(k: number): string {
+  const n = INCODE_LETTERS.length;
+  return INCODE_LETTERS[Math.floor(k / n) % n]! + INCODE_LETTERS[k % n]!;
+}
