@@ -4,8 +4,9 @@
  *
  *   npx tsx bench/airbnb-readers.ts [runs=3]
  *
- * Prints one line per case with the median of `runs` timings. Samples that are absent are
- * skipped with a note. Timings depend on machine load: compare cases within one run.
+ * Prints one line per case with the median of `runs` timings: wall-clock rows/s, and rows per
+ * CPU-second (user + system, gunzip threads included), which moves far less when the machine is
+ * shared. Samples that are absent are skipped with a note. Compare cases within one run.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -30,14 +31,26 @@ const CASES: [label: string, file: string, read: Reader][] = [
   ['readAirbnbListings (summary)', 'bristol_2025-09-26/listings.csv', readAirbnbListings],
 ];
 
-async function timeOnce(read: Reader, path: string): Promise<{ rows: number; seconds: number; rejects: number }> {
+interface Timing {
+  rows: number;
+  seconds: number;
+  cpuSeconds: number;
+  rejects: number;
+}
+
+async function timeOnce(read: Reader, path: string): Promise<Timing> {
   const rejects = new RejectLog();
   const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   let rows = 0;
   for await (const _ of read(path, rejects)) rows++;
+  const cpu = process.cpuUsage(c0);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  return { rows, seconds, rejects: rejects.total };
+  return { rows, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, rejects: rejects.total };
 }
+
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const perSecond = (rows: number, s: number) => Math.round(rows / s).toLocaleString('en-GB').padStart(9);
 
 console.log(`node ${process.version}, median of ${runs} run(s)`);
 for (const [label, file, read] of CASES) {
@@ -46,12 +59,13 @@ for (const [label, file, read] of CASES) {
     console.log(`${label}: skipped, ${path} not found`);
     continue;
   }
-  const results = [];
+  const results: Timing[] = [];
   for (let i = 0; i < runs; i++) results.push(await timeOnce(read, path));
-  results.sort((a, b) => a.seconds - b.seconds);
-  const mid = results[Math.floor(results.length / 2)]!;
-  const rate = Math.round(mid.rows / mid.seconds).toLocaleString('en-GB');
+  const { rows, rejects } = results[0]!;
+  const wall = median(results.map((r) => r.seconds));
+  const cpu = median(results.map((r) => r.cpuSeconds));
   console.log(
-    `${label.padEnd(32)} ${String(mid.rows).padStart(9)} rows  ${mid.seconds.toFixed(2).padStart(6)} s  ${rate.padStart(9)} rows/s  rejects ${mid.rejects}`,
+    `${label.padEnd(32)} ${String(rows).padStart(9)} rows  ${wall.toFixed(2).padStart(6)} s ${perSecond(rows, wall)} rows/s` +
+      `  ${cpu.toFixed(2).padStart(6)} cpu-s ${perSecond(rows, cpu)} rows/cpu-s  rejects ${rejects}`,
   );
 }
