@@ -82,7 +82,7 @@ export const TOWNS: TownSpec[] = [
     key: 'bristol', country: 'E', postTown: 'BRISTOL', laCode: 'E06000023', laName: 'City of Bristol',
     ppdDistrict: 'CITY OF BRISTOL', ppdCounty: 'CITY OF BRISTOL', epcLaLabel: 'Bristol, City of',
     countyCode: 'E99999999', regionCode: 'E12000009', weight: 0.42, centre: [358900, 172900],
-    ppsqm: 3900, grossYield: 0.05, roomRent: 720, strRate: 0.006, adr1Bed: 95, flatBias: 0,
+    ppsqm: 4300, grossYield: 0.05, roomRent: 720, strRate: 0.006, adr1Bed: 80, flatBias: 0,
     riverAngle: 0.35, priceTilt: [['2000-01', 0.04], ['2008-01', 0.02], ['2013-01', 0.05], ['2017-06', 0], ['2025-12', -0.01]],
     uprnBase: 200_000_000, orgEntity: '23',
     districts: [
@@ -104,7 +104,7 @@ export const TOWNS: TownSpec[] = [
     key: 'stroud', country: 'E', postTown: 'STROUD', laCode: 'E07000082', laName: 'Stroud',
     ppdDistrict: 'STROUD', ppdCounty: 'GLOUCESTERSHIRE', epcLaLabel: 'Stroud',
     countyCode: 'E10000013', regionCode: 'E12000009', weight: 0.08, centre: [385000, 205200],
-    ppsqm: 3300, grossYield: 0.045, roomRent: 560, strRate: 0.004, adr1Bed: 85, flatBias: 0,
+    ppsqm: 3500, grossYield: 0.045, roomRent: 560, strRate: 0.004, adr1Bed: 75, flatBias: 0,
     riverAngle: -0.2, priceTilt: [['2000-01', 0.02], ['2010-01', 0], ['2021-01', 0.02], ['2025-12', 0.02]],
     uprnBase: 100_120_000, orgEntity: '327',
     districts: [
@@ -117,7 +117,7 @@ export const TOWNS: TownSpec[] = [
     key: 'cardiff', country: 'W', postTown: 'CARDIFF', laCode: 'W06000015', laName: 'Cardiff',
     ppdDistrict: 'CARDIFF', ppdCounty: 'CARDIFF', epcLaLabel: 'Cardiff',
     countyCode: 'W99999999', regionCode: 'W99999999', weight: 0.22, centre: [318300, 176300],
-    ppsqm: 2800, grossYield: 0.058, roomRent: 520, strRate: 0.004, adr1Bed: 80, flatBias: 0,
+    ppsqm: 3200, grossYield: 0.052, roomRent: 520, strRate: 0.004, adr1Bed: 70, flatBias: 0,
     riverAngle: 1.35, priceTilt: [['2000-01', -0.02], ['2008-01', 0.03], ['2013-01', -0.03], ['2020-01', -0.02], ['2022-06', 0.01], ['2025-12', -0.01]],
     uprnBase: 100_090_000_000, orgEntity: '',
     districts: [
@@ -134,7 +134,7 @@ export const TOWNS: TownSpec[] = [
     key: 'edinburgh', country: 'S', postTown: 'EDINBURGH', laCode: 'S12000036', laName: 'City of Edinburgh',
     ppdDistrict: 'CITY OF EDINBURGH', ppdCounty: 'CITY OF EDINBURGH', epcLaLabel: 'City of Edinburgh',
     countyCode: 'S99999999', regionCode: 'S99999999', weight: 0.2, centre: [325800, 673600],
-    ppsqm: 3600, grossYield: 0.055, roomRent: 760, strRate: 0.01, adr1Bed: 110, flatBias: 0.25,
+    ppsqm: 4000, grossYield: 0.05, roomRent: 760, strRate: 0.01, adr1Bed: 95, flatBias: 0.25,
     riverAngle: 0.9, priceTilt: [['2000-01', -0.1], ['2008-01', 0.02], ['2014-01', -0.06], ['2020-01', -0.02], ['2025-12', 0]],
     uprnBase: 906_000_000, orgEntity: '',
     districts: [
@@ -152,7 +152,7 @@ export const TOWNS: TownSpec[] = [
     key: 'city-of-london', country: 'E', postTown: 'LONDON', laCode: 'E09000001', laName: 'City of London',
     ppdDistrict: 'CITY OF LONDON', ppdCounty: 'GREATER LONDON', epcLaLabel: 'City of London',
     countyCode: 'E99999999', regionCode: 'E12000007', weight: 0.02, centre: [532400, 181400],
-    ppsqm: 12500, grossYield: 0.037, roomRent: 1150, strRate: 0.012, adr1Bed: 170, flatBias: 0.3,
+    ppsqm: 12500, grossYield: 0.037, roomRent: 1150, strRate: 0.012, adr1Bed: 150, flatBias: 0.3,
     riverAngle: 0.05, priceTilt: [['2000-01', -0.12], ['2009-01', -0.1], ['2016-06', 0.08], ['2025-12', 0]],
     uprnBase: 100_023_000_000, orgEntity: '99',
     districts: [
@@ -165,7 +165,7 @@ export const TOWNS: TownSpec[] = [
     key: 'westminster', country: 'E', postTown: 'LONDON', laCode: 'E09000033', laName: 'City of Westminster',
     ppdDistrict: 'CITY OF WESTMINSTER', ppdCounty: 'GREATER LONDON', epcLaLabel: 'Westminster',
     countyCode: 'E99999999', regionCode: 'E12000007', weight: 0.06, centre: [529300, 181000],
-    ppsqm: 14000, grossYield: 0.035, roomRent: 1250, strRate: 0.012, adr1Bed: 190, flatBias: 0.3,
+    ppsqm: 14000, grossYield: 0.035, roomRent: 1250, strRate: 0.012, adr1Bed: 165, flatBias: 0.3,
     riverAngle: -0.4, priceTilt: [['2000-01', -0.15], ['2009-01', -0.12], ['2016-06', 0.1], ['2025-12', 0]],
     uprnBase: 100_025_000_000, orgEntity: '192',
     districts: [
@@ -228,7 +228,10 @@ export const HEDONIC = {
 export const SALE_NOISE = { coreSd: 0.11, tailSd: 0.35, tailShare: 0.05, categoryBShare: 0.04, categoryBMean: -0.08 };
 
 /** Holding periods (years) between sales: lognormal, median by type; some never sell in the window. */
-export const HOLDING = { median: { D: 12, S: 10, T: 9, F: 7 } as Record<PropType, number>, sigma: 0.55, neverShare: 0.3 };
+export const HOLDING = { median: { D: 16, S: 14, T: 13, F: 10 } as Record<PropType, number>, sigma: 0.55, neverShare: 0.35 };
+
+/** Share of addresses that are flats: base + perUrban × district urbanity + the town's flatBias. */
+export const FLAT_SHARE = { base: 0.08, perUrban: 0.6 };
 
 /** Floor area medians (m²) by type and bedrooms; lognormal spread. */
 export const FLOOR_AREA: Record<PropType, Record<number, number>> = {
@@ -251,7 +254,7 @@ export const BEDROOMS: Record<PropType, [number, number][]> = {
 export const RENT = {
   typeYieldAdj: { D: -0.006, S: 0, T: 0.003, F: 0.008 } as Record<PropType, number>,
   cheapnessElasticity: -0.15,
-  observedSd: 0.16,
+  observedSd: 0.17,
   privateRentedShare: 0.2,
   hmoShareStudent: 0.08,
   hmoShareOther: 0.01,
@@ -264,10 +267,10 @@ export const RENT = {
 /** Short-term lets. Observed price and activity scatter around the truth with ≥ 0.15 log SD. */
 export const STR = {
   roomTypes: [['Entire home/apt', 0.7], ['Private room', 0.285], ['Hotel room', 0.005], ['Shared room', 0.01]] as [string, number][],
-  adrPerExtraBedroom: 0.38, // ADR multiple per bedroom beyond one
+  adrPerExtraBedroom: 0.3, // ADR multiple per bedroom beyond one
   roomAdrFactor: 0.5, // private room vs one-bed entire home
   adrQualitySd: 0.12,
-  observedPriceSd: 0.17,
+  observedPriceSd: 0.18,
   occupancyMean: 0.55,
   occupancySd: 0.15,
   /** Month-of-year multipliers (Jan…Dec) on ADR and on occupancy. */

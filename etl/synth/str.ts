@@ -10,7 +10,7 @@ import type { Property } from './units.ts';
  * Short-term lets (Inside Airbnb). Each listing has a true nightly rate and occupancy by
  * month; nights are simulated day by day (blocked by the host, booked, or open), stays
  * leave a review half the time, and the scrape sees: a listed price that scatters around
- * the true rate (log SD 0.17), a calendar where only bookings already made show as
+ * the true rate (log SD 0.18), a calendar where only bookings already made show as
  * unavailable (mixed with host blocks), and Inside Airbnb's own occupancy estimate from
  * reviews. The truth keeps the real rate and booked nights for every month.
  */

@@ -1,6 +1,6 @@
 import { bngToWgs84 } from '../sources/grid.ts';
 import { BUILDING_SUFFIXES, STREET_STEMS, STREET_TYPES, WELSH_STEMS } from './names.ts';
-import { BEDROOMS, FLOOR_AREA, FLOOR_AREA_SD, HEDONIC, MESS, type PropType, type TownSpec } from './params.ts';
+import { BEDROOMS, FLAT_SHARE, FLOOR_AREA, FLOOR_AREA_SD, HEDONIC, MESS, type PropType, type TownSpec } from './params.ts';
 import { flagsAt, type PlanningFlags, type PlanningShape } from './planning.ts';
 import { rng, type Rng } from './prng.ts';
 import { sectorDigit, unitLetters, UNITS_PER_SECTOR, type District } from './region.ts';
@@ -74,6 +74,7 @@ export class UprnAllocator {
 }
 
 const HISTORY_START_YEAR = 2000;
+const FLATS_PER_BUILDING = 0.35 * 3 + 0.65 * 18;
 const TERMINATION_FROM = monthOf('2002-01');
 const OLD_INTRO = monthOf('1980-01');
 
@@ -103,7 +104,7 @@ function floorAreaFor(r: Rng, type: PropType, beds: number): number {
 
 /** EPC band 1 (A) … 7 (G) from age and quality; newer and better-kept homes rate higher. */
 function epcBandFor(r: Rng, yearBuilt: number, quality: number, type: PropType): number {
-  let score = yearBuilt >= 2012 ? 2.1 : yearBuilt >= 1990 ? 3.2 : yearBuilt >= 1950 ? 3.8 : 4.3;
+  let score = yearBuilt >= 2012 ? 2.1 : yearBuilt >= 1990 ? 3.1 : yearBuilt >= 1950 ? 3.6 : 3.9;
   if (type === 'F') score -= 0.3;
   score += r.gauss(0, 0.7) - 0.3 * quality;
   return Math.min(7, Math.max(1, Math.round(score)));
@@ -184,7 +185,10 @@ export function* sectorUnits(
       const along = (i - size / 2) * 9 + r.gauss(0, 2);
       return [Math.round(ue + along * Math.cos(dir) + r.gauss(0, 6)), Math.round(un + along * Math.sin(dir) + r.gauss(0, 6))];
     };
-    const flatShare = Math.min(0.97, 0.12 + 0.7 * d.spec.urban + d.town.flatBias);
+    // Target share of addresses that are flats; a flat building holds ~13 flats on average
+    // (conversions 2–4, blocks 6–30), so the per-building probability is much lower.
+    const phi = Math.min(0.95, FLAT_SHARE.base + FLAT_SHARE.perUrban * d.spec.urban + d.town.flatBias);
+    const flatShare = phi / (FLATS_PER_BUILDING - (FLATS_PER_BUILDING - 1) * phi);
     let semiPending = false;
     while (props.length < size) {
       const kind = r.chance(flatShare) ? (r.chance(0.35) ? 'conversion' : 'block') : 'house';
