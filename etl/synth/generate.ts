@@ -146,6 +146,7 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
     onsStats: new Map(),
     ids: { listing: 0, review: 0, host: 0 },
     evidenceSeq: 0,
+    updates: { c: 0, d: 0 },
   };
   const uprns = new UprnAllocator();
   let unitCount = 0;
@@ -210,6 +211,7 @@ interface Ctx {
   onsStats: Map<string, RentStats>;
   ids: Ids;
   evidenceSeq: number;
+  updates: { c: number; d: number };
 }
 
 function writeSmall(out: string, rel: string, text: string, rows: number): FileReport {
@@ -304,9 +306,14 @@ function writeSales(ctx: Ctx, p: Property, sales: Sale[], key: string | number):
       truth(s.id, s.price, 'pp-monthly-update', 'A');
       continue;
     }
+    // The first few recent sales of the region are always corrected or deleted, so even a
+    // small region's update has C and D records; beyond those, a small random share.
     const recent = month >= today - 13;
     const u = r.next();
-    if (recent && u < 0.004) {
+    const forceC = recent && ctx.updates.c < 2;
+    const forceD = recent && !forceC && ctx.updates.d < 2;
+    if (forceC || (recent && u < 0.004)) {
+      ctx.updates.c++;
       // Keyed with an extra zero, corrected by the monthly update.
       f.ppd!.row(ppdRow(s.id, s.price * 10, s, p, a, 'A'));
       f.ppdUpdate!.row(ppdRow(s.id, s.price, s, p, a, 'C'));
@@ -315,7 +322,8 @@ function writeSales(ctx: Ctx, p: Property, sales: Sale[], key: string | number):
     }
     f.ppd!.row(ppdRow(s.id, s.price, s, p, a, 'A'));
     truth(s.id, s.price, 'pp-complete', 'A');
-    if (recent && u > 0.998) {
+    if (forceD || (recent && u > 0.998)) {
+      ctx.updates.d++;
       // Registered twice; the monthly update deletes the duplicate.
       const dup = guid(r);
       f.ppd!.row(ppdRow(dup, s.price, s, p, a, 'A'));

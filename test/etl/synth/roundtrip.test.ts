@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readAddressBase } from '../../../etl/sources/addressbase.ts';
+import { readAirbnbCalendar } from '../../../etl/sources/airbnb-calendar.ts';
+import { readAirbnbListings } from '../../../etl/sources/airbnb-listings.ts';
+import { readAirbnbReviews } from '../../../etl/sources/airbnb-reviews.ts';
+import { readEpc } from '../../../etl/sources/epc.ts';
+import { readOnsRents } from '../../../etl/sources/ons-rents.ts';
+import { readOnspd } from '../../../etl/sources/onspd.ts';
+import { readOsUprn } from '../../../etl/sources/os-uprn.ts';
+import { readPlanningGeoJson } from '../../../etl/sources/planning-geojson.ts';
+import { readPricePaid } from '../../../etl/sources/price-paid.ts';
+import { RejectLog } from '../../../etl/sources/rejects.ts';
+import { readRentalEvidence } from '../../../etl/sources/rental-evidence.ts';
+import { readUkHpi } from '../../../etl/sources/ukhpi.ts';
+import { FILES, generateRegion, TRUTH, type Manifest } from '../../../etl/synth/generate.ts';
+import { tempDir } from '../../support/tmp.ts';
+
+// Every generated file goes through the project's own reader: the only rejects allowed
+// are the rows the generator planted, counted exactly; every other row must read back.
+const tmp = tempDir('pi-synth-rt-');
+afterAll(tmp.cleanup);
+
+type Reader = (path: string, rejects: RejectLog) => AsyncGenerator<unknown>;
+const READERS: Record<string, Reader> = {
+  [FILES.addressbase]: readAddressBase,
+  [FILES.uprn]: readOsUprn,
+  [FILES.onspd]: readOnspd,
+  [FILES.epc]: readEpc,
+  [FILES.ppd]: readPricePaid,
+  [FILES.ppdUpdate]: readPricePaid,
+  [FILES.listings]: readAirbnbListings,
+  [FILES.calendar]: readAirbnbCalendar,
+  [FILES.reviews]: readAirbnbReviews,
+  [FILES.flood]: readPlanningGeoJson,
+  [FILES.conservation]: readPlanningGeoJson,
+  [FILES.article4]: readPlanningGeoJson,
+  [FILES.hpi]: readUkHpi,
+  [FILES.onsRents]: readOnsRents,
+  [FILES.evidence]: readRentalEvidence,
+};
+
+let manifest: Manifest;
+let expected: Record<string, Record<string, number>>;
+const read = new Map<string, { rows: any[]; rejects: RejectLog }>();
+
+beforeAll(async () => {
+  ({ manifest } = await generateRegion({ out: tmp.dir, addresses: 2000, seed: 7 }));
+  expected = JSON.parse(readFileSync(join(tmp.dir, TRUTH.expectedRejects), 'utf8'));
+  for (const [rel, reader] of Object.entries(READERS)) {
+    const rejects = new RejectLog();
+    const rows: any[] = [];
+    for await (const r of reader(join(tmp.dir, rel), rejects)) rows.push(r);
+    read.set(rel, { rows, rejects });
+  }
+}, 120_000);
+
+describe('synthetic region round trip through the readers', () => {
+  it('writes every source file the ETL looks for', () => {
+    expect(Object.keys(manifest.files).sort()).toEqual(Object.values(FILES).sort());
+  });
+
+  for (const rel of Object.values(FILES)) {
+    it(`${rel}: rejects exactly the planted rows, reads back every other row`, () => {
+      const { rows, rejects } = read.get(rel)!;
+      const planted = expected[rel] ?? {};
+      expect(rejects.toJSON().by_reason).toEqual(planted);
+      const nPlanted = Object.values(planted).reduce((a, b) => a + b, 0);
+      expect(nPlanted).toBeGreaterThan(0);
+      expect(rows.length + rejects.total).toBe(manifest.files[rel]!.rows);
+      expect(rows.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('Price Paid: median price in a UK range, repeat sales, new builds, and a monthly update with A, C and D', () => {
+    const rows = read.get(FILES.ppd)!.rows;
+    const prices = rows.map((r) => r.price).sort((a, b) => a - b);
+    const median = prices[Math.floor(prices.length / 2)];
+    expect(median).toBeGreaterThan(100_000);
+    expect(median).toBeLessThan(450_000);
+    expect(rows.some((r) => r.new_build)).toBe(true);
+    expect(new Set(rows.map((r) => r.date.slice(0, 4))).size).toBeGreaterThanOrEqual(25);
+    const upd = read.get(FILES.ppdUpdate)!.rows;
+    expect(new Set(upd.map((r) => r.record_status))).toEqual(new Set(['A', 'C', 'D']));
+    const complete = new Set(rows.map((r) => r.transaction_id));
+    for (const r of upd) expect(complete.has(r.transaction_id)).toBe(r.record_status !== 'A');
+  });
+
+  it('EPC: floor areas plausible, some missing, several certificates per UPRN, some without UPRN', () => {
+    const rows = read.get(FILES.epc)!.rows;
+    const areas = rows.map((r) => r.total_floor_area_m2).filter((a) => a !== undefined).sort((a, b) => a - b);
+    expect(areas[Math.floor(areas.length / 2)]).toBeGreaterThan(50);
+    expect(areas[Math.floor(areas.length / 2)]).toBeLessThan(120);
+    expect(areas.length).toBeLessThan(rows.length);
+    const perUprn = new Map<number, number>();
+    for (const r of rows) if (r.uprn) perUprn.set(r.uprn, (perUprn.get(r.uprn) ?? 0) + 1);
+    expect([...perUprn.values()].some((n) => n >= 3)).toBe(true);
+    expect(rows.some((r) => r.uprn === undefined)).toBe(true);
+    // Scotland has its own register: no Scottish postcodes on certificates.
+    expect(rows.some((r) => r.postcode?.startsWith('EH'))).toBe(false);
+  });
+
+  it('every EPC and address-base UPRN is in OS Open UPRN; postcodes include terminated ones in three countries', () => {
+    const uprns = new Set(read.get(FILES.uprn)!.rows.map((r) => r.uprn));
+    for (const r of read.get(FILES.addressbase)!.rows) expect(uprns.has(r.uprn)).toBe(true);
+    for (const r of read.get(FILES.epc)!.rows) if (r.uprn) expect(uprns.has(r.uprn)).toBe(true);
+    const pcs = read.get(FILES.onspd)!.rows;
+    expect(new Set(pcs.map((r) => r.country))).toEqual(new Set(['England', 'Wales', 'Scotland']));
+    expect(pcs.some((r) => r.terminated)).toBe(true);
+    const live = new Set(pcs.filter((r) => !r.terminated).map((r) => r.pcds));
+    for (const r of read.get(FILES.addressbase)!.rows) expect(live.has(r.postcode)).toBe(true);
+  });
+
+  it('Airbnb: big ids, $ prices in a nightly range, some empty, calendar of 365 days with empty prices', () => {
+    const ls = read.get(FILES.listings)!.rows;
+    expect(ls.some((l) => BigInt(l.id) > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
+    const prices = ls.map((l) => l.price_gbp).filter((p) => p !== undefined).sort((a, b) => a - b);
+    expect(prices.length).toBeLessThan(ls.length);
+    const med = prices[Math.floor(prices.length / 2)];
+    expect(med).toBeGreaterThan(40);
+    expect(med).toBeLessThan(300);
+    const cal = read.get(FILES.calendar)!.rows;
+    expect(cal.length).toBe(ls.length * 365);
+    expect(cal.every((c) => c.price_gbp === undefined)).toBe(true);
+    const reviews = read.get(FILES.reviews)!.rows;
+    expect(reviews.some((r) => /[\r\n]/.test(r.comments ?? ''))).toBe(true);
+    const byListing = new Map<string, number>();
+    for (const r of reviews) byListing.set(r.listing_id, (byListing.get(r.listing_id) ?? 0) + 1);
+    for (const l of ls) expect(byListing.get(l.id) ?? 0).toBe(l.number_of_reviews);
+  });
+
+  it('planning: flood zones 2 and 3, holes and multipolygons', () => {
+    const flood = read.get(FILES.flood)!.rows;
+    expect(new Set(flood.map((f) => f.flood_risk_level))).toEqual(new Set([2, 3]));
+    const all = [...flood, ...read.get(FILES.conservation)!.rows, ...read.get(FILES.article4)!.rows];
+    expect(all.some((f) => f.geometry.type === 'MultiPolygon')).toBe(true);
+    expect(all.some((f) => f.geometry.type === 'Polygon' && f.geometry.coordinates.length > 1)).toBe(true);
+  });
+
+  it('HPI and rents: the region and its countries, room rents below whole-property rents', () => {
+    const hpi = read.get(FILES.hpi)!.rows;
+    expect(new Set(hpi.map((r) => r.area_code))).toEqual(new Set(['E06000023', 'E07000082', 'W06000015', 'S12000036', 'E09000001', 'E09000033', 'E92000001', 'W92000004', 'S92000003']));
+    expect(hpi.find((r) => r.area_code === 'E06000023' && r.month === '2023-01')?.index).toBe(100);
+    const ons = read.get(FILES.onsRents)!.rows;
+    const bristol = (c: string) => ons.find((r) => r.area_code === 'E06000023' && r.category === c)!.median;
+    expect(bristol('room')).toBeLessThan(bristol('2'));
+    const ev = read.get(FILES.evidence)!.rows;
+    expect(new Set(ev.map((r) => r.let_type))).toEqual(new Set(['whole', 'room']));
+  });
+
+  it('ground truth: ~1–2% of sales have no UPRN, every other sale names a real address', () => {
+    const text = readFileSync(join(tmp.dir, TRUTH.sales), 'utf8').trim().split('\n').slice(1);
+    const noUprn = text.filter((l) => l.split(',')[1] === '').length / text.length;
+    expect(noUprn).toBeGreaterThan(0.003);
+    expect(noUprn).toBeLessThan(0.04);
+    const ab = new Set(read.get(FILES.addressbase)!.rows.map((r) => String(r.uprn)));
+    for (const l of text) {
+      const u = l.split(',')[1]!;
+      if (u) expect(ab.has(u)).toBe(true);
+    }
+  });
+});
