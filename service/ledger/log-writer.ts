@@ -13,7 +13,7 @@
  */
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { encodeFrame, SEGMENT_MAGIC, SNAPSHOT_MAGIC } from './frame.ts';
+import { encodeFrame, markBatchStart, SEGMENT_MAGIC, SNAPSHOT_MAGIC } from './frame.ts';
 import { SNAPSHOT_FILE, listSegments, segmentName, syncDir } from './segments.ts';
 
 type Entry =
@@ -106,6 +106,7 @@ export class LogWriter {
   }
 
   private async writeBatch(batch: Entry[]): Promise<void> {
+    markBatchStart((batch[0] as { buf: Buffer }).buf);
     const buf = batch.length === 1 ? (batch[0] as { buf: Buffer }).buf : Buffer.concat(batch.map((e) => (e as { buf: Buffer }).buf));
     let off = 0;
     while (off < buf.length) {

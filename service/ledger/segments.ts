@@ -1,15 +1,16 @@
 /**
  * Reading the ledger directory: segment files `log-<n>.seg` and the snapshot `snapshot.bin`.
  *
- * Damage rules. A crash can only cut the end of the last segment short (appends are the
- * only writes). So a bad frame with no valid frame anywhere after it is a torn tail: it is
- * dropped (the file is truncated there). A bad frame followed by a valid one cannot come
- * from a crash; it is corruption, and opening refuses with the file and offset rather than
- * guess which records to trust.
+ * Damage rules. A crash can only damage the last group-commit batch (appends are the only
+ * writes, and a batch is written only after the previous one is synced). So damage with no
+ * batch start anywhere after it is a torn tail: it is dropped (the file is truncated at the
+ * first bad frame); those records were never acknowledged. Damage followed by a later batch
+ * cannot come from a crash; it is corruption, and opening refuses with the file and offset
+ * rather than guess which records to trust.
  */
 import { open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HEADER, SEGMENT_MAGIC, SNAPSHOT_MAGIC, frameAt, nextValidFrame } from './frame.ts';
+import { HEADER, SEGMENT_MAGIC, SNAPSHOT_MAGIC, frameAt, laterBatchStart } from './frame.ts';
 import { isRecord, type LedgerRecord } from './records.ts';
 import type { SnapshotState } from './state.ts';
 
@@ -52,10 +53,10 @@ export function scanSegmentBuffer(buf: Buffer, name: string): SegmentScan {
   while (pos < buf.length) {
     const f = frameAt(buf, pos);
     if (!f) {
-      const later = nextValidFrame(buf, pos);
+      const later = laterBatchStart(buf, pos);
       if (later !== undefined) {
         throw new LedgerCorruptError(
-          `${name}: damaged record at byte ${pos} followed by a valid one at byte ${later}; this is not a torn tail, ` +
+          `${name}: damaged record at byte ${pos} followed by a later batch at byte ${later}; this is not a torn tail, ` +
             'so the ledger refuses to open. Restore the directory from a backup, or inspect the file before truncating it.',
         );
       }

@@ -9,6 +9,7 @@ import {
   readLogRecords,
   type FileLedger,
 } from '../../service/ledger/index.ts';
+import { frameAt } from '../../service/ledger/frame.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const tmp = tempDir('pi-ledger-rec-');
@@ -102,6 +103,41 @@ describe('torn tail', () => {
     expect(again.account(base.account, T0)?.used_this_cycle).toBe(3);
     await again.close();
   });
+  it('damage anywhere inside a multi-record last batch (a power cut can persist a later page) is a torn tail', async () => {
+    const dir0 = freshDir();
+    const l = await openFileLedger({ dir: dir0, snapshotOnClose: false });
+    const account = (await l.createAccount({ tier: 'starter' }, T0)).account.account_id;
+    await charge(l, account, 0);
+    await Promise.all(Array.from({ length: 10 }, (_, i) => charge(l, account, 100 + i))); // 1 + 9 in two batches
+    await l.close();
+    const buf = readFileSync(join(dir0, SEG));
+    const frames: { at: number; batchStart: boolean }[] = [];
+    for (let pos = 8; pos < buf.length; ) {
+      const f = frameAt(buf, pos)!;
+      frames.push({ at: pos, batchStart: f.batchStart });
+      pos = f.next;
+    }
+    const lastBatch = frames.map((f) => f.batchStart).lastIndexOf(true);
+    expect(frames.length - lastBatch).toBeGreaterThan(2); // the last batch really holds several records
+    for (let k = lastBatch; k < frames.length; k++) {
+      const dir = copyWith(dir0, (b) => {
+        const c = Buffer.from(b);
+        c[frames[k]!.at + 12] = c[frames[k]!.at + 12]! ^ 0x55; // inside record k's payload
+        return c;
+      });
+      const r = await openFileLedger({ dir, snapshotOnClose: false });
+      expect(r.opened.recordsReplayed).toBe(k);
+      expect(statSync(join(dir, SEG)).size).toBe(frames[k]!.at);
+      await r.close();
+    }
+    // The same damage one batch earlier is corruption: a whole batch was synced after it.
+    const dir = copyWith(dir0, (b) => {
+      const c = Buffer.from(b);
+      c[frames[lastBatch - 1]!.at + 12] = c[frames[lastBatch - 1]!.at + 12]! ^ 0x55;
+      return c;
+    });
+    await expect(openFileLedger({ dir })).rejects.toThrow(/followed by a later batch/);
+  });
 });
 
 describe('corruption that is not a torn tail', () => {
@@ -113,7 +149,7 @@ describe('corruption that is not a torn tail', () => {
       return c;
     });
     await expect(openFileLedger({ dir })).rejects.toThrow(LedgerCorruptError);
-    await expect(openFileLedger({ dir })).rejects.toThrow(/damaged record at byte 8 .*not a torn tail/);
+    await expect(openFileLedger({ dir })).rejects.toThrow(/damaged record at byte 8 followed by a later batch .*not a torn tail/);
     // Refusing released the lock: the failure is repeatable, not "locked".
     await expect(openFileLedger({ dir })).rejects.toThrow(LedgerCorruptError);
   });
