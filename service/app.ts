@@ -48,7 +48,8 @@ function handle(route: RouteDef, deps: AppDeps): Middleware {
   return async (ctx: Ctx) => {
     const { input, principal, account, now, requestId: id } = ctx.state;
     if (!input || !principal || !account) throw new Error('handler reached without auth and validation');
-    const body = await route.handler({ ...input, principal, account, now, build: deps.dataSource.current(), ledger: deps.ledger, requestId: id });
+    const build = route.needsBuild ? deps.dataSource.current() : undefined;
+    const body = await route.handler({ ...input, principal, account, now, build, ledger: deps.ledger, requestId: id });
     ctx.status = 200;
     ctx.body = body;
   };

@@ -5,7 +5,8 @@
  * retrying is let in as soon as the oldest accepted request leaves the window.
  *
  * Pure arithmetic over timestamps handed in by the caller (clock injected). Memory is
- * bounded: a key keeps at most `limit` timestamps, and idle keys are swept.
+ * bounded: a key stores about twice its limit at most (expired entries are compacted in
+ * batches so each request costs O(log n)), and idle keys are swept.
  */
 import type { RateLimit } from './plans.ts';
 
@@ -23,11 +24,24 @@ export interface WindowDecision {
 
 interface KeyLog {
   windowMs: number;
-  /** Accepted request times, ascending, at most `limit` of them. */
+  /** Accepted request times, ascending; entries before `head` have left the window. */
   stamps: number[];
+  head: number;
 }
 
 const SWEEP_EVERY = 1_024;
+
+/** First index in stamps[from..] whose value is > t (stamps ascending). */
+function firstAfter(stamps: number[], from: number, t: number): number {
+  let lo = from;
+  let hi = stamps.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (stamps[mid]! > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
 
 export class SlidingWindowLimiter {
   private readonly logs = new Map<string, KeyLog>();
@@ -38,29 +52,39 @@ export class SlidingWindowLimiter {
     if (!(rule.limit >= 1) || !(rule.windowMs >= 1)) throw new Error(`invalid rate limit ${rule.limit}/${rule.windowMs}ms`);
     if (++this.hitsSinceSweep >= SWEEP_EVERY) this.sweep(nowMs);
 
-    const log = this.logs.get(key) ?? { windowMs: rule.windowMs, stamps: [] };
-    log.windowMs = rule.windowMs;
-    // Keep what is still inside (now - w, now]; the newest `limit` are all that can matter
-    // (the limit may have shrunk since the key was last seen, e.g. after a downgrade).
-    const live = log.stamps.filter((s) => s > nowMs - rule.windowMs);
-    const stamps = live.length > rule.limit ? live.slice(live.length - rule.limit) : live;
-
-    const allowed = stamps.length < rule.limit;
-    if (allowed) {
-      stamps.push(nowMs);
-      // A clock that steps back must not break the ascending order the arithmetic relies on.
-      if (stamps.length > 1 && stamps[stamps.length - 2]! > nowMs) stamps.sort((a, b) => a - b);
+    let log = this.logs.get(key);
+    if (!log) {
+      log = { windowMs: rule.windowMs, stamps: [], head: 0 };
+      this.logs.set(key, log);
     }
-    log.stamps = stamps;
-    this.logs.set(key, log);
+    log.windowMs = rule.windowMs;
+    const { stamps } = log;
+    // Skip what has left (now - w, now]; only the newest `limit` can matter (the limit may
+    // have shrunk since the key was last seen, e.g. after a downgrade).
+    let head = firstAfter(stamps, log.head, nowMs - rule.windowMs);
+    if (stamps.length - head > rule.limit) head = stamps.length - rule.limit;
 
-    const oldest = stamps[0];
+    const allowed = stamps.length - head < rule.limit;
+    if (allowed) {
+      // Binary insertion keeps the order even if the clock steps back.
+      const at = firstAfter(stamps, head, nowMs);
+      if (at === stamps.length) stamps.push(nowMs);
+      else stamps.splice(at, 0, nowMs);
+    }
+    // Compact now and then so memory stays within about twice the limit.
+    if (head > 64 && head * 2 > stamps.length) {
+      stamps.splice(0, head);
+      head = 0;
+    }
+    log.head = head;
+
+    const oldest = stamps[head];
     const resetMs = oldest === undefined ? 0 : Math.max(0, oldest + rule.windowMs - nowMs);
     return {
       allowed,
       limit: rule.limit,
       windowMs: rule.windowMs,
-      remaining: rule.limit - stamps.length,
+      remaining: rule.limit - (stamps.length - head),
       resetMs,
       retryAfterMs: allowed ? 0 : resetMs,
     };
@@ -80,8 +104,14 @@ export class SlidingWindowLimiter {
     return this.logs.size;
   }
 
-  /** Timestamps held for a key (for tests of the memory bound). */
+  /** Timestamps counted for a key (for tests of the memory bound). */
   held(key: string): number {
+    const log = this.logs.get(key);
+    return log ? log.stamps.length - log.head : 0;
+  }
+
+  /** Timestamps stored for a key, counted or awaiting compaction (at most ~2 × limit + 64). */
+  stored(key: string): number {
     return this.logs.get(key)?.stamps.length ?? 0;
   }
 }

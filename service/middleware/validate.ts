@@ -29,6 +29,8 @@ function queryObject(raw: Record<string, string | string[] | undefined>, arrays:
   return out;
 }
 
+const NO_PARAMETERS = z.strictObject({});
+
 function issues(where: 'params' | 'query' | 'body', error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
 }
@@ -39,6 +41,8 @@ function issues(where: 'params' | 'query' | 'body', error: z.ZodError): FieldErr
  */
 export function validate(route: RouteDef, bodyLimit: number) {
   const arrays = arrayKeys(route.query);
+  // Endpoints without a query schema take no parameters: an unknown one is a mistake.
+  const querySchema = route.query ?? NO_PARAMETERS;
   return async (ctx: ParameterizedContext<ApiState> & { params?: Record<string, string> }, next: () => Promise<unknown>): Promise<void> => {
     const errors: FieldError[] = [];
     const parse = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown => {
@@ -49,8 +53,7 @@ export function validate(route: RouteDef, bodyLimit: number) {
       return undefined;
     };
     const params = parse('params', route.params, ctx.params ?? {});
-    // Endpoints without a query schema take no parameters: an unknown one is a mistake.
-    const query = parse('query', route.query ?? z.strictObject({}), queryObject(ctx.query, arrays));
+    const query = parse('query', querySchema, queryObject(ctx.query, arrays));
     let body: unknown;
     if (route.body) body = parse('body', route.body, await readJsonBody(ctx, bodyLimit));
     if (errors.length > 0) throw new ApiError('invalid_request', `${errors.length} invalid field${errors.length === 1 ? '' : 's'}; see errors.`, errors);

@@ -52,6 +52,11 @@ describe('SlidingWindowLimiter', () => {
     const rule = { limit: 3, windowMs: 100 };
     for (let i = 0; i < 50; i++) lim.hit('k', rule, i);
     expect(lim.held('k')).toBe(3);
+    // A large limit: storage stays near the limit however long the key is busy.
+    const big = { limit: 500, windowMs: 1_000 };
+    for (let i = 0; i < 20_000; i++) lim.hit('busy', big, i);
+    expect(lim.held('busy')).toBe(500);
+    expect(lim.stored('busy')).toBeLessThanOrEqual(2 * 500 + 64);
     for (let i = 0; i < 2_000; i++) lim.hit(`key-${i}`, rule, i * 1_000);
     // Sweeps run every 1,024 hits: keys idle for a whole window are gone.
     expect(lim.size).toBeLessThan(1_100);
