@@ -1,0 +1,93 @@
+import { numbersAgree, wordSimilarity, type AddressKey } from './keys.ts';
+
+export interface Candidate {
+  uprn: number;
+  postcode: string;
+  town: string;
+  key: AddressKey;
+}
+
+export type MatchResult =
+  | { uprn: number; method: 'postcode' | 'street'; score: number }
+  | { uprn: null; reason: 'no_postcode_candidates' | 'no_number_match' | 'ambiguous' | 'low_similarity' };
+
+/** Word similarity below which a candidate that agrees on numbers is still not accepted. */
+export const MIN_SIMILARITY = 0.34;
+/** In the street fallback (postcode wrong or missing) the words must agree more. */
+export const MIN_STREET_SIMILARITY = 0.5;
+
+/**
+ * Matches addresses (sales, certificates) to address-base UPRNs. Candidates are those in
+ * the record's postcode; if none agrees on the numbers (a mistyped or missing postcode),
+ * those on the same normalised street in the same town. Among candidates that agree on
+ * every number the best word similarity wins; a tie is ambiguous and left unmatched,
+ * because a wrong UPRN is worse than none.
+ */
+export class AddressMatcher {
+  private readonly byPostcode = new Map<string, Candidate[]>();
+  private readonly byStreet = new Map<string, Candidate[]>();
+
+  add(c: Candidate): void {
+    push(this.byPostcode, c.postcode, c);
+    if (c.key.street) push(this.byStreet, `${c.key.street}|${c.town}`, c);
+  }
+
+  match(postcode: string | undefined, town: string, key: AddressKey): MatchResult {
+    const inPostcode = postcode ? this.byPostcode.get(postcode) ?? [] : [];
+    const first = best(inPostcode, key, MIN_SIMILARITY);
+    if (first.uprn !== null || first.reason === 'ambiguous') {
+      return first.uprn !== null ? { ...first, method: 'postcode' } : first;
+    }
+    const onStreet = key.street ? this.byStreet.get(`${key.street}|${town}`) ?? [] : [];
+    // A town can have two streets of one name; the nearer postcode (same sector, then
+    // outcode) breaks that tie, e.g. for a sale recorded under a since-terminated postcode.
+    const second = best(onStreet, key, MIN_STREET_SIMILARITY, postcode);
+    if (second.uprn !== null) return { ...second, method: 'street' };
+    if (inPostcode.length === 0 && onStreet.length === 0) return { uprn: null, reason: 'no_postcode_candidates' };
+    return first.reason === 'no_number_match' && second.reason !== 'ambiguous' ? first : second;
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+type Best = { uprn: number; score: number } | { uprn: null; reason: 'no_number_match' | 'ambiguous' | 'low_similarity' };
+
+/** 2 for the same postcode sector, 1 for the same outcode, 0 otherwise. */
+function nearness(a: string | undefined, b: string): number {
+  if (!a) return 0;
+  const [ao = '', ai = ''] = a.split(' ');
+  const [bo = '', bi = ''] = b.split(' ');
+  if (ao !== bo) return 0;
+  return ai[0] === bi[0] ? 2 : 1;
+}
+
+function best(cands: Candidate[], key: AddressKey, min: number, near?: string): Best {
+  let top: Candidate | undefined;
+  let topScore = -1;
+  let topRank = -1;
+  let tie = false;
+  let agreeing = 0;
+  for (const c of cands) {
+    if (!numbersAgree(c.key, key)) continue;
+    agreeing++;
+    const s = wordSimilarity(c.key.words, key.words);
+    const rank = s * 100 + (near === undefined ? 0 : nearness(near, c.postcode));
+    if (rank > topRank) {
+      top = c;
+      topScore = s;
+      topRank = rank;
+      tie = false;
+    } else if (rank === topRank && c.uprn !== top?.uprn) {
+      tie = true;
+    }
+  }
+  if (!top) return { uprn: null, reason: 'no_number_match' };
+  if (tie) return { uprn: null, reason: 'ambiguous' };
+  // A single candidate with the right numbers in the right postcode needs less word evidence.
+  if (topScore < min && !(agreeing === 1 && topScore > 0)) return { uprn: null, reason: 'low_similarity' };
+  return { uprn: top.uprn, score: topScore };
+}

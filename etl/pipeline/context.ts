@@ -1,0 +1,46 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { IgnoredFile, SourceFile } from './discover.ts';
+import type { SourceReport } from '../stages/stage-sources.ts';
+
+export interface EtlLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** A table the build publishes, and the key its Parquet file is sorted by. */
+export interface PublishedTable {
+  name: string;
+  sortKey: string[];
+  description: string;
+}
+
+/** What the stages of one build share. */
+export interface BuildContext {
+  conn: DuckDBConnection;
+  sourcesDir: string;
+  /** The build's `.partial` folder, where tables are written. */
+  buildDir: string;
+  buildId: string;
+  now: Date;
+  /** `now` as an ISO date: the build's "today" for as-of dates and in-force checks. */
+  today: string;
+  files: SourceFile[];
+  ignored: IgnoredFile[];
+  sources: SourceReport[];
+  published: PublishedTable[];
+  matchRates: Record<string, number>;
+  quality: Record<string, unknown>;
+  log: EtlLogger;
+  progress: (stage: string, done: number, total?: number) => void;
+}
+
+/** One named step of the build, testable alone on a context with the tables it reads. */
+export interface Stage {
+  name: string;
+  description: string;
+  /** Tables it reads and writes, for the printed plan. */
+  reads: string[];
+  writes: string[];
+  run(ctx: BuildContext): Promise<void>;
+}

@@ -1,0 +1,34 @@
+-- addresses: one row per UPRN of the address base (its latest record; deletions dropped),
+-- with coordinates (OS Open UPRN where the address base lacks them), postcode geography,
+-- and country and local authority from the postcode directory where it has the postcode.
+CREATE OR REPLACE TABLE addresses AS
+WITH ab AS (
+  SELECT * FROM stg_addressbase
+  QUALIFY row_number() OVER (PARTITION BY uprn ORDER BY _file_no DESC) = 1
+),
+pc AS (
+  SELECT pcds, country, oslaua FROM stg_onspd
+  QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC) = 1
+),
+os AS (
+  SELECT uprn, any_value(lat) AS lat, any_value(lng) AS lng FROM stg_os_uprn GROUP BY uprn
+)
+SELECT
+  ab.uprn,
+  ab.parent_uprn,
+  ab.single_line_address AS address,
+  ab.organisation, ab.sub_building, ab.building_name, ab.building_number, ab.street_name,
+  ab.locality, ab.town_name, ab.post_town,
+  ab.postcode,
+  split_part(ab.postcode, ' ', 1) AS outcode,
+  left(ab.postcode, length(ab.postcode) - 2) AS sector,
+  regexp_extract(ab.postcode, '^[A-Z]+') AS postcode_area,
+  coalesce(ab.lat, os.lat) AS lat,
+  coalesce(ab.lng, os.lng) AS lng,
+  coalesce(pc.country, CASE left(ab.gss_code, 1) WHEN 'E' THEN 'England' WHEN 'W' THEN 'Wales' WHEN 'S' THEN 'Scotland' END) AS country,
+  coalesce(pc.oslaua, ab.gss_code) AS la_code,
+  ab.classification_code
+FROM ab
+LEFT JOIN os USING (uprn)
+LEFT JOIN pc ON pc.pcds = ab.postcode
+WHERE coalesce(ab.change_code, 'I') <> 'D'

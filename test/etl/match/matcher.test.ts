@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { addressBaseKey, epcKey, saleKey } from '../../../etl/match/keys.ts';
+import { AddressMatcher } from '../../../etl/match/matcher.ts';
+
+type AB = { uprn: number; postcode: string; town?: string; sub_building?: string; building_name?: string; building_number?: string; street_name: string };
+
+function matcher(rows: AB[]): AddressMatcher {
+  const m = new AddressMatcher();
+  for (const r of rows) m.add({ uprn: r.uprn, postcode: r.postcode, town: r.town ?? 'BRISTOL', key: addressBaseKey(r) });
+  return m;
+}
+
+const BLOCK: AB[] = [
+  { uprn: 1, postcode: 'BS1 1HU', sub_building: 'FLAT 1', building_name: 'HIGHBURY COURT', building_number: '1', street_name: 'GRANGE WALK' },
+  { uprn: 2, postcode: 'BS1 1HU', sub_building: 'FLAT 2', building_name: 'HIGHBURY COURT', building_number: '1', street_name: 'GRANGE WALK' },
+  { uprn: 3, postcode: 'BS1 1HU', building_number: '32', street_name: 'GRANGE WALK' },
+  { uprn: 4, postcode: 'BS1 1HU', building_name: '32A', street_name: 'GRANGE WALK' },
+  { uprn: 5, postcode: 'BS1 1HU', building_number: '9', street_name: 'OAKFIELD LANE' },
+];
+
+describe('AddressMatcher', () => {
+  const m = matcher(BLOCK);
+  const sale = (saon: string | undefined, paon: string, street: string, pc = 'BS1 1HU') => m.match(pc, 'BRISTOL', saleKey(saon, paon, street));
+
+  it('matches flat variants: FLAT 2 and 2, building name with or without the number', () => {
+    expect(sale('FLAT 2', 'HIGHBURY COURT, 1', 'GRANGE WALK')).toMatchObject({ uprn: 2, method: 'postcode' });
+    expect(sale('2', '1', 'GRANGE WALK')).toMatchObject({ uprn: 2 });
+    expect(sale('Flat 1', 'Highbury Court, 1', 'Grange Wlk')).toMatchObject({ uprn: 1 });
+  });
+
+  it('never confuses 32A with 32, or one flat with another', () => {
+    expect(sale(undefined, '32A', 'GRANGE WALK')).toMatchObject({ uprn: 4 });
+    expect(sale(undefined, '32 A', 'GRANGE WALK')).toMatchObject({ uprn: 4 });
+    expect(sale(undefined, '32', 'GRANGE WALK')).toMatchObject({ uprn: 3 });
+    expect(sale('FLAT 3', 'HIGHBURY COURT, 1', 'GRANGE WALK')).toMatchObject({ uprn: null });
+  });
+
+  it('does not read a new-build plot number as the house number', () => {
+    expect(sale(undefined, 'PLOT 9', 'OAKFIELD LN')).toMatchObject({ uprn: null });
+    expect(sale(undefined, '9', 'OAKFIELD LN')).toMatchObject({ uprn: 5 });
+  });
+
+  it('tolerates abbreviations and a street typo inside the right postcode', () => {
+    expect(sale(undefined, '9', 'OAKFEILD LN')).toMatchObject({ uprn: 5 });
+  });
+
+  it('falls back to the street when the postcode is wrong, preferring the nearer postcode of a repeated street name', () => {
+    const twoStreets = matcher([
+      { uprn: 10, postcode: 'CF14 1RA', town: 'CARDIFF', building_number: '11', street_name: 'HEOL Y DERI' },
+      { uprn: 11, postcode: 'CF23 1WG', town: 'CARDIFF', building_number: '11', street_name: 'HEOL Y DERI' },
+    ]);
+    expect(twoStreets.match('CF14 1FL', 'CARDIFF', saleKey(undefined, '11', 'HEOL Y DERI'))).toMatchObject({ uprn: 10, method: 'street' });
+    expect(twoStreets.match('SA1 1AA', 'CARDIFF', saleKey(undefined, '11', 'HEOL Y DERI'))).toMatchObject({ uprn: null, reason: 'ambiguous' });
+  });
+
+  it('leaves unmatched with a reason rather than guessing', () => {
+    expect(sale(undefined, '77', 'GRANGE WALK')).toMatchObject({ uprn: null, reason: 'no_number_match' });
+    expect(m.match('ZZ9 9ZZ', 'NOWHERE', saleKey(undefined, '1', 'NO STREET'))).toMatchObject({ uprn: null, reason: 'no_postcode_candidates' });
+    expect(m.match(undefined, 'BRISTOL', saleKey(undefined, '9', 'OAKFIELD LANE'))).toMatchObject({ uprn: 5, method: 'street' });
+  });
+
+  it('reads certificate address lines with the flat on its own line or in front', () => {
+    expect(m.match('BS1 1HU', 'BRISTOL', epcKey(['Flat 2', 'Highbury Court, 1 Grange Walk', undefined]))).toMatchObject({ uprn: 2 });
+    expect(m.match('BS1 1HU', 'BRISTOL', epcKey(['Flat 1, Highbury Court', '1 Grange Walk', '']))).toMatchObject({ uprn: 1 });
+    expect(m.match('BS1 1HU', 'BRISTOL', epcKey(['32a Grange Walk', undefined, undefined]))).toMatchObject({ uprn: 4 });
+  });
+});
