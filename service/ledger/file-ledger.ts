@@ -181,8 +181,9 @@ class FileLedgerImpl implements FileLedger {
     await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at: now.toISOString() });
   }
 
+  /** Idempotent: releasing a reservation already committed (even by a failed commit) or released does nothing. */
   release(reservation: Reservation): void {
-    this.settle(reservation, 'release');
+    if (this.reservations.has(reservation.id)) this.settle(reservation, 'release');
   }
 
   usage(q: UsageQuery, now: Date): UsageReport {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -184,6 +184,25 @@ describe('corruption that is not a torn tail', () => {
     writeFileSync(join(base.dir, SEG), Buffer.concat([seg, encodeFrame({ t: 'debit', a: 'acc_ghost', c: 1, e: 'x', r: 'y', at: T0.toISOString() })]));
     await expect(openFileLedger({ dir: base.dir })).rejects.toThrow(/cannot be applied: ledger record for unknown account/);
     expect((await readLogRecords(base.dir)).records.at(-1)).toMatchObject({ a: 'acc_ghost' });
+  });
+});
+
+describe('write failures', () => {
+  it('a failed write poisons the writer: later changes reject, nothing unacknowledged is kept', async () => {
+    const dir = freshDir();
+    const l = await openFileLedger({ dir });
+    const account = (await l.createAccount({ tier: 'starter' }, T0)).account.account_id;
+    await charge(l, account, 1);
+    mkdirSync(join(dir, 'snapshot.bin.tmp')); // the snapshot's temp file cannot be created
+    await expect(l.snapshot()).rejects.toThrow(/ledger write failed, restart required/);
+    await expect(charge(l, account, 2)).rejects.toThrow(/restart required/);
+    await expect(l.createAccount({ tier: 'free' }, T0)).rejects.toThrow(/restart required/);
+    await expect(l.close()).rejects.toThrow(/restart required/);
+    rmSync(join(dir, 'snapshot.bin.tmp'), { recursive: true });
+    const again = await openFileLedger({ dir }); // the lock was released despite the failure
+    expect(again.listAccounts(T0)).toHaveLength(1);
+    expect(again.account(account, T0)?.used_this_cycle).toBe(1);
+    await again.close();
   });
 });
 
