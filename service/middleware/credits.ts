@@ -41,7 +41,8 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       try {
         await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
       } catch (err) {
-        // Not durable, so not charged: the caller gets a 500 and keeps the credits.
+        // The charge may not be durable: answer 500 (nothing acknowledged). Release is
+        // idempotent, so it returns the hold only if the ledger has not settled it.
         ledger.release(reservation);
         ctx.set('X-Credits-Remaining', remaining());
         throw err;
