@@ -12,6 +12,8 @@ export interface PointIndex<F> {
   readonly size: number;
   /** Every feature containing (lng, lat) (boundary counts), each once, in input order. */
   query(lng: number, lat: number): F[];
+  /** The same, as positions in the input array (no lookup needed to number the results). */
+  queryIds(lng: number, lat: number): number[];
 }
 
 /**
@@ -30,22 +32,24 @@ export function buildIndex<F extends HasGeometry>(features: readonly F[]): Point
       owner.push(i);
     }
   }
-  if (parts.length === 0) return { size: features.length, query: () => [] };
+  if (parts.length === 0) return { size: features.length, query: () => [], queryIds: () => [] };
 
   const tree = new Flatbush(parts.length);
   for (const p of parts) tree.add(p.minLng, p.minLat, p.maxLng, p.maxLat);
   tree.finish();
 
+  function queryIds(lng: number, lat: number): number[] {
+    if (Number.isNaN(lng) || Number.isNaN(lat)) return [];
+    const hits = tree.search(lng, lat, lng, lat, (k) => preparedContains(parts[k]!, lng, lat));
+    if (hits.length === 0) return hits;
+    if (hits.length === 1) return [owner[hits[0]!]!];
+    // Several parts: one entry per feature, in input order, whatever order the tree gave.
+    return [...new Set(hits.map((k) => owner[k]!))].sort((a, b) => a - b);
+  }
+
   return {
     size: features.length,
-    query(lng: number, lat: number): F[] {
-      if (Number.isNaN(lng) || Number.isNaN(lat)) return [];
-      const hits = tree.search(lng, lat, lng, lat, (k) => preparedContains(parts[k]!, lng, lat));
-      if (hits.length === 0) return [];
-      if (hits.length === 1) return [features[owner[hits[0]!]!]!];
-      // Several parts: one entry per feature, in input order, whatever order the tree gave.
-      const ids = [...new Set(hits.map((k) => owner[k]!))].sort((a, b) => a - b);
-      return ids.map((i) => features[i]!);
-    },
+    queryIds,
+    query: (lng, lat) => queryIds(lng, lat).map((i) => features[i]!),
   };
 }
