@@ -1,0 +1,117 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Manifest } from '../../schemas/manifest.ts';
+import { beginBuild, currentBuildId, promoteBuild, pruneBuilds, readManifest, writeManifest } from '../publish/publish.ts';
+import { buildDir } from '../publish/layout.ts';
+import type { BuildContext, EtlLogger } from './context.ts';
+import { discoverSources } from './discover.ts';
+import { countRows, queryRows } from './sql.ts';
+import { STAGES } from './stages.ts';
+import { CONTRACTS, PUBLISHED_TABLES } from './tables.ts';
+
+export interface RunOptions {
+  dataDir: string;
+  sourcesDir: string;
+  now?: Date;
+  log: EtlLogger;
+  /** Called as rows are read (stage label, rows so far); the CLI draws progress from it. */
+  progress?: (stage: string, done: number, total?: number) => void;
+  /** A table may shrink to this share of its row count in the previous build; default 0.5. */
+  minShareOfPrevious?: number;
+  /** Builds kept besides the current one; default 3. */
+  keep?: number;
+}
+
+export class BuildValidationError extends Error {
+  constructor(readonly failures: string[]) {
+    super(`build failed validation:\n- ${failures.join('\n- ')}`);
+  }
+}
+
+/**
+ * Runs one build: discovers the sources, runs every stage in order into a `.partial`
+ * folder, writes each published table as Parquet sorted by its key, writes the manifest,
+ * validates (row contracts, counts against the previous build), and only then switches
+ * `current`. Any failure leaves `current` where it was; the partial folder is removed by
+ * the next run's prune.
+ */
+export async function runBuild(opts: RunOptions): Promise<{ build_id: string; manifest: Manifest }> {
+  const now = opts.now ?? new Date();
+  const log = opts.log;
+  await pruneBuilds(opts.dataDir, opts.keep ?? 3);
+  const { id, dir } = await beginBuild(opts.dataDir, now);
+  log.info({ build_id: id, sources: opts.sourcesDir }, 'build started');
+  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dir, '.spill') });
+  const conn = await db.connect();
+  try {
+    const { files, ignored } = await discoverSources(opts.sourcesDir);
+    const ctx: BuildContext = {
+      conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
+      files, ignored, sources: [], published: [...PUBLISHED_TABLES], matchRates: {}, quality: {}, log,
+      progress: opts.progress ?? (() => undefined),
+    };
+    const timings: Record<string, number> = {};
+    for (const stage of STAGES) {
+      const t0 = performance.now();
+      await stage.run(ctx);
+      timings[stage.name] = Math.round(performance.now() - t0);
+      log.info({ build_id: id, stage: stage.name, ms: timings[stage.name] }, 'stage done');
+    }
+    const t0 = performance.now();
+    const tables = await writeTables(ctx);
+    timings.write_tables = Math.round(performance.now() - t0);
+    const manifest: Manifest = {
+      build_id: id, created_at: now.toISOString(), schema_version: 1, sources: ctx.sources, tables,
+      match_rates: ctx.matchRates, stage_timings_ms: timings,
+      quality: { ...ctx.quality, ignored_files: ignored },
+    };
+    await validate(ctx, manifest, opts);
+    await rm(join(dir, '.spill'), { recursive: true, force: true });
+    await writeManifest(dir, manifest);
+    conn.closeSync();
+    await promoteBuild(opts.dataDir, id);
+    await pruneBuilds(opts.dataDir, opts.keep ?? 3);
+    log.info({ build_id: id, tables: Object.fromEntries(Object.entries(tables).map(([k, v]) => [k, v.rows])) }, 'build published');
+    return { build_id: id, manifest };
+  } catch (e) {
+    conn.closeSync();
+    log.error({ build_id: id, err: (e as Error).message }, 'build failed; current unchanged');
+    throw e;
+  }
+}
+
+async function writeTables(ctx: BuildContext): Promise<Manifest['tables']> {
+  const out: Manifest['tables'] = {};
+  for (const t of ctx.published) {
+    const file = `${t.name}.parquet`;
+    const path = join(ctx.buildDir, file).replaceAll("'", "''");
+    await ctx.conn.run(
+      `COPY (SELECT * FROM ${t.name} ORDER BY ${t.sortKey.join(', ')}) TO '${path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`,
+    );
+    out[t.name] = { file, rows: await countRows(ctx.conn, t.name), bytes: (await stat(join(ctx.buildDir, file))).size, sort_key: t.sortKey };
+  }
+  return out;
+}
+
+async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions): Promise<void> {
+  const failures: string[] = [];
+  for (const c of CONTRACTS) {
+    const [row] = await queryRows(ctx.conn, `SELECT (${c.violations})::BIGINT AS n`);
+    const n = Number(row?.n ?? 0);
+    if (n > 0) failures.push(`${c.table}: ${c.rule} (${n} rows break it)`);
+  }
+  const prevId = await currentBuildId(opts.dataDir);
+  if (prevId) {
+    const prev = await readManifest(buildDir(opts.dataDir, prevId)).catch(() => undefined);
+    const share = opts.minShareOfPrevious ?? 0.5;
+    for (const [name, t] of Object.entries(prev?.tables ?? {})) {
+      const now = manifest.tables[name]?.rows ?? 0;
+      if (t.rows > 0 && now < t.rows * share) failures.push(`${name}: ${now} rows, under ${share * 100}% of the ${t.rows} in build ${prevId}`);
+    }
+  }
+  const addressRows = ctx.sources.filter((s) => s.name === 'addressbase').reduce((n, s) => n + s.rows_read, 0);
+  if (addressRows > 0 && (manifest.tables.properties?.rows ?? 0) === 0) failures.push('properties: empty although the address base has rows');
+  ctx.quality.validation = { contracts_checked: CONTRACTS.length, failures: failures.length };
+  if (failures.length > 0) throw new BuildValidationError(failures);
+}

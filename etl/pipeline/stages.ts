@@ -1,0 +1,17 @@
+import type { Stage } from './context.ts';
+import { matchAddresses } from '../stages/match-addresses.ts';
+import { addressesStage, certificatesStage, flagsStage, propertiesStage, salesStage } from '../stages/merge.ts';
+import { qualityStage } from '../stages/quality.ts';
+import { stageSourcesStage } from '../stages/stage-sources-stage.ts';
+
+/** The build, in order. `npm run etl -- plan` prints this list. */
+export const STAGES: readonly Stage[] = [
+  stageSourcesStage,
+  addressesStage,
+  matchAddresses,
+  certificatesStage,
+  salesStage,
+  flagsStage,
+  propertiesStage,
+  qualityStage,
+];

@@ -1,0 +1,11 @@
+-- epc_linked: every certificate (re-published ones once) with the UPRN it belongs to: its
+-- own UPRN when the address base has it, else the address match.
+CREATE OR REPLACE TABLE epc_linked AS
+SELECT
+  e.* EXCLUDE (uprn, _file_no),
+  CASE WHEN a.uprn IS NOT NULL THEN e.uprn ELSE m.uprn END AS uprn,
+  CASE WHEN a.uprn IS NOT NULL THEN 'certificate' WHEN m.uprn IS NOT NULL THEN 'address_match' END AS uprn_source
+FROM stg_epc e
+LEFT JOIN addresses a ON a.uprn = e.uprn
+LEFT JOIN epc_matches m ON m.id = e.certificate_id
+QUALIFY row_number() OVER (PARTITION BY e.certificate_id ORDER BY e._file_no DESC, e.lodgement_date DESC) = 1

@@ -1,0 +1,70 @@
+-- properties: the merged record per UPRN, as the property endpoint serves it.
+-- property_type: from the certificate's built form (Detached, Semi-Detached, Terraced, Flat),
+--   else the latest sale's type, else the address base's classification code. tenure: the latest sale's (Freehold/Leasehold); certificates
+--   record occupancy, not legal tenure. bedrooms: derived from habitable rooms (flats and
+--   houses up to 4 rooms: one reception; houses of 5+: two), see docs/etl.md.
+CREATE OR REPLACE TABLE properties AS
+WITH last_sale AS (
+  SELECT uprn,
+         arg_max(price, date) AS last_sold_price,
+         max(date) AS last_sold_date,
+         arg_max(property_type, date) AS sale_property_type,
+         arg_max(tenure, date) FILTER (WHERE tenure IN ('F', 'L')) AS sale_tenure,
+         count(*) AS sale_count
+  FROM sales GROUP BY uprn
+)
+SELECT
+  a.uprn,
+  a.address,
+  a.postcode,
+  a.outcode,
+  a.sector,
+  a.postcode_area,
+  a.la_code,
+  a.lat,
+  a.lng,
+  a.country,
+  CASE
+    WHEN e.epc_property_type IN ('Flat', 'Maisonette') THEN 'Flat'
+    WHEN e.built_form = 'Detached' THEN 'Detached'
+    WHEN e.built_form = 'Semi-Detached' THEN 'Semi-Detached'
+    WHEN e.built_form IN ('Mid-Terrace', 'End-Terrace', 'Enclosed Mid-Terrace', 'Enclosed End-Terrace') THEN 'Terraced'
+    WHEN s.sale_property_type = 'D' THEN 'Detached'
+    WHEN s.sale_property_type = 'S' THEN 'Semi-Detached'
+    WHEN s.sale_property_type = 'T' THEN 'Terraced'
+    WHEN s.sale_property_type = 'F' THEN 'Flat'
+    -- AddressBase classification: RD02 detached, RD03 semi-detached, RD04 terraced, RD06 flat.
+    WHEN a.classification_code = 'RD02' THEN 'Detached'
+    WHEN a.classification_code = 'RD03' THEN 'Semi-Detached'
+    WHEN a.classification_code = 'RD04' THEN 'Terraced'
+    WHEN a.classification_code = 'RD06' THEN 'Flat'
+  END AS property_type,
+  e.built_form,
+  round(e.floor_area_m2 * 10.7639, 0) AS floor_area_sqft,
+  e.floor_area_m2,
+  e.habitable_rooms,
+  CASE
+    WHEN e.habitable_rooms IS NULL THEN NULL
+    WHEN e.epc_property_type IN ('Flat', 'Maisonette') OR e.habitable_rooms <= 4 THEN greatest(1, e.habitable_rooms - 1)
+    ELSE e.habitable_rooms - 2
+  END AS bedrooms,
+  CASE s.sale_tenure WHEN 'F' THEN 'Freehold' WHEN 'L' THEN 'Leasehold' END AS tenure,
+  e.construction_age,
+  e.epc_current_rating,
+  e.epc_potential_rating,
+  e.epc_current_efficiency,
+  e.latest_lodgement_date AS epc_lodgement_date,
+  CAST(NULL AS DOUBLE) AS plot_size,
+  s.last_sold_price,
+  s.last_sold_date,
+  coalesce(s.sale_count, 0) AS sale_count,
+  coalesce(f.flood_zone, 1) AS flood_zone,
+  coalesce(f.flood_zone_2, false) AS flood_zone_2,
+  coalesce(f.flood_zone_3, false) AS flood_zone_3,
+  coalesce(f.conservation_area, false) AS conservation_area,
+  coalesce(f.article_4, false) AS article_4,
+  coalesce(f.listed_building, false) AS listed_building
+FROM addresses a
+LEFT JOIN epc_by_uprn e USING (uprn)
+LEFT JOIN last_sale s USING (uprn)
+LEFT JOIN uprn_flags f USING (uprn)
