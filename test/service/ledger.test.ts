@@ -61,13 +61,18 @@ describe('credits and plans', () => {
     expect(l.reserve(id, 1, mid)).toMatchObject({ ok: false, reason: 'credits_exhausted' });
     const up = await l.upgrade(id, 'growth', mid);
     expect(up).toMatchObject({ tier: 'growth', allowance: 5000, used_this_cycle: 2000, remaining: 3000 });
+    expect((await l.upgrade(id, 'business', mid)).rate_limit).toEqual({ limit: 8, windowMs: 10_000 }); // new rate at once
     expect(up.cycle_start).toBe(account.cycle_start); // the cycle anchor does not move
     expect((await charge(l, id, 3, mid)).ok).toBe(true);
     await expect(l.upgrade(id, 'starter', mid)).rejects.toMatchObject({ code: 'invalid_plan_change' });
+    expect(l.account(id, mid)).toMatchObject({ tier: 'business', remaining: 47_997 });
     await expect(l.upgrade(id, 'nonsense' as 'pro', mid)).rejects.toMatchObject({ code: 'invalid_input' });
     await l.close();
     const { records } = await readLogRecords(dir);
-    expect(records.find((r) => r.t === 'upgrade')).toMatchObject({ from: 'starter', to: 'growth', charge_gbp: 10, fraction: 0.5 });
+    expect(records.filter((r) => r.t === 'upgrade')).toMatchObject([
+      { from: 'starter', to: 'growth', charge_gbp: 10, fraction: 0.5 },
+      { from: 'growth', to: 'business', charge_gbp: 72, fraction: 0.5 }, // (192 − 48) × 0.5
+    ]);
   });
 
   it('roll-over recovers: credits reset to the allowance, no carry-over, logged once', async () => {
