@@ -170,6 +170,19 @@ describe('short-term lets', () => {
     expect(median(listings.map((l) => l.adrMean))).toBeLessThan(250);
   });
 
+  it("Inside Airbnb's occupancy estimate scatters around the true booked nights with log SD ≥ 0.15", () => {
+    const sm = monthOfDay(scrape);
+    const z: number[] = [];
+    for (const l of listings) {
+      if (!l.active) continue;
+      const booked = l.months.filter((m) => m.month >= sm - 12 && m.month < sm).reduce((a, m) => a + m.booked, 0);
+      const est = Number(l.row.estimated_occupancy_l365d);
+      if (booked > 20 && est > 0) z.push(Math.log(est / booked));
+    }
+    expect(z.length).toBeGreaterThan(20);
+    expect(sd(z)).toBeGreaterThanOrEqual(0.15);
+  });
+
   it('occupancy follows the seasons (summer above winter)', () => {
     let summer = 0;
     let winter = 0;
