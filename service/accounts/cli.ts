@@ -31,7 +31,7 @@ options:
   --json              machine-readable output
   --data-dir DIR      data directory (default: $DATA_DIR or ./data)`;
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
 /** "N/10s", "N/1s", "N/500ms" or a bare N (per 10 seconds). */
 export function parseRateLimit(text: string): { limit: number; windowMs: number } {

@@ -4,6 +4,7 @@ import { createConnection } from 'node:net';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { adminSocketPath, ledgerDir, openFileLedger, startAdminServer } from '../../service/ledger/index.ts';
+import { parseCommand } from '../../service/accounts/cli.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -26,7 +27,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   });
 }
 
-describe('accounts CLI, ledger opened directly', () => {
+describe('accounts CLI, ledger opened directly', { timeout: 240_000 }, () => {
   it('create --json prints account_id, api_key and tier once; the key authenticates', async () => {
     const data = freshData();
     const r = await cli(['create', '--tier', 'starter', '--name', 'Acme Ltd', '--json'], { DATA_DIR: data });
@@ -78,16 +79,26 @@ describe('accounts CLI, ledger opened directly', () => {
     const data = freshData();
     const dd = ['--data-dir', data];
     const id = JSON.parse((await cli(['create', '--tier', 'pro', '--json', ...dd])).out).account_id as string;
-    // Refused while parsing (no ledger access, so these can run side by side)...
+    // Refused while parsing: checked in-process, plus two spawned for the exit code and usage text.
     const parseCases: [string[], RegExp][] = [
-      [[], /missing command/],
-      [['frobnicate'], /unknown command "frobnicate"/],
       [['create'], /create needs --tier/],
       [['create', '--tier', 'gold'], /--tier must be one of free, starter/],
       [['create', '--tier', 'enterprise', '--rate-limit', 'fast'], /--rate-limit must look like 100\/10s/],
       [['show'], /show needs an <account_id>/],
       [['list', '--bogus'], /Unknown option '--bogus'/],
       [['list', 'extra'], /list takes no <account_id>/],
+      [['show', 'acc_1', '--tier', 'pro'], /show takes no --tier/],
+      [['list', '--name', 'x'], /--name and --rate-limit apply to create only/],
+    ];
+    for (const [args, message] of parseCases) expect(() => parseCommand(args), args.join(' ')).toThrow(message);
+    expect(parseCommand(['create', '--tier', 'enterprise', '--rate-limit', '500/1m', '--data-dir', '/x']).req).toEqual({
+      op: 'create',
+      tier: 'enterprise',
+      rate_limit: { limit: 500, windowMs: 60_000 },
+    });
+    const spawnedParseCases: [string[], RegExp][] = [
+      [[], /missing command/],
+      [['frobnicate'], /unknown command "frobnicate"/],
     ];
     // ...and refused by the ledger (each takes the writer lock in turn).
     const ledgerCases: [string[], RegExp][] = [
@@ -96,9 +107,10 @@ describe('accounts CLI, ledger opened directly', () => {
       [['upgrade', id, '--tier', 'starter'], /upgrade must move to a higher tier than pro/],
       [['downgrade', id, '--tier', 'premium'], /downgrade must move to a lower tier than pro/],
     ];
-    const results = await Promise.all(parseCases.map(([args]) => cli([...args, ...dd])));
+    const results = await Promise.all(spawnedParseCases.map(([args]) => cli([...args, ...dd])));
+    for (const r of results) expect(r.err).toContain('usage: npm run accounts -- <command>');
     for (const [args] of ledgerCases) results.push(await cli([...args, ...dd]));
-    const cases = [...parseCases, ...ledgerCases];
+    const cases = [...spawnedParseCases, ...ledgerCases];
     for (const [i, r] of results.entries()) {
       expect(r.code, `${cases[i]![0].join(' ')}: ${r.err}`).toBe(2);
       expect(r.err).toMatch(cases[i]![1]);
@@ -107,7 +119,7 @@ describe('accounts CLI, ledger opened directly', () => {
   });
 });
 
-describe('accounts CLI while a server holds the ledger (admin socket)', () => {
+describe('accounts CLI while a server holds the ledger (admin socket)', { timeout: 240_000 }, () => {
   it('goes through the socket: a key revoked by the CLI stops authenticating in the server at once', async () => {
     const data = freshData();
     const dir = ledgerDir(data);
