@@ -8,11 +8,22 @@ export interface EtlLogger {
   error(obj: object, msg?: string): void;
 }
 
-/** A table the build publishes, and the key its Parquet file is sorted by. */
+/** One column of a published table, for the data dictionary (docs/data-dictionary.md). */
+export interface ColumnDoc {
+  name: string;
+  /** Unit or format: 'GBP', 'sq ft', 'm²', 'ISO date', 'WGS84 degrees', 'fraction 0–1', … or '' */
+  unit: string;
+  /** Where the value comes from (source file kind or derivation). */
+  source: string;
+  description: string;
+}
+
+/** A table the build publishes, the key its Parquet file is sorted by, and its columns. */
 export interface PublishedTable {
   name: string;
   sortKey: string[];
   description: string;
+  columns: ColumnDoc[];
 }
 
 /** What the stages of one build share. */

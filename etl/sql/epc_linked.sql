@@ -2,7 +2,9 @@
 -- own UPRN when the address base has it, else the address match.
 CREATE OR REPLACE TABLE epc_linked AS
 SELECT
-  e.* EXCLUDE (uprn, _file_no),
+  e.* EXCLUDE (uprn, _file_no, lodgement_date, inspection_date),
+  e.lodgement_date::DATE AS lodgement_date,
+  e.inspection_date::DATE AS inspection_date,
   CASE WHEN a.uprn IS NOT NULL THEN e.uprn ELSE m.uprn END AS uprn,
   CASE WHEN a.uprn IS NOT NULL THEN 'certificate' WHEN m.uprn IS NOT NULL THEN 'address_match' END AS uprn_source
 FROM stg_epc e

@@ -1,0 +1,46 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BuildContext } from '../../etl/pipeline/context.ts';
+import { discoverSources } from '../../etl/pipeline/discover.ts';
+import { STAGES } from '../../etl/pipeline/stages.ts';
+import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
+import { generateRegion } from '../../etl/synth/generate.ts';
+
+const regions = new Map<string, Promise<string>>();
+
+/**
+ * A synthetic region generated once per (addresses, seed) per test process into a temp
+ * folder, for tests that need real source files. Returns the sources folder.
+ */
+export function synthRegion(addresses = 2000, seed = 11): Promise<string> {
+  const key = `${addresses}:${seed}`;
+  let p = regions.get(key);
+  if (!p) {
+    const out = mkdtempSync(join(tmpdir(), `pi-region-${addresses}-`));
+    p = generateRegion({ out, addresses, seed }).then(() => out);
+    regions.set(key, p);
+  }
+  return p;
+}
+
+export const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/**
+ * A build context over an in-memory DuckDB with every core stage run on a synthetic
+ * region, so a stage written later (a mart) can be tested on realistic tables.
+ */
+export async function stagedContext(addresses = 2000, seed = 11, now = new Date('2025-10-01T00:00:00Z')): Promise<BuildContext> {
+  const sourcesDir = await synthRegion(addresses, seed);
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const { files, ignored } = await discoverSources(sourcesDir);
+  const ctx: BuildContext = {
+    conn, sourcesDir, buildDir: mkdtempSync(join(tmpdir(), 'pi-build-')), buildId: '20251001T000000Z-000000', now,
+    today: now.toISOString().slice(0, 10), files, ignored, sources: [], published: [...PUBLISHED_TABLES],
+    matchRates: {}, quality: {}, log: quietLog, progress: () => undefined,
+  };
+  for (const stage of STAGES) await stage.run(ctx);
+  return ctx;
+}
