@@ -81,7 +81,7 @@ const OLD_INTRO = monthOf('1980-01');
 function yearBuiltFor(r: Rng, kind: 'house' | 'conversion' | 'block', urban: number, todayYear: number): number {
   if (kind === 'conversion') return r.weighted([[1870, 0.5], [1905, 0.3], [1935, 0.2]]) + r.int(0, 25);
   if (kind === 'block') {
-    const y = r.weighted([[1965, 0.25], [1985, 0.2], [2003, 0.3], [2015, 0.25]]) + r.int(0, 9);
+    const y = r.weighted([[1935, 0.1], [1965, 0.3], [1985, 0.3], [2003, 0.17], [2015, 0.13]]) + r.int(0, 9);
     return Math.min(y, todayYear);
   }
   const era = r.weighted([
