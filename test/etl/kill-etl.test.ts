@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { currentBuildId, verifyBuild } from '../../etl/publish/publish.ts';
+import { synthRegion } from '../support/region.ts';
+import { tempDir } from '../support/tmp.ts';
+
+const tmp = tempDir('pi-kill-etl-');
+afterAll(tmp.cleanup);
+const ROOT = resolve(import.meta.dirname, '../..');
+const KILLS = 20;
+
+/** Runs `etl run` as a child process and SIGKILLs it after `ms` unless it finished first. */
+function runEtl(sources: string, dataDir: string, ms: number): Promise<'killed' | 'finished'> {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'etl/cli.ts'), 'run', '--sources', sources, '--data-dir', dataDir], {
+      cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') res('killed');
+      else if (code === 0) res('finished');
+      else rej(new Error(`etl exited ${code}: ${err.slice(-2000)}`));
+    });
+  });
+}
+
+describe('the ETL killed at random moments', () => {
+  it(`always leaves current on a complete, valid build (${KILLS} kills)`, async () => {
+    const sources = await synthRegion(500, 5);
+    const dataDir = join(tmp.dir, 'data');
+    const outcomes: string[] = [];
+    let last: string | undefined;
+    for (let i = 0; outcomes.filter((o) => o === 'killed').length < KILLS; i++) {
+      // Every fifth run is left to finish so that later kills land while a good build exists.
+      const ms = i % 5 === 0 ? 120_000 : 700 + Math.floor(Math.random() * 5000);
+      outcomes.push(await runEtl(sources, dataDir, ms));
+      const cur = await currentBuildId(dataDir);
+      if (cur) {
+        const m = await verifyBuild(join(dataDir, 'current'));
+        expect(m.build_id).toBe(cur);
+        expect(m.tables.properties!.rows).toBe(500);
+        if (last) expect(cur >= last).toBe(true);
+        last = cur;
+      }
+      if (i > 60) throw new Error('too many runs');
+    }
+    expect(outcomes.filter((o) => o === 'finished').length).toBeGreaterThan(0);
+    expect(last).toBeDefined();
+  }, 600_000);
+});
