@@ -4,7 +4,7 @@
  * fixed when the endpoints are built.
  */
 import { z } from 'zod';
-import { Lat, Lng, Outcode, PageSize, Page, PostcodeOrSector, Postcode, PROPERTY_KIND, oneLocation, qInt, qNum } from './common.ts';
+import { Lat, Lng, Outcode, PageSize, Page, PostcodeOrSector, Postcode, PROPERTY_KIND, Uprn, oneLocation, qInt, qNum } from './common.ts';
 
 const location = {
   postcode: PostcodeOrSector.optional(),
@@ -75,7 +75,7 @@ export const SchoolsQuerySchema = z
 export const FloodRiskQuerySchema = z.strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional() }).superRefine(oneLocation());
 
 export const PlanningQuerySchema = z
-  .strictObject({ uprn: z.string().regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits').optional(), lat: Lat.optional(), lng: Lng.optional() })
+  .strictObject({ uprn: Uprn.optional(), lat: Lat.optional(), lng: Lng.optional() })
   .superRefine((v, ctx) => {
     const point = v.lat !== undefined || v.lng !== undefined;
     if (point && (v.lat === undefined || v.lng === undefined)) ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat and lng must be given together' });

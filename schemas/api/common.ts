@@ -33,8 +33,6 @@ export const Lng = qNum().min(-9).max(2.5).meta({ description: 'WGS84 longitude 
 export const Page = qInt().min(1).max(10_000).default(1);
 export const PageSize = (dflt: number, max: number) => qInt().min(1).max(max).default(dflt);
 
-export const Empty = z.strictObject({});
-
 /**
  * Refinement for the area endpoints: the location is given in exactly one way
  * (postcode, outcode, lat+lng, or polygon where the endpoint takes one); lat and lng

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { FINISH_QUALITY, PROPERTY_KIND, Outcode, PostcodeOrSector, qInt, qNum } from './common.ts';
+import { FINISH_QUALITY, PROPERTY_KIND, Outcode, Postcode, PostcodeOrSector, Uprn, qInt, qNum } from './common.ts';
 
 const Month3 = z.enum(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
 
 /** POST /valuations/str-estimate: one location (uprn, postcode or lat+lng) and the bedrooms. */
 export const StrEstimateBodySchema = z
   .strictObject({
-    uprn: z.string().regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits').optional(),
-    postcode: z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/, 'must be a full UK postcode').optional(),
+    uprn: Uprn.optional(),
+    postcode: Postcode.optional(),
     lat: z.number().min(49).max(61).optional(),
     lng: z.number().min(-9).max(2.5).optional(),
     bedrooms: z.number().int().min(0).max(20),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FINISH_QUALITY, qBool, qInt } from './common.ts';
+import { FINISH_QUALITY, Postcode, Uprn, qBool, qInt } from './common.ts';
 
 export const SaleValuationSchema = z
   .object({
@@ -39,8 +39,8 @@ export const RentalQuerySchema = z.strictObject({
 /** POST /valuations/development-gdv: a site and its planned unit mix. */
 export const DevelopmentGdvBodySchema = z
   .strictObject({
-    postcode: z.string().min(5).max(8).optional(),
-    uprn: z.string().regex(/^[0-9]{1,12}$/).optional(),
+    postcode: Postcode.optional(),
+    uprn: Uprn.optional(),
     units: z
       .array(
         z.strictObject({
@@ -52,7 +52,7 @@ export const DevelopmentGdvBodySchema = z
       )
       .min(1)
       .max(50),
-    finish_quality: z.enum(['below_average', 'average', 'above_average', 'very_high']).default('average'),
+    finish_quality: z.enum(FINISH_QUALITY).default('average'),
   })
   .superRefine((v, ctx) => {
     if ((v.postcode === undefined) === (v.uprn === undefined)) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give exactly one of postcode or uprn' });
