@@ -36,6 +36,13 @@ describe('OpenAPI document', () => {
     expect(readFileSync(OPENAPI_PATH, 'utf8'), 'docs/openapi.json is stale: run npx tsx service/openapi.ts --write').toBe(renderOpenApi());
   });
 
+  it('the document follows the registry: a changed cost or schema changes it', () => {
+    const changed = V1_ROUTES.map((r) => (r.operationId === 'getStrMarket' ? { ...r, cost: 4 } : r));
+    expect(JSON.stringify(buildOpenApi(changed))).not.toBe(JSON.stringify(doc));
+    const noQuery = V1_ROUTES.map((r) => (r.operationId === 'searchAddresses' ? { ...r, query: undefined } : r));
+    expect(buildOpenApi(noQuery).paths['/addresses/search'].get.parameters).toBeUndefined();
+  });
+
   it('is OpenAPI 3.1, version 1.1, served under /v1 with the bearer scheme', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.1');

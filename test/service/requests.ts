@@ -56,10 +56,11 @@ export function routesAnswering200(routes: readonly RouteDef[]): RouteDef[] {
       ? {
           ...r,
           needsBuild: false,
-          handler: async () => {
+          handler: async ({ params, query, body }: { params: unknown; query: unknown; body: unknown }) => {
             // Yield to the event loop so concurrent requests interleave inside the chain.
             await new Promise((res) => setImmediate(res));
-            return { ok: true, endpoint: r.operationId };
+            // Echo what validation handed the handler, so tests can see defaults and types.
+            return { ok: true, endpoint: r.operationId, input: { params, query, body } };
           },
         }
       : r,
