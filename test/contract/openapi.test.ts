@@ -40,7 +40,7 @@ describe('OpenAPI document', () => {
     const changed = V1_ROUTES.map((r) => (r.operationId === 'getStrMarket' ? { ...r, cost: 4 } : r));
     expect(JSON.stringify(buildOpenApi(changed))).not.toBe(JSON.stringify(doc));
     const noQuery = V1_ROUTES.map((r) => (r.operationId === 'searchAddresses' ? { ...r, query: undefined } : r));
-    expect(buildOpenApi(noQuery).paths['/addresses/search'].get.parameters).toBeUndefined();
+    expect((buildOpenApi(noQuery) as Json).paths['/addresses/search'].get.parameters).toBeUndefined();
   });
 
   it('is OpenAPI 3.1, version 1.1, served under /v1 with the bearer scheme', () => {
