@@ -27,7 +27,7 @@ export function buildIndex<F extends HasGeometry>(features: readonly F[]): Point
   const owner: number[] = []; // part → index of its feature
   for (const [i, f] of features.entries()) {
     for (const p of prepareGeometry(f.geometry)) {
-      if (p.rings[0] === undefined || p.rings[0].length === 0) continue; // an empty part contains nothing
+      if (p.rings[0] === undefined || p.rings[0].coords.length === 0) continue; // an empty part contains nothing
       parts.push(p);
       owner.push(i);
     }

@@ -1,6 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  BAND_MIN_VERTICES,
   BOUNDARY,
+  buildBands,
+  locateInPreparedRing,
   INSIDE,
   OUTSIDE,
   flattenRing,
@@ -154,5 +158,41 @@ describe('pointInGeometry', () => {
     };
     expect(pointInGeometry(5, 5, island)).toBe(true);
     expect(pointInGeometry(4.2, 4.2, island)).toBe(false);
+  });
+});
+
+describe('band buckets for large rings', () => {
+  it('are built only for rings of BAND_MIN_VERTICES or more that are not flat', () => {
+    expect(buildBands(flattenRing(outer))).toBeUndefined();
+    const circle = (n: number, r = 1): Ring => {
+      const ring: Ring = Array.from({ length: n }, (_, i) => [r * Math.cos((2 * Math.PI * i) / n), r * Math.sin((2 * Math.PI * i) / n)]);
+      return [...ring, ring[0]!];
+    };
+    const bands = buildBands(flattenRing(circle(100)));
+    expect(bands?.count).toBe(25);
+    // Every edge is listed at least once; a circle's edge spans one or two bands.
+    expect(new Set(bands!.edges).size).toBe(100);
+    expect(bands!.edges.length).toBeLessThan(200);
+    expect(buildBands(flattenRing(circle(BAND_MIN_VERTICES - 1)))).toBeUndefined();
+    const flat: Ring = Array.from({ length: 40 }, (_, i) => [i, 0]);
+    expect(buildBands(flattenRing(flat))).toBeUndefined();
+  });
+
+  it('give the same location as visiting every edge, for random (even self-crossing) rings', () => {
+    // Random walks on a 1/4 grid: self-intersecting, collinear and repeated vertices, many
+    // points exactly on edges and vertices, and on band boundaries.
+    const arbRing = fc.array(fc.tuple(fc.integer({ min: 0, max: 80 }), fc.integer({ min: 0, max: 80 })), { minLength: BAND_MIN_VERTICES, maxLength: 150 });
+    const arbPoint = fc.tuple(fc.integer({ min: -4, max: 84 }), fc.integer({ min: -4, max: 84 }));
+    fc.assert(
+      fc.property(arbRing, fc.array(arbPoint, { minLength: 1, maxLength: 100 }), (verts, points) => {
+        const flat = flattenRing(verts.map(([x, y]) => [x / 4, y / 4]));
+        const prepared = { coords: flat, bands: buildBands(flat) };
+        const differ = points
+          .map(([x, y]) => [x / 4, y / 4] as const)
+          .filter(([x, y]) => locateInPreparedRing(x, y, prepared) !== locateInRing(x, y, flat));
+        expect(differ).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
