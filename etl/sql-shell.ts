@@ -161,10 +161,8 @@ function jsonValue(v: DuckDBValue): unknown {
   }
   if (v instanceof DuckDBMapValue) return v.entries.map((e) => ({ key: jsonValue(e.key), value: jsonValue(e.value) }));
   if (v instanceof DuckDBUnionValue) return jsonValue(v.value);
-  if (v instanceof DuckDBDecimalValue) {
-    const s = v.toString();
-    return s.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15 ? Number(s) : s;
-  }
+  // Up to 15 digits a double holds a decimal exactly (as text); wider ones stay strings.
+  if (v instanceof DuckDBDecimalValue) return v.width <= 15 ? Number(v.toString()) : v.toString();
   return v.toString(); // dates, times, intervals, UUIDs, blobs: DuckDB's own text form
 }
 
@@ -185,12 +183,25 @@ function csvField(s: string): string {
 
 // ---- printing results ----
 
+/**
+ * Rows of a streamed result, one chunk (about 2,048 rows) at a time. Reading each chunk by
+ * column is about twice as fast as the row API, which matters for large CSV exports.
+ */
+async function* chunkRows(result: DuckDBResult): AsyncGenerator<DuckDBValue[][]> {
+  for await (const chunk of result) {
+    const cols = chunk.getColumns();
+    const rows: DuckDBValue[][] = new Array(chunk.rowCount);
+    for (let r = 0; r < chunk.rowCount; r++) rows[r] = cols.map((c) => c[r] as DuckDBValue);
+    yield rows;
+  }
+}
+
 async function printTable(result: DuckDBResult, out: Writable): Promise<void> {
   const names = result.deduplicatedColumnNames();
   const right = names.map((_, i) => NUMERIC.has(result.columnTypeId(i)));
   const rows: string[][] = [];
   let more = false;
-  outer: for await (const chunk of result.yieldRows()) {
+  outer: for await (const chunk of chunkRows(result)) {
     for (const row of chunk) {
       if (rows.length === TABLE_ROW_CAP) {
         more = true; // stop reading: the rest of the stream is never fetched
@@ -216,7 +227,7 @@ async function printTable(result: DuckDBResult, out: Writable): Promise<void> {
 
 async function printCsv(result: DuckDBResult, out: Writable): Promise<void> {
   await write(out, result.columnNames().map(csvField).join(',') + '\n');
-  for await (const chunk of result.yieldRows()) {
+  for await (const chunk of chunkRows(result)) {
     let text = '';
     for (const row of chunk) text += row.map((v) => (v === null ? '' : csvField(cellText(v)))).join(',') + '\n';
     await write(out, text);
@@ -224,15 +235,15 @@ async function printCsv(result: DuckDBResult, out: Writable): Promise<void> {
 }
 
 async function printJson(result: DuckDBResult, out: Writable): Promise<void> {
-  const names = result.deduplicatedColumnNames();
+  // Keys are encoded once; each row is joined by hand (faster than building an object).
+  const keys = result.deduplicatedColumnNames().map((n) => JSON.stringify(n) + ':');
   let first = true;
   await write(out, '[');
-  for await (const chunk of result.yieldRows()) {
+  for await (const chunk of chunkRows(result)) {
     let text = '';
     for (const row of chunk) {
-      const obj: Record<string, unknown> = {};
-      names.forEach((n, i) => (obj[n] = jsonValue(row[i] as DuckDBValue)));
-      text += (first ? '\n' : ',\n') + JSON.stringify(obj);
+      const fields = row.map((v, i) => keys[i] + (JSON.stringify(jsonValue(v)) ?? 'null'));
+      text += (first ? '\n{' : ',\n{') + fields.join(',') + '}';
       first = false;
     }
     await write(out, text);

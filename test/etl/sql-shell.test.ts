@@ -117,8 +117,10 @@ describe('npm run sql against a published build', () => {
     ]);
     const empty = await runShell(['--json', 'SELECT * FROM properties WHERE false'], { ...env });
     expect(JSON.parse(empty.stdout)).toEqual([]);
-    const big = await runShell(['--json', 'SELECT 9007199254740993::BIGINT AS b'], env);
-    expect(JSON.parse(big.stdout)).toEqual([{ b: '9007199254740993' }]);
+    const wide = await runShell(['--json', `SELECT 9007199254740993::BIGINT AS b, 1.50::DECIMAL(10,2) AS d, 1234567890123456.5::DECIMAL(20,1) AS w, {'k': 1, 'm': NULL} AS s, MAP {'x': 2} AS m, 'q"uote' AS "odd "" key"`], env);
+    expect(JSON.parse(wide.stdout)).toEqual([{
+      b: '9007199254740993', d: 1.5, w: '1234567890123456.5', s: { k: 1, m: null }, m: [{ key: 'x', value: 2 }], 'odd " key': 'q"uote',
+    }]);
   });
 
   it('caps table output at 1,000 rows with a note, but not CSV', async () => {
