@@ -1,0 +1,27 @@
+-- mart_repeat_pairs: consecutive sales of the same home, aggregated by area path and the
+-- months of the two sales: count and summed log price ratio (all a repeat-sales index needs).
+-- Both sales standard (category A), same property type (no conversions), at least 6 months
+-- apart (quick resales are mostly refurbishments or distress).
+CREATE OR REPLACE TABLE mart_repeat_pairs AS
+WITH ordered AS (
+  SELECT
+    *,
+    lag(price) OVER w AS prev_price,
+    lag(month_no) OVER w AS prev_month,
+    lag(property_type) OVER w AS prev_type,
+    lag(category) OVER w AS prev_category
+  FROM mart_market_sales
+  WINDOW w AS (PARTITION BY uprn ORDER BY date, price)
+)
+SELECT
+  sector, outcode, district, country,
+  prev_month AS m1,
+  month_no AS m2,
+  count(*)::INTEGER AS n,
+  sum(ln(price / prev_price)) AS sum_y
+FROM ordered
+WHERE prev_price IS NOT NULL
+  AND month_no - prev_month >= 6
+  AND property_type = prev_type
+  AND category = 'A' AND prev_category = 'A'
+GROUP BY ALL
