@@ -36,7 +36,7 @@ if (values.help) {
   process.exit(0);
 }
 const out = typeof values.out === 'string' && values.out !== '' ? values.out : fail('--out is required');
-const addresses = intArg('addresses', values.addresses as string | undefined, 1, 20_000_000);
+const addresses = intArg('addresses', values.addresses as string | undefined, 1, 10_000_000);
 const seed = intArg('seed', values.seed as string | undefined, 0, 0xffffffff);
 const today = values.today as string | undefined;
 if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) fail(`--today must be YYYY-MM-DD, got "${today}"`);

@@ -47,7 +47,7 @@ export function planRegion(addresses: number): District[] {
     const specs = [...town.districts];
     const area = /^[A-Z]+/.exec(specs[0]!.code)![0];
     for (let k = 0; q / specs.length > SECTOR_CAPACITY * 10; k++) {
-      if (20 + k > 99) throw new Error(`too many addresses for ${town.key}: at most about ${(specs.length * SECTOR_CAPACITY * 10) / town.weight} in the region`);
+      if (20 + k > 99) throw new Error(`too many addresses for ${town.key}: the region holds at most about ${Math.floor((specs.length * SECTOR_CAPACITY * 10) / town.weight)}`);
       const ang = k * 2.4;
       specs.push({ code: `${area}${20 + k}`, offset: [Math.round(7000 * Math.cos(ang)), Math.round(7000 * Math.sin(ang))], ppsqm: 0.85, urban: 0.15 });
     }
