@@ -19,8 +19,17 @@ help: ## List every target
 install: node_modules/.install-stamp ## Install dependencies (exact versions from package-lock.json)
 
 .PHONY: demo
-demo: install ## Generate the synthetic region into $(DATA_DIR)/synth and print what was written
+demo: install ## Generate the synthetic region ($(ADDRESSES) addresses) and publish an ETL build of it in $(DATA_DIR)
 	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED)
+	npm run --silent etl -- run --sources $(DATA_DIR)/synth --data-dir $(DATA_DIR)
+
+.PHONY: etl
+etl: install ## Run one ETL build over SOURCES (default $(DATA_DIR)/synth) into $(DATA_DIR)
+	npm run --silent etl -- run --sources $(or $(SOURCES),$(DATA_DIR)/synth) --data-dir $(DATA_DIR)
+
+.PHONY: sql
+sql: install ## Interactive SQL over the current build's Parquet tables
+	DATA_DIR=$(DATA_DIR) npm run --silent sql
 
 .PHONY: typecheck
 typecheck: install ## TypeScript strict type check (no emit)
@@ -31,8 +40,14 @@ test: install typecheck ## Install, type-check, then run every test (unit, ETL, 
 	node scripts/run-tests.mjs
 
 .PHONY: bench
-bench: install ## Run the benchmarks in bench/ and write bench/results/
-	npx tsx bench/run.ts
+bench: install ## Run every benchmark in bench/ (medians, results in bench/results/); BENCH_ADDRESSES sets the ETL scale
+	npx tsx bench/grid-accuracy.ts
+	npx tsx bench/airbnb-readers.ts
+	npx tsx bench/synth.ts --addresses 1000000
+	npx tsx bench/etl.ts --addresses $(or $(BENCH_ADDRESSES),100000)
+	npx tsx bench/spatial.ts
+	npx tsx bench/ledger.ts
+	npx tsx bench/middleware.ts
 
 .PHONY: clean
 clean: ## Remove generated data (keeps data/README.md)

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync, cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parquetTypes, renderDictionary, undocumented } from '../../etl/data-dictionary.ts';
 import { BuildValidationError, runBuild } from '../../etl/pipeline/run.ts';
 import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
 import { currentBuildId, verifyBuild } from '../../etl/publish/publish.ts';
@@ -28,6 +29,11 @@ describe('runBuild on a synthetic region', () => {
       expect(s.sha256).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(Object.keys(manifest.stage_timings_ms)).toContain('match_addresses');
+    // The data dictionary documents exactly the published columns, and the committed copy is current.
+    const types = await parquetTypes(join(dataDir, 'current'));
+    expect(undocumented(types)).toEqual([]);
+    const committed = readFileSync(join(import.meta.dirname, '../../docs/data-dictionary.md'), 'utf8');
+    expect(committed, 'docs/data-dictionary.md is stale: npx tsx etl/data-dictionary.ts --write').toBe(renderDictionary(types));
   }, 180_000);
 
   it('leaves current on the previous build when a source is not of its format, and cleans up next time', async () => {
