@@ -384,6 +384,16 @@ async function interactive(s: Session, input: Readable, out: Writable, err: Writ
       return true;
     }
   };
+  // Ctrl-C cancels the running query or the statement being typed; on an empty prompt it quits.
+  let running = false;
+  rl.on('SIGINT', () => {
+    if (running) s.conn.interrupt();
+    else if (buf) {
+      buf = '';
+      out.write('^C\n');
+      prompt();
+    } else rl.close();
+  });
   if (tty) await write(out, `build ${s.manifest.build_id}: ${s.views.length} tables. Statements end with ';'. .help for commands.\n`);
   prompt();
   for await (const line of rl) {
@@ -394,7 +404,9 @@ async function interactive(s: Session, input: Readable, out: Writable, err: Writ
       if (statementComplete(buf)) {
         const sql = buf;
         buf = '';
+        running = true;
         await attempt(() => runSql(s, sql, out));
+        running = false;
       }
     }
     prompt();
