@@ -1,0 +1,29 @@
+-- str_postcode_points: where a listing can take its postcode from. The centroid of each
+-- address-base postcode first (priority 0); postcodes only the postcode directory knows
+-- (live ONSPD, else Code-Point Open) second (priority 1). Grid cells of 0.01° latitude by
+-- 0.02° longitude (at least 1.08 km each way up to 61°N) let the nearest search join on
+-- cell keys instead of comparing every listing with every postcode.
+CREATE OR REPLACE TABLE str_postcode_points AS
+WITH ab AS (
+  SELECT postcode, avg(lat) AS lat, avg(lng) AS lng, mode(la_code) AS la_code, mode(country) AS country, 0 AS priority
+  FROM addresses WHERE postcode IS NOT NULL AND lat IS NOT NULL AND lng IS NOT NULL
+  GROUP BY postcode
+),
+onspd AS (
+  SELECT pcds AS postcode, lat, lng, oslaua AS la_code, country, 1 AS priority
+  FROM stg_onspd WHERE NOT coalesce(terminated, false) AND lat IS NOT NULL AND lng IS NOT NULL
+  QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC) = 1
+),
+cp AS (
+  SELECT postcode, lat, lng, admin_district_code AS la_code,
+         CASE left(country_code, 1) WHEN 'E' THEN 'England' WHEN 'W' THEN 'Wales' WHEN 'S' THEN 'Scotland' END AS country,
+         1 AS priority
+  FROM stg_codepoint WHERE has_location AND lat IS NOT NULL AND lng IS NOT NULL
+  QUALIFY row_number() OVER (PARTITION BY postcode ORDER BY _file_no DESC) = 1
+),
+pts AS (
+  SELECT * FROM ab
+  UNION ALL SELECT * FROM onspd WHERE postcode NOT IN (SELECT postcode FROM ab)
+  UNION ALL SELECT * FROM cp WHERE postcode NOT IN (SELECT postcode FROM ab) AND postcode NOT IN (SELECT postcode FROM onspd)
+)
+SELECT *, CAST(floor(lat / 0.01) AS INTEGER) AS cy, CAST(floor(lng / 0.02) AS INTEGER) AS cx FROM pts
