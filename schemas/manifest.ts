@@ -24,14 +24,24 @@ export const ManifestTable = z.object({
   sort_key: z.array(z.string()),
 });
 
+/** A non-table file a build publishes (e.g. the search index), verified like a table. */
+export const ManifestArtifact = z.object({
+  file: z.string(),
+  bytes: z.number().int().nonnegative(),
+  description: z.string(),
+});
+
 export const Manifest = z.object({
   build_id: z.string().regex(/^\d{8}T\d{6}Z-[0-9a-f]{6}$/),
   created_at: z.string(),
   schema_version: z.literal(1),
   sources: z.array(ManifestSource),
   tables: z.record(z.string(), ManifestTable),
+  artifacts: z.record(z.string(), ManifestArtifact).default({}),
   match_rates: z.record(z.string(), z.number()).default({}),
   stage_timings_ms: z.record(z.string(), z.number().nonnegative()).default({}),
   quality: z.record(z.string(), z.unknown()).default({}),
 });
 export type Manifest = z.infer<typeof Manifest>;
+/** What a writer supplies: fields with defaults may be left out. */
+export type ManifestInput = z.input<typeof Manifest>;

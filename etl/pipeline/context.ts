@@ -40,6 +40,8 @@ export interface BuildContext {
   ignored: IgnoredFile[];
   sources: SourceReport[];
   published: PublishedTable[];
+  /** Non-table files a stage wrote into `buildDir` (name → file and description). */
+  artifacts: Record<string, { file: string; description: string }>;
   matchRates: Record<string, number>;
   quality: Record<string, unknown>;
   log: EtlLogger;

@@ -48,7 +48,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     const { files, ignored } = await discoverSources(opts.sourcesDir);
     const ctx: BuildContext = {
       conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
-      files, ignored, sources: [], published: [...PUBLISHED_TABLES], matchRates: {}, quality: {}, log,
+      files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log,
       progress: opts.progress ?? (() => undefined),
     };
     const timings: Record<string, number> = {};
@@ -61,8 +61,12 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     const t0 = performance.now();
     const tables = await writeTables(ctx);
     timings.write_tables = Math.round(performance.now() - t0);
+    const artifacts: Manifest['artifacts'] = {};
+    for (const [name, a] of Object.entries(ctx.artifacts)) {
+      artifacts[name] = { ...a, bytes: (await stat(join(dir, a.file))).size };
+    }
     const manifest: Manifest = {
-      build_id: id, created_at: now.toISOString(), schema_version: 1, sources: ctx.sources, tables,
+      build_id: id, created_at: now.toISOString(), schema_version: 1, sources: ctx.sources, tables, artifacts,
       match_rates: ctx.matchRates, stage_timings_ms: timings,
       quality: { ...ctx.quality, ignored_files: ignored },
     };

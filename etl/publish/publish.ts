@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, readlink, rename, rm, stat, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Manifest } from '../../schemas/manifest.ts';
+import { Manifest, type ManifestInput } from '../../schemas/manifest.ts';
 import {
   BUILD_ID_RE, BUILDS, MANIFEST, PARTIAL_SUFFIX, buildDir, buildsDir, currentLink, newBuildId, partialDir,
 } from './layout.ts';
@@ -26,7 +26,7 @@ export async function beginBuild(dataDir: string, now: Date): Promise<{ id: stri
 }
 
 /** Writes the manifest (validated against its schema) durably into a build folder. */
-export async function writeManifest(dir: string, manifest: Manifest): Promise<void> {
+export async function writeManifest(dir: string, manifest: ManifestInput): Promise<void> {
   const parsed = Manifest.parse(manifest);
   const tmp = join(dir, MANIFEST + '.tmp');
   const fh = await open(tmp, 'w');
@@ -46,15 +46,19 @@ export async function readManifest(dir: string): Promise<Manifest> {
 }
 
 /**
- * Checks that a build folder is complete: a valid manifest, and every table file it lists
- * present with the size it records. Returns the manifest.
+ * Checks that a build folder is complete: a valid manifest, and every table and artifact
+ * file it lists present with the size it records. Returns the manifest.
  */
 export async function verifyBuild(dir: string): Promise<Manifest> {
   const manifest = await readManifest(dir);
-  for (const [name, t] of Object.entries(manifest.tables)) {
-    const s = await stat(join(dir, t.file)).catch(() => undefined);
-    if (!s) throw new Error(`table ${name}: ${t.file} is missing`);
-    if (s.size !== t.bytes) throw new Error(`table ${name}: ${t.file} has ${s.size} bytes, manifest says ${t.bytes}`);
+  const files = [
+    ...Object.entries(manifest.tables).map(([name, t]) => ({ what: `table ${name}`, ...t })),
+    ...Object.entries(manifest.artifacts).map(([name, a]) => ({ what: `artifact ${name}`, ...a })),
+  ];
+  for (const f of files) {
+    const s = await stat(join(dir, f.file)).catch(() => undefined);
+    if (!s) throw new Error(`${f.what}: ${f.file} is missing`);
+    if (s.size !== f.bytes) throw new Error(`${f.what}: ${f.file} has ${s.size} bytes, manifest says ${f.bytes}`);
   }
   return manifest;
 }

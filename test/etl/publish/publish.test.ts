@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { beginBuild, currentBuildId, promoteBuild, pruneBuilds, readManifest, writeManifest } from '../../../etl/publish/publish.ts';
-import type { Manifest } from '../../../schemas/manifest.ts';
+import type { ManifestInput as Manifest } from '../../../schemas/manifest.ts';
 import { tempDir } from '../../support/tmp.ts';
 
 let cleanups: (() => void)[] = [];
@@ -71,6 +71,17 @@ describe('publish', () => {
     writeFileSync(join(b.dir, 't.parquet'), 'dat');
     await expect(promoteBuild(dir, b.id)).rejects.toThrow(/has 3 bytes, manifest says 4/);
     expect(await currentBuildId(dir)).toBeUndefined();
+  });
+
+  it('verifies artifacts like tables', async () => {
+    const dir = dataDir();
+    const b = await beginBuild(dir, new Date('2026-01-01T10:00:00Z'));
+    writeFileSync(join(b.dir, 't.parquet'), 'data');
+    await writeManifest(b.dir, { ...manifestFor(b.id), artifacts: { idx: { file: 'idx.bin', bytes: 2, description: 'index' } } });
+    await expect(promoteBuild(dir, b.id)).rejects.toThrow(/artifact idx: idx.bin is missing/);
+    writeFileSync(join(b.dir, 'idx.bin'), 'ix');
+    await promoteBuild(dir, b.id);
+    expect(await currentBuildId(dir)).toBe(b.id);
   });
 
   it('keeps the newest three builds and removes interrupted partial builds', async () => {
