@@ -213,6 +213,24 @@ describe('computeFlags at scale and on bad input', () => {
     }
   });
 
+  it('gives a UPRN listed twice one flags row, flagged if any of its points is located', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    try {
+      await stagePlanning(c, LAYERS);
+      await loadPoints(c, 'pts', [[7, null, null], [7, -2.599, 51.451], [8, null, null]]);
+      const n = await computeFlags(c, 'main.pts', { today: TODAY }); // schema-qualified name accepted
+      expect(n).toMatchObject({ uprns: 2, located: 1, designations: 2 });
+      expect(await rows(c, 'SELECT uprn, flood_zone, conservation_area FROM uprn_flags ORDER BY uprn')).toEqual([
+        { uprn: '7', flood_zone: 2, conservation_area: true },
+        { uprn: '8', flood_zone: null, conservation_area: null },
+      ]);
+    } finally {
+      c.closeSync();
+      db.closeSync();
+    }
+  });
+
   it('refuses a bad table name, a bad date, a missing points table or missing planning layers', async () => {
     await expect(computeFlags(conn, 'points; DROP TABLE x', { today: TODAY })).rejects.toThrow(/not a plain table name/);
     await expect(computeFlags(conn, 'points', { today: '21/11/2026' })).rejects.toThrow(/YYYY-MM-DD/);
