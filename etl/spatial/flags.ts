@@ -18,6 +18,8 @@ export interface FlagOptions {
 
 /** Figures for the build manifest. */
 export interface FlagCounts {
+  /** Points with coordinates run through the index (rows, so a repeated UPRN counts twice). */
+  points: number;
   /** Distinct UPRNs in the points table (rows of `uprn_flags`). */
   uprns: number;
   /** UPRNs with coordinates, so with flags; the others have NULL flags. */
@@ -143,6 +145,7 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
   await conn.run(`CREATE OR REPLACE TEMP VIEW spatial_points AS SELECT uprn::BIGINT AS uprn, lat::DOUBLE AS lat, lng::DOUBLE AS lng FROM ${pointsTable}`);
   try {
     const hits = new HitBuffer();
+    let points = 0;
     const result = await conn.stream(sql('located_points'));
     for (;;) {
       const chunk = await result.fetchChunk();
@@ -150,6 +153,7 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
       const uprns = chunk.getColumnVector(0);
       const lngs = chunk.getColumnVector(1);
       const lats = chunk.getColumnVector(2);
+      points += chunk.rowCount;
       for (let i = 0; i < chunk.rowCount; i++) {
         const found = index.queryIds(lngs.getItem(i) as number, lats.getItem(i) as number);
         if (found.length === 0) continue;
@@ -164,6 +168,7 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
     const byDataset: Record<string, number> = {};
     for (const f of features) byDataset[f.dataset] = (byDataset[f.dataset] ?? 0) + 1;
     return {
+      points,
       uprns: Number(c.uprns),
       located: Number(c.located),
       features: features.length,

@@ -148,6 +148,7 @@ describe('computeFlags on a small in-memory database', () => {
 
   it('returns the counts for the manifest', () => {
     expect(counts).toEqual({
+      points: 13,
       uprns: 14,
       located: 13,
       features: 8, // 10 staged, one ended in 2020 and one ends today
@@ -185,6 +186,7 @@ describe('computeFlags at scale and on bad input', () => {
       const n = await computeFlags(c, 'grid', { today: TODAY });
       // Zone 3 by a plain rectangle test in SQL (boundary inclusive), independent of ours.
       const [z3] = await rows(c, `SELECT count(*)::INTEGER AS n FROM grid WHERE lng BETWEEN -2.595 AND -2.585 AND lat BETWEEN 51.455 AND 51.465`);
+      expect(n.points).toBe(250_000);
       expect(n.uprns).toBe(250_000);
       expect(n.located).toBe(250_000);
       expect(n.flagged.flood_zone_2).toBe(250_000);
@@ -220,7 +222,7 @@ describe('computeFlags at scale and on bad input', () => {
       await stagePlanning(c, LAYERS);
       await loadPoints(c, 'pts', [[7, null, null], [7, -2.599, 51.451], [8, null, null]]);
       const n = await computeFlags(c, 'main.pts', { today: TODAY }); // schema-qualified name accepted
-      expect(n).toMatchObject({ uprns: 2, located: 1, designations: 2 });
+      expect(n).toMatchObject({ points: 1, uprns: 2, located: 1, designations: 2 });
       expect(await rows(c, 'SELECT uprn, flood_zone, conservation_area FROM uprn_flags ORDER BY uprn')).toEqual([
         { uprn: '7', flood_zone: 2, conservation_area: true },
         { uprn: '8', flood_zone: null, conservation_area: null },
