@@ -4,6 +4,7 @@ SHELL := /bin/bash
 DATA_DIR ?= ./data
 ADDRESSES ?= 10000
 SEED ?= 42
+PORT ?= 8080
 
 node_modules/.install-stamp: package.json package-lock.json
 	@# npm ci refuses this lock file: npm 11 leaves the other platforms' optional DuckDB
@@ -19,9 +20,12 @@ help: ## List every target
 install: node_modules/.install-stamp ## Install dependencies (exact versions from package-lock.json)
 
 .PHONY: demo
-demo: install ## Generate the synthetic region ($(ADDRESSES) addresses) and publish an ETL build of it in $(DATA_DIR)
+demo: install ## Generate a synthetic region, publish its ETL build, create a demo key, print example requests, serve on PORT
 	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED)
 	npm run --silent etl -- run --sources $(DATA_DIR)/synth --data-dir $(DATA_DIR)
+	@DATA_DIR=$(DATA_DIR) npm run --silent accounts -- create --tier pro --name demo --json > $(DATA_DIR)/demo-account.json
+	@npx tsx scripts/demo-examples.ts $(DATA_DIR)/demo-account.json $(PORT) $(DATA_DIR)
+	PORT=$(PORT) DATA_DIR=$(DATA_DIR) npm start
 
 .PHONY: etl
 etl: install ## Run one ETL build over SOURCES (default $(DATA_DIR)/synth) into $(DATA_DIR)

@@ -19,7 +19,7 @@ export interface RunOptions {
   progress?: (stage: string, done: number, total?: number) => void;
   /** A table may shrink to this share of its row count in the previous build; default 0.5. */
   minShareOfPrevious?: number;
-  /** Builds kept besides the current one; default 3. */
+  /** Complete builds kept, the current one included; default 3. */
   keep?: number;
 }
 
@@ -33,8 +33,9 @@ export class BuildValidationError extends Error {
  * Runs one build: discovers the sources, runs every stage in order into a `.partial`
  * folder, writes each published table as Parquet sorted by its key, writes the manifest,
  * validates (row contracts, counts against the previous build), and only then switches
- * `current`. Any failure leaves `current` where it was; the partial folder is removed by
- * the next run's prune.
+ * `current`. Any failure leaves `current` where it was and removes the partial folder (a
+ * killed run's folder is removed by the next run's prune). Callers hold the ETL lock
+ * (`withBuildLock`): the prune at the start would otherwise delete a concurrent build.
  */
 export async function runBuild(opts: RunOptions): Promise<{ build_id: string; manifest: Manifest }> {
   const now = opts.now ?? new Date();
@@ -80,6 +81,8 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     return { build_id: id, manifest };
   } catch (e) {
     conn.closeSync();
+    // A failed build leaves nothing behind (a crash is cleaned up by the next run's prune).
+    await rm(dir, { recursive: true, force: true });
     log.error({ build_id: id, err: (e as Error).message }, 'build failed; current unchanged');
     throw e;
   }

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync, cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parquetTypes, renderDictionary, undocumented } from '../../etl/data-dictionary.ts';
@@ -45,6 +45,7 @@ describe('runBuild on a synthetic region', () => {
     await expect(runBuild({ dataDir, sourcesDir: sources, log: quietLog })).rejects.toThrow(/not a Price Paid file/);
     expect(await currentBuildId(dataDir)).toBe(first.build_id);
     await verifyBuild(join(dataDir, 'current'));
+    expect(readdirSync(join(dataDir, 'builds'))).toEqual([first.build_id]); // the failed build left nothing
   }, 180_000);
 
   it('refuses to publish a build whose tables shrink below half of the previous build', async () => {
