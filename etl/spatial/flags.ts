@@ -104,12 +104,15 @@ async function tableExists(conn: DuckDBConnection, name: string): Promise<boolea
 async function featuresInForce(conn: DuckDBConnection, today: string): Promise<Feature[]> {
   const rows = (await conn.runAndReadAll(sql('features_in_force'), { today })).getRowObjectsJS();
   return rows.map((r) => {
+    const what = `stg_planning: geometry of ${String(r.dataset)} ${String(r.entity ?? r.reference)}`;
     let geometry: PlanningGeometry;
     try {
       geometry = JSON.parse(String(r.geometry)) as PlanningGeometry;
     } catch {
-      throw new Error(`stg_planning: geometry of ${String(r.dataset)} ${String(r.entity ?? r.reference)} is not JSON`);
+      throw new Error(`${what} is not JSON`);
     }
+    // The reader stages polygons only; anything else means the table was not made by it.
+    if (geometry?.type !== 'Polygon' && geometry?.type !== 'MultiPolygon') throw new Error(`${what} is not a Polygon or MultiPolygon`);
     return {
       dataset: String(r.dataset),
       entity: typeof r.entity === 'bigint' ? r.entity : null,

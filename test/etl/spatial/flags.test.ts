@@ -248,7 +248,7 @@ describe('computeFlags at scale and on bad input', () => {
     }
   });
 
-  it('refuses a staged geometry that is not JSON', async () => {
+  it('refuses a staged geometry that is not JSON or not a polygon', async () => {
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     try {
@@ -256,6 +256,8 @@ describe('computeFlags at scale and on bad input', () => {
       await c.run(`UPDATE stg_planning SET geometry = '{"type": "Polygon", '`);
       await loadPoints(c, 'points', POINTS);
       await expect(computeFlags(c, 'points', { today: TODAY })).rejects.toThrow(/geometry of flood-risk-zone 1 is not JSON/);
+      await c.run(`UPDATE stg_planning SET geometry = '{"type": "Point", "coordinates": [-2.6, 51.45]}'`);
+      await expect(computeFlags(c, 'points', { today: TODAY })).rejects.toThrow(/flood-risk-zone 1 is not a Polygon or MultiPolygon/);
     } finally {
       c.closeSync();
       db.closeSync();
