@@ -109,6 +109,13 @@ export function ppdAddress(r: Rng, p: Property, month: MonthIdx): PpdAddress {
   } else {
     paon = p.buildingName ?? p.buildingNumber ?? '';
   }
+  // Slips that no matcher can fully undo: a flat sale keyed without its flat number, and a
+  // house number keyed wrongly (digits swapped, or the next number along).
+  if (saon && r.chance(MESS.ppdSaonMissing)) saon = '';
+  if (/^\d+$/.test(paon) && r.chance(MESS.ppdNumberSlip)) {
+    const swapped = paon.split('').reverse().join('');
+    paon = swapped !== paon && !swapped.startsWith('0') ? swapped : String(Number(paon) + 2);
+  }
   let stem = p.streetStem;
   let type = p.streetType[0];
   if (r.chance(MESS.ppdStreetTypo)) stem = typo(r, stem);

@@ -293,6 +293,8 @@ export const MESS = {
   ppdStreetTypo: 0.02,
   ppdMissingLocality: 0.25,
   ppdPostcodeTypo: 0.004,
+  ppdSaonMissing: 0.01, // flat sale without its flat number
+  ppdNumberSlip: 0.003, // house number keyed wrongly (23 for 32, or 34 for 32)
   epcNoUprn: 0.08,
   epcMissingArea: 0.015,
   epcZeroArea: 0.01,
