@@ -16,12 +16,11 @@ import { HpiAccumulator } from './hpi.ts';
 import { csvRow, OutFile } from './out.ts';
 import { DEFAULT_TODAY, GENERATOR_VERSION, RENT, SCRAPE_LAG_DAYS, TOWNS } from './params.ts';
 import { buildPlanning, featureCollection, type PlanningShape } from './planning.ts';
-import { Planter } from './planted.ts';
+import { Planter, plantStreamed } from './planted.ts';
 import { rng } from './prng.ts';
 import { planRegion, type District } from './region.ts';
 import { letsFor, onsCategory, rentTruth, RentStats } from './rents.ts';
-import { guid, type Sale } from './sales.ts';
-import { salesFor } from './sales.ts';
+import { guid, salesFor, type Sale } from './sales.ts';
 import { listingFor, listingRows, newHost, type Host, type Ids, type Listing } from './str.ts';
 import { dayOf, isoDay, monthOf, monthOfDay, ymStr, type DayIdx, type MonthIdx } from './time.ts';
 import { UprnAllocator, sectorUnits, type Property, type Unit } from './units.ts';
@@ -154,12 +153,12 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
     for (let s = 0; s < d.sectorQuotas.length; s++) {
       for (const unit of sectorUnits(seed, d, s, d.sectorQuotas[s]!, uprns, planning, today)) {
         writeUnit(ctx, unit);
-        if (++unitCount === PLANT_AFTER_UNIT) plantStreamed(ctx);
+        if (++unitCount === PLANT_AFTER_UNIT) plantStreamed(ctx.planter, f, seed);
         await Promise.all([...Object.values(f), ...Object.values(t)].map((o) => o.maybeFlush()));
       }
     }
   }
-  if (unitCount < PLANT_AFTER_UNIT) plantStreamed(ctx);
+  if (unitCount < PLANT_AFTER_UNIT) plantStreamed(ctx.planter, f, seed);
 
   writeHpi(ctx, plan);
   writeOnsRents(ctx);
@@ -345,72 +344,6 @@ function writeRentals(ctx: Ctx, p: Property, lets: ReturnType<typeof letsFor>): 
     ]));
     ctx.t.rentals!.row(csvRow([id, p.uprn, isoDay(l.day), l.kind, l.trueRent, l.observedRent]));
   }
-}
-
-/** The deliberately bad rows of the streamed files (see Planter). */
-function plantStreamed(ctx: Ctx): void {
-  const { f, planter } = ctx;
-  const r = rng(ctx.seed, 'planted');
-  const q = (cells: string[]) => cells.map((c) => `"${c}"`).join(',') + '\n';
-  const ppd = (id: string, price: string, date: string, type = 'T') =>
-    q([`{${id}}`, price, date, 'BS1 1AA', type, 'N', 'F', '1', '', 'PLANTED ROAD', '', 'BRISTOL', 'CITY OF BRISTOL', 'CITY OF BRISTOL', 'A', 'A']);
-  planter.plant(f.ppd!, 'invalid:price', ppd(guid(r), '0', '2015-06-01 00:00'));
-  planter.plant(f.ppd!, 'invalid:date', ppd(guid(r), '250000', '2015-02-30 00:00'));
-  planter.plant(f.ppd!, 'wrong_column_count', ppd(guid(r), '250000', '2015-06-01 00:00').replace(/,"A"\n$/, '\n'));
-  planter.plant(f.ppdUpdate!, 'invalid:property_type', ppd(guid(r), '250000', '2025-08-01 00:00', 'X'));
-
-  const ab = (uprn: string, pc: string) => csvRow([uprn, '', '', '', '', 'RD04', '358900.00', '172900.00', '51.4545000', '-2.5879000', '1', '2024-01-01', `1 PLANTED ROAD, BRISTOL, ${pc}`, '', '', '', '', '1', 'PLANTED ROAD', '', 'BRISTOL', 'BRISTOL', '', pc, '1A', 'E06000023', 'I']);
-  planter.plant(f.addressbase!, 'invalid:uprn', ab('UPRN-X', 'BS1 1AA'));
-  planter.plant(f.addressbase!, 'invalid:postcode', ab('999999999901', 'NOT A POSTCODE'));
-  planter.plant(f.addressbase!, 'wrong_column_count', ab('999999999902', 'BS1 1AA').replace(/,I\n$/, '\n'));
-
-  planter.plant(f.uprn!, 'invalid:uprn', 'abc,358900.00,172900.00,51.4545000,-2.5879000\n');
-  planter.plant(f.uprn!, 'invalid:lat', '999999999903,358900.00,172900.00,91.5000000,-2.5879000\n');
-
-  const epc = (set: Record<string, string>, drop = false) => {
-    const cells = EPC_ODC_HEADER.map((h) => set[h] ?? '');
-    return csvRow(drop ? cells.slice(0, -1) : cells);
-  };
-  const good = { LMK_KEY: `9${r.digits(30)}`, POSTCODE: 'BS1 1AA', LODGEMENT_DATE: '2015-06-01', CURRENT_ENERGY_RATING: 'D', ADDRESS1: '1 Planted Road' };
-  planter.plant(f.epc!, 'invalid:lodgement_date', epc({ ...good, LODGEMENT_DATE: '2015-13-45' }));
-  planter.plant(f.epc!, 'invalid:current_energy_rating', epc({ ...good, LMK_KEY: `9${r.digits(30)}`, CURRENT_ENERGY_RATING: 'H' }));
-  planter.plant(f.epc!, 'wrong_column_count', epc({ ...good, LMK_KEY: `9${r.digits(30)}` }, true));
-
-  const pc = (pcds: string, dointr: string) => {
-    const row = onspdRow(PLANT_UNIT(), 'BS1 1AA', '51.454500', '-2.587900', ONSPD_OLD_INTRO, undefined).split(',');
-    row[2] = pcds;
-    row[3] = dointr;
-    return row.join(',');
-  };
-  planter.plant(f.onspd!, 'invalid:dointr', pc('BS1 1AA', '198013'));
-  planter.plant(f.onspd!, 'invalid:pcds', pc('NOTAPC', '198001'));
-
-  const listing = (id: string, roomType: string, drop = false) => {
-    const cells = AIRBNB_LISTINGS_HEADER.map((h): string =>
-      h === 'id' ? id : h === 'host_id' ? '12345' : h === 'latitude' ? '51.45' : h === 'longitude' ? '-2.59' : h === 'room_type' ? roomType : '');
-    return csvRow(drop ? cells.slice(0, -1) : cells);
-  };
-  planter.plant(f.listings!, 'invalid:id', listing('12ab', 'Private room'));
-  planter.plant(f.listings!, 'invalid:room_type', listing('99999999999', 'Castle'));
-  planter.plant(f.listings!, 'column_count', listing('99999999998', 'Private room', true));
-  planter.plant(f.calendar!, 'invalid:available', '99999999999,2025-10-01,x,,,1,30\n');
-  planter.plant(f.calendar!, 'invalid:date', '99999999999,2025-13-01,t,,,1,30\n');
-  planter.plant(f.reviews!, 'invalid:listing_id', csvRow(['abc', '123', '2024-01-01', '456', 'Sam', 'Planted review']));
-  planter.plant(f.reviews!, 'invalid:date', csvRow(['99999999999', '124', '2024/01/01', '456', 'Sam', 'Planted review']));
-
-  const ev = (id: string, date: string) => csvRow([id, date, '1 Planted Road, Bristol', 'BS1 1AA', '', 'house', '3', 'whole', '1200', '', 'portal-c']);
-  planter.plant(f.evidence!, 'invalid:let_date', ev('EVPLANTED1', '2024-02-30'));
-  planter.plant(f.evidence!, 'invalid:bedrooms', csvRow(['EVPLANTED2', '2024-02-10', '1 Planted Road, Bristol', 'BS1 1AA', '', 'house', '1', 'room', '600', '', 'portal-c']));
-}
-
-let plantUnit: Unit | undefined;
-/** A stand-in unit for rendering planted ONSPD rows (Bristol's first district). */
-function PLANT_UNIT(): Unit {
-  if (!plantUnit) {
-    const d = planRegion(100)[0]!;
-    plantUnit = { district: d, postcode: 'BS1 1AA', sector: 0, e: 358900, n: 172900, dointr: 0, predecessor: undefined, properties: [], phantoms: [], parentUprns: [] };
-  }
-  return plantUnit;
 }
 
 function writeHpi(ctx: Ctx, plan: District[]): void {
