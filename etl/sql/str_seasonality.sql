@@ -11,7 +11,7 @@ WITH r AS (
   SELECT listing_id AS id, CAST(date_trunc('month', CAST(date AS DATE)) AS DATE) AS month FROM stg_airbnb_reviews
 ),
 win AS (
-  SELECT max(month) AS win_to, max(month) - to_months(CAST($seasonality_months AS INTEGER)) AS win_from FROM r
+  SELECT max(month) AS win_to, CAST(max(month) - to_months(CAST($seasonality_months AS INTEGER)) AS DATE) AS win_from FROM r
 ),
 inwin AS (
   SELECT coalesce(b.la_code, '*') AS la_code, month(r.month) AS moy

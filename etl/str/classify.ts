@@ -55,7 +55,7 @@ export function matchAmenities(amenities: readonly string[]): string[] {
 export const PROPERTY_CLASS_PATTERNS = {
   neither: '^room in (hotel|boutique hotel|hostel)\\b',
   apartment: '\\b(rental unit|condo|condominium|apartment|aparthotel|loft|flat|serviced apartment)\\b',
-  house: '\\b(home|house|townhouse|cottage|bungalow|villa|guesthouse|guest suite|cabin|chalet|barn|farm stay|casa particular|castle|hut)\\b',
+  house: '\\b(home|house|townhouse|cottage|bungalow|villa|guesthouse|guest suite|bed and breakfast|cabin|chalet|barn|farm stay|casa particular|castle|hut)\\b',
 } as const;
 
 export type PropertyClass = 'house' | 'apartment';

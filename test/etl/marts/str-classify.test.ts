@@ -70,7 +70,7 @@ describe('property class and tiers', () => {
     ['Entire rental unit', 'apartment'], ['Entire condo', 'apartment'], ['Entire serviced apartment', 'apartment'],
     ['Private room in rental unit', 'apartment'], ['Entire loft', 'apartment'], ['Room in aparthotel', 'apartment'],
     ['Entire home', 'house'], ['Entire townhouse', 'house'], ['Private room in home', 'house'], ['Tiny home', 'house'],
-    ['Entire cottage', 'house'], ['Entire guest suite', 'house'], ['Private room in bungalow', 'house'],
+    ['Entire cottage', 'house'], ['Private room in bed and breakfast', 'house'], ['Entire guest suite', 'house'], ['Private room in bungalow', 'house'],
     ['Room in hotel', undefined], ['Houseboat', undefined], ['Camper/RV', undefined], ['Private room', undefined], ['Yurt', undefined],
   ])('%s → %s', (text, cls) => {
     expect(propertyClass(text)).toBe(cls);

@@ -1,0 +1,75 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { statSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SourceFile, SourceKind } from '../../../etl/pipeline/discover.ts';
+import { queryRows, runSql } from '../../../etl/pipeline/sql.ts';
+import { buildStrMarts } from '../../../etl/stages/marts-str.ts';
+import { stageSources } from '../../../etl/stages/stage-sources.ts';
+import { hasRaw, rawPath } from '../../support/raw.ts';
+
+const SAMPLES: [SourceKind, string][] = [
+  ['airbnb_listings', 'airbnb/bristol_2025-09-26/listings.csv.gz'],
+  ['airbnb_calendar', 'airbnb/bristol_2025-09-26/calendar.csv.gz'],
+  ['airbnb_reviews', 'airbnb/bristol_2020-05_reviews/reviews.csv.gz'],
+  ['codepoint', 'postcodes/codepoint_open_2024-01/bs.csv'],
+];
+const present = SAMPLES.every(([, rel]) => hasRaw(rel));
+
+/**
+ * The real Bristol scrape (2,845 listings, a 1M-row calendar) staged through the readers,
+ * with Code-Point Open BS postcodes as the only postcode source and the 2020 reviews file,
+ * whose stale history sends the method to the listings' own review counts. One test: the
+ * calendar makes staging slow.
+ */
+describe.skipIf(!present)('STR marts on the real Bristol 2025 scrape', () => {
+  let conn: DuckDBConnection | undefined;
+  afterAll(() => conn?.closeSync());
+
+  it('places, classifies and estimates every listing; sane against Inside Airbnb\'s own estimates', async () => {
+    conn = await (await DuckDBInstance.create(':memory:')).connect();
+    const files: SourceFile[] = SAMPLES.map(([kind, rel]) => ({ kind, rel, path: rawPath(rel), bytes: statSync(rawPath(rel)).size }));
+    await stageSources(conn, files, '2025-10-01');
+    await runSql(conn, 'addresses');
+    await buildStrMarts(conn);
+
+    const [s] = await queryRows(conn, `SELECT count(*) AS listings, count(*) FILTER (WHERE listed) AS listed, count(*) FILTER (WHERE active) AS active,
+      count(*) FILTER (WHERE blocked) AS blocked, count(*) FILTER (WHERE la_code = 'E06000023') AS in_bristol,
+      count(*) FILTER (WHERE postcode IS NULL) AS unplaced, count(*) FILTER (WHERE postcode_source <> 'postcode_directory') AS not_directory,
+      count(*) FILTER (WHERE country <> 'England') AS not_england,
+      any_value(review_source) AS review_source, max(length(id)) AS longest_id,
+      count(*) FILTER (WHERE has_wifi) / count(*) AS wifi_share, count(*) FILTER (WHERE property_type IS NULL) AS unclassed,
+      count(*) FILTER (WHERE occupancy_ltm NOT BETWEEN 0 AND 1) AS bad_occ,
+      count(DISTINCT price_tier) AS tiers
+      FROM str_listings`);
+    expect(s).toMatchObject({ listings: '2845', listed: '2205', review_source: 'listing_counts', bad_occ: '0', not_directory: '0', not_england: '0', tiers: '5' });
+    expect(Number(s?.longest_id)).toBeGreaterThan(16);
+    expect(Number(s?.in_bristol)).toBeGreaterThan(2800);
+    expect(Number(s?.unplaced)).toBeLessThan(10);
+    expect(Number(s?.wifi_share)).toBeGreaterThan(0.85);
+    expect(Number(s?.unclassed)).toBeLessThan(45);
+
+    // Against Inside Airbnb's own last-365-day estimates, for active priced listings.
+    const [c] = await queryRows(conn, `SELECT count(*) AS n,
+      median(booked_nights_ltm) AS our_nights, median(airbnb_estimated_nights_l365d) AS their_nights,
+      median(revenue_ltm) AS our_revenue, median(airbnb_estimated_revenue_l365d) AS their_revenue,
+      corr(booked_nights_ltm, airbnb_estimated_nights_l365d) AS corr_nights,
+      corr(revenue_ltm, airbnb_estimated_revenue_l365d) AS corr_revenue,
+      median(occupancy_ltm) AS our_occupancy
+      FROM str_listings WHERE active AND airbnb_estimated_revenue_l365d IS NOT NULL`);
+    process.stdout.write(`Bristol 2025 (active, priced): ${JSON.stringify(c)}\n`);
+    expect(Number(c?.corr_nights)).toBeGreaterThan(0.8);
+    expect(Number(c?.corr_revenue)).toBeGreaterThan(0.7);
+    expect(Number(c?.our_revenue) / Number(c?.their_revenue)).toBeGreaterThan(0.6);
+    expect(Number(c?.our_revenue) / Number(c?.their_revenue)).toBeLessThan(1.6);
+
+    // Seasonality from the 2017–2020 Bristol reviews: a summer peak over January.
+    const [season] = await queryRows(conn, `SELECT max(demand_index) FILTER (WHERE month_of_year = 8) / max(demand_index) FILTER (WHERE month_of_year = 1) AS aug_jan,
+      min(window_from) AS window_from FROM str_seasonality WHERE la_code = 'E06000023'`);
+    process.stdout.write(`Bristol seasonality: ${JSON.stringify(season)}\n`);
+    expect(Number(season?.aug_jan)).toBeGreaterThan(1.1);
+
+    const [area] = await queryRows(conn, `SELECT count(*) AS months, max(active_listings) AS most_active FROM str_area_months WHERE area_level = 'la' AND area_code = 'E06000023'`);
+    expect(Number(area?.months)).toBe(24);
+    expect(Number(area?.most_active)).toBeGreaterThan(1500);
+  }, 300_000);
+});
