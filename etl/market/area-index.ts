@@ -7,12 +7,14 @@ export type IndexLevel = (typeof INDEX_LEVELS)[number];
 /**
  * Penalties per level (docs/marts.md). Pair noise variance is about 0.036 (two sales with log
  * SD ≈ 0.135); smooth ≈ 0.036 ÷ (monthly step SD)², shrink ≈ 0.036 ÷ (deviation SD)². A
- * country follows the market with steps of about 0.6% (seasonality included); districts and
+ * country follows the market (seasonality included, hence a light curvature weight); districts and
  * outcodes drift from their parent by up to a few tenths in log terms over decades; sectors
  * share their outcode's market closely. Tuned on the synthetic region (docs/marts.md).
  */
 export const INDEX_PENALTIES: Record<IndexLevel, IndexPenalty> = {
-  country: { smooth: 1000, shrink: 1e-3 },
+  // A country's prior is a steady trend (curvature) rather than a flat level: the latest
+  // months, with the fewest pairs, then continue the recent slope instead of lagging it.
+  country: { smooth: 0, shrink: 1e-3, curvature: 10_000 },
   district: { smooth: 1000, shrink: 0.3 },
   outcode: { smooth: 1000, shrink: 0.5 },
   sector: { smooth: 3000, shrink: 20 },

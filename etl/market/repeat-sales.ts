@@ -6,6 +6,7 @@
  * and d minimises
  *
  *   Σ_pairs (y − (P[t2] − P[t1]) − (d[t2] − d[t1]))²  +  smooth · Σ_t (d[t+1] − d[t])²  +  shrink · Σ_t d[t]²
+ *     + curvature · Σ_t (d[t−1] − 2 d[t] + d[t+1])²
  *
  * so a thin area stays close to its parent (shrink) and a month without sales borrows from
  * its neighbours (smooth). The top level has no parent (P = 0) and a negligible shrink.
@@ -26,6 +27,11 @@ export interface IndexPenalty {
   smooth: number;
   /** Weight on the squared deviation from the parent (≈ pair noise variance ÷ deviation variance). */
   shrink: number;
+  /**
+   * Weight on squared second differences (d[t−1] − 2d[t] + d[t+1]): favours a steady trend,
+   * so the last months continue the recent slope instead of lagging it. Default 0.
+   */
+  curvature?: number;
 }
 
 /**
@@ -41,7 +47,13 @@ export function solveAreaLevel(T: number, cells: readonly PairCell[], parent: Fl
   // Right-hand side X'(y − parent change) and the diagonal of the normal matrix.
   const rhs = new Float64Array(T);
   const diag = new Float64Array(T).fill(pen.shrink);
+  const curv = pen.curvature ?? 0;
   for (let t = 0; t < T; t++) diag[t]! += pen.smooth * ((t > 0 ? 1 : 0) + (t < T - 1 ? 1 : 0));
+  for (let t = 1; t < T - 1; t++) {
+    diag[t - 1]! += curv;
+    diag[t]! += 4 * curv;
+    diag[t + 1]! += curv;
+  }
   for (const c of used) {
     const r = c.sumY - c.n * (parent ? parent[c.t2]! - parent[c.t1]! : 0);
     rhs[c.t2]! += r;
@@ -55,6 +67,12 @@ export function solveAreaLevel(T: number, cells: readonly PairCell[], parent: Fl
       if (t > 0) v += pen.smooth * (x[t]! - x[t - 1]!);
       if (t < T - 1) v += pen.smooth * (x[t]! - x[t + 1]!);
       out[t] = v;
+    }
+    for (let t = 1; t < T - 1 && curv > 0; t++) {
+      const k = curv * (x[t - 1]! - 2 * x[t]! + x[t + 1]!);
+      out[t - 1]! += k;
+      out[t]! -= 2 * k;
+      out[t + 1]! += k;
     }
     for (const c of used) {
       const r = c.n * (x[c.t2]! - x[c.t1]!);

@@ -57,6 +57,15 @@ describe('solveAreaLevel (regularised repeat sales)', () => {
     expect(growth(rich)).toBeCloseTo(0.3, 1);
   });
 
+  it('with a curvature prior, continues the recent trend into months without pairs (a flat-level prior lags it)', () => {
+    const truth = Array.from({ length: 12 }, (_, t) => 0.01 * t);
+    const cells = allPairs(truth.slice(0, 9), 30);
+    const trend = solveAreaLevel(12, cells, undefined, { smooth: 0, shrink: 1e-6, curvature: 100 });
+    const flat = solveAreaLevel(12, cells, undefined, { smooth: 100, shrink: 1e-6 });
+    expect(trend[11]! - trend[0]!).toBeCloseTo(0.11, 2);
+    expect(flat[11]! - flat[0]!).toBeLessThan(0.09);
+  });
+
   it('ignores same-month pairs and cells outside the months', () => {
     const a = solveAreaLevel(3, [{ t1: 0, t2: 2, n: 3, sumY: 0.3 }], undefined, weak);
     const b = solveAreaLevel(3, [{ t1: 0, t2: 2, n: 3, sumY: 0.3 }, { t1: 1, t2: 1, n: 9, sumY: 5 }, { t1: 0, t2: 7, n: 9, sumY: 5 }, { t1: -1, t2: 1, n: 2, sumY: 1 }], undefined, weak);
