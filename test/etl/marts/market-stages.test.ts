@@ -203,7 +203,7 @@ describe('market marts without the data', () => {
     const now = new Date('2025-10-01T00:00:00Z');
     const ctx: BuildContext = {
       conn, sourcesDir: dir, buildDir: tmp.dir, buildId: 'empty', now, today: '2025-10-01', files, ignored, sources: [],
-      published: [...PUBLISHED_TABLES], matchRates: {}, quality: {}, log: quietLog, progress: () => undefined,
+      published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log: quietLog, progress: () => undefined,
     };
     for (const stage of STAGES) await stage.run(ctx);
     for (const stage of MARKET_STAGES) await stage.run(ctx);
