@@ -94,7 +94,8 @@ function conjugateGradient(T: number, multiply: (x: Float64Array, out: Float64Ar
   for (let t = 0; t < T; t++) z[t] = r[t]! / diag[t]!;
   p.set(z);
   let rz = dot(r, z);
-  const stop = 1e-20 * Math.max(dot(b, b), 1e-300);
+  // Relative residual 1e-7: far below the index's statistical error.
+  const stop = 1e-14 * Math.max(dot(b, b), 1e-300);
   for (let it = 0; it < 20 * T + 100 && dot(r, r) > stop; it++) {
     multiply(p, ap);
     const alpha = rz / dot(p, ap);
