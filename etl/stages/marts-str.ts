@@ -14,7 +14,7 @@ export const strMartsStage: Stage = {
   name: 'marts_str',
   description: 'short-term lets: listings with nearest postcode, tiers and amenities; review-rate occupancy and ADR by month; area aggregates',
   reads: ['stg_airbnb_listings', 'stg_airbnb_calendar', 'stg_airbnb_reviews', 'addresses', 'stg_onspd', 'stg_codepoint'],
-  writes: ['str_listings', 'str_listing_months', 'str_area_months', 'str_seasonality', 'str_price_tiers'],
+  writes: ['str_listings', 'str_listing_months', 'str_area_months', 'str_area_snapshot', 'str_seasonality', 'str_price_tiers'],
   async run(ctx) {
     await buildStrMarts(ctx.conn, {}, (name) => ctx.progress(`marts_str ${name}`, 0));
     const [summary] = await queryRows(ctx.conn, `
@@ -64,7 +64,7 @@ export async function loadAmenityRules(conn: DuckDBConnection): Promise<void> {
 /** The statements, in dependency order. */
 export const STR_SQL_ORDER = [
   'str_listing_src', 'str_calendar_stats', 'str_postcode_points', 'str_listing_area', 'str_listing_base',
-  'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months', 'str_listings', 'str_area_months',
+  'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
 ] as const;
 
 const c = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
@@ -175,6 +175,27 @@ export const STR_TABLES: PublishedTable[] = [
       c('revpar', 'GBP', EST, 'revenue ÷ available nights'),
       c('revenue_per_listing', 'GBP', EST, 'revenue ÷ active listings (revenue per listing per month)'),
       c('yoy_revenue_change', 'fraction', EST, 'revenue per listing ÷ that of the same month a year earlier − 1; null in the first 12 months'),
+    ],
+  },
+  {
+    name: 'str_area_snapshot', sortKey: ['area_level', 'area_code'], description: 'short-term-let supply and the coming 30 days by postcode sector, outcode, local authority and country, at the scrape',
+    columns: [
+      c('area_level', '', 'derived', 'sector, outcode, la or country'),
+      c('area_code', '', 'derived', 'e.g. "BS1 4", "BS1", "E06000023", "England"'),
+      c('scrape_date', 'ISO date', IA, 'latest scrape date of the area\'s listings'),
+      c('listings', '', IA, 'listings placed in the area'),
+      c('listed_listings', '', 'derived', 'listings with a price in this scrape'),
+      c('active_listings', '', 'derived', 'active listings (str_listings.active)'),
+      c('blocked_listings', '', 'derived', 'listed listings with no open night in the coming year'),
+      c('new_listings_30d', '', IA, 'listings first reviewed in the 30 days before the scrape (a lagging proxy: a new listing shows once reviewed)'),
+      c('live_listings_now', '', EST, 'listings live in the scrape month (str_listing_months)'),
+      c('live_listings_year_ago', '', EST, 'listings live 12 months before the scrape month'),
+      c('supply_yoy_growth', 'fraction', EST, 'live_listings_now ÷ live_listings_year_ago − 1; null when none a year ago'),
+      c('booked_ahead_30d', 'nights', EST, 'sum over active listings of closed nights in the next 30 days less expected blocked ones'),
+      c('available_next_30d', 'nights', 'Inside Airbnb calendar', 'sum over active listings of open nights in the next 30 days'),
+      c('stay_nights_avg', 'nights', EST, 'mean assumed length of stay of active listings (an assumption, not a measurement)'),
+      c('listings_with_rating', '', IA, 'active listings with an overall rating'),
+      c('rating_overall_avg', '0–5', IA, 'mean overall rating of active listings'),
     ],
   },
   {

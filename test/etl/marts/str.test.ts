@@ -135,4 +135,25 @@ describe('STR marts on a staged synthetic region', () => {
     expect(n(s.listing_months)).toBe(n(s.listings) * STR_METHOD.historyMonths);
     expect(s.review_source).toBe('reviews_file');
   });
+
+  it('counts the listings of each area as str_listings does, and live listings as str_area_months does', async () => {
+    const r = await one(ctx, `WITH e AS (
+        SELECT 'outcode' AS area_level, outcode AS area_code, count(*) AS listings, count(*) FILTER (WHERE active) AS active,
+               count(*) FILTER (WHERE blocked) AS blocked, coalesce(sum(available_next_30d) FILTER (WHERE active), 0) AS open30
+        FROM str_listings GROUP BY outcode
+        UNION ALL SELECT 'country', country, count(*), count(*) FILTER (WHERE active), count(*) FILTER (WHERE blocked),
+               coalesce(sum(available_next_30d) FILTER (WHERE active), 0) FROM str_listings GROUP BY country)
+      SELECT count(*) AS n, count(*) FILTER (WHERE s.listings <> e.listings OR s.active_listings <> e.active OR s.blocked_listings <> e.blocked OR s.available_next_30d <> e.open30) AS bad
+      FROM e JOIN str_area_snapshot s USING (area_level, area_code)`);
+    expect(n(r.n)).toBeGreaterThan(3);
+    expect(n(r.bad)).toBe(0);
+    const m = await one(ctx, `SELECT count(*) AS n, count(*) FILTER (WHERE s.live_listings_now <> a.active_listings) AS bad,
+        count(*) FILTER (WHERE s.supply_yoy_growth IS NOT NULL AND abs(s.supply_yoy_growth - (s.live_listings_now / s.live_listings_year_ago - 1)) > 1e-9) AS bad_growth,
+        count(*) FILTER (WHERE s.booked_ahead_30d < 0 OR s.booked_ahead_30d > 30 * s.active_listings) AS bad_ahead
+      FROM str_area_snapshot s JOIN str_area_months a ON a.area_level = s.area_level AND a.area_code = s.area_code AND a.month = DATE '2025-09-01'`);
+    expect(n(m.n)).toBeGreaterThan(3);
+    expect(n(m.bad)).toBe(0);
+    expect(n(m.bad_growth)).toBe(0);
+    expect(n(m.bad_ahead)).toBe(0);
+  });
 });
