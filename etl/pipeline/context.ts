@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { IgnoredFile, SourceFile } from './discover.ts';
 import type { SourceReport } from '../stages/stage-sources.ts';
 
@@ -28,6 +28,8 @@ export interface PublishedTable {
 
 /** What the stages of one build share. */
 export interface BuildContext {
+  /** The build's database; `conn` is its main connection. */
+  db: DuckDBInstance;
   conn: DuckDBConnection;
   sourcesDir: string;
   /** The build's `.partial` folder, where tables are written. */

@@ -48,7 +48,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   try {
     const { files, ignored } = await discoverSources(opts.sourcesDir);
     const ctx: BuildContext = {
-      conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
+      db, conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
       files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log,
       progress: opts.progress ?? (() => undefined),
     };

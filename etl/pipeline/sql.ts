@@ -1,4 +1,4 @@
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -34,4 +34,22 @@ export async function countRows(conn: DuckDBConnection, table: string): Promise<
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`not a plain identifier: ${table}`);
   const [row] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`);
   return Number(row?.n ?? 0);
+}
+
+type JsonRow = Record<string, string | number | boolean | null>;
+
+/**
+ * Streams a query's rows as JSON-safe objects, chunk by chunk, on a connection of its own.
+ * A streamed result on a connection ends silently, without error, when that connection
+ * runs anything else: an appender flush (every 204,800 rows) or a CREATE. Reading on a
+ * separate connection is what keeps "stream a table, append results" correct at scale.
+ */
+export async function* streamRows(db: DuckDBInstance, sql: string): AsyncGenerator<JsonRow> {
+  const reader = await db.connect();
+  try {
+    const result = await reader.stream(sql);
+    for await (const chunk of result.yieldRowObjectJson()) for (const r of chunk) yield r as JsonRow;
+  } finally {
+    reader.closeSync();
+  }
 }

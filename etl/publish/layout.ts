@@ -16,10 +16,15 @@ export const buildDir = (dataDir: string, id: string) => join(dataDir, BUILDS, i
 export const partialDir = (dataDir: string, id: string) => join(dataDir, BUILDS, id + PARTIAL_SUFFIX);
 export const currentLink = (dataDir: string) => join(dataDir, CURRENT);
 
-/** Sortable, unique build id: UTC time to the second plus 6 random hex digits. */
-export function newBuildId(now: Date, randomHex: string): string {
+/**
+ * Build id: UTC time to the second, then 6 hex digits holding the milliseconds (high 10
+ * bits) and 14 random bits, so that ids sort in creation order (pruning keeps the newest
+ * by name) and two builds in one millisecond still differ.
+ */
+export function newBuildId(now: Date, random14: number): string {
   const t = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
-  return `${t}-${randomHex.slice(0, 6)}`;
+  const suffix = ((now.getUTCMilliseconds() << 14) | (random14 & 0x3fff)).toString(16).padStart(6, '0');
+  return `${t}-${suffix}`;
 }
 
 export const BUILD_ID_RE = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;

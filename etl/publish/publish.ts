@@ -19,7 +19,7 @@ async function fsyncPath(path: string): Promise<void> {
 /** Starts a build: a fresh `.partial` folder that nothing reads until it is promoted. */
 export async function beginBuild(dataDir: string, now: Date): Promise<{ id: string; dir: string }> {
   await mkdir(buildsDir(dataDir), { recursive: true });
-  const id = newBuildId(now, randomBytes(3).toString('hex'));
+  const id = newBuildId(now, randomBytes(2).readUInt16BE(0));
   const dir = partialDir(dataDir, id);
   await mkdir(dir);
   return { id, dir };

@@ -1,24 +1,16 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { normalisePostcode, normaliseText } from '../../schemas/address-normalise.ts';
 import { addressBaseKey, epcKey, saleKey } from '../match/keys.ts';
 import { AddressMatcher, type MatchResult } from '../match/matcher.ts';
-import { runSql } from '../pipeline/sql.ts';
+import { runSql, streamRows } from '../pipeline/sql.ts';
 import type { BuildContext, Stage } from '../pipeline/context.ts';
 import { loadRows, type StageColumn } from '../stage/load-rows.ts';
 
-type Json = Record<string, string | number | boolean | null>;
-
-/** Streams a query's rows as JSON-safe objects, a chunk at a time. */
-async function* rowsOf(conn: DuckDBConnection, sql: string): AsyncGenerator<Json> {
-  const result = await conn.stream(sql);
-  for await (const chunk of result.yieldRowObjectJson()) for (const r of chunk) yield r as Json;
-}
-
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
-async function buildMatcher(conn: DuckDBConnection): Promise<AddressMatcher> {
+async function buildMatcher(db: DuckDBInstance): Promise<AddressMatcher> {
   const m = new AddressMatcher();
-  for await (const a of rowsOf(conn, 'SELECT uprn, postcode, post_town, sub_building, building_name, building_number, street_name FROM addresses')) {
+  for await (const a of streamRows(db, 'SELECT uprn, postcode, post_town, sub_building, building_name, building_number, street_name FROM addresses')) {
     m.add({ uprn: Number(a.uprn), postcode: String(a.postcode), town: normaliseText(s(a.post_town)), key: addressBaseKey(a as never) });
   }
   return m;
@@ -48,11 +40,11 @@ export const matchAddresses: Stage = {
   reads: ['addresses', 'stg_price_paid', 'stg_epc'],
   writes: ['ppd_current', 'sale_matches', 'epc_matches'],
   async run(ctx: BuildContext) {
-    const { conn } = ctx;
+    const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
-    const matcher = await buildMatcher(conn);
+    const matcher = await buildMatcher(db);
     const sales = async function* () {
-      for await (const r of rowsOf(conn, 'SELECT transaction_id, postcode, town, saon, paon, street FROM ppd_current')) {
+      for await (const r of streamRows(db, 'SELECT transaction_id, postcode, town, saon, paon, street FROM ppd_current')) {
         yield {
           id: String(r.transaction_id),
           result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), saleKey(s(r.saon), s(r.paon), s(r.street))),
@@ -61,7 +53,7 @@ export const matchAddresses: Stage = {
     };
     const saleCount = await loadRows(conn, 'sale_matches', MATCH_COLUMNS, sales());
     const epcs = async function* () {
-      for await (const r of rowsOf(conn, `
+      for await (const r of streamRows(db, `
         SELECT e.certificate_id, e.uprn, e.postcode, e.posttown, e.address1, e.address2, e.address3
         FROM stg_epc e WHERE e.uprn IS NULL OR e.uprn NOT IN (SELECT uprn FROM addresses)`)) {
         yield {

@@ -37,7 +37,7 @@ export async function stagedContext(addresses = 2000, seed = 11, now = new Date(
   const conn = await db.connect();
   const { files, ignored } = await discoverSources(sourcesDir);
   const ctx: BuildContext = {
-    conn, sourcesDir, buildDir: mkdtempSync(join(tmpdir(), 'pi-build-')), buildId: '20251001T000000Z-000000', now,
+    db, conn, sourcesDir, buildDir: mkdtempSync(join(tmpdir(), 'pi-build-')), buildId: '20251001T000000Z-000000', now,
     today: now.toISOString().slice(0, 10), files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {},
     matchRates: {}, quality: {}, log: quietLog, progress: () => undefined,
   };

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { newBuildId } from '../../../etl/publish/layout.ts';
 import { beginBuild, currentBuildId, promoteBuild, pruneBuilds, readManifest, writeManifest } from '../../../etl/publish/publish.ts';
 import type { ManifestInput as Manifest } from '../../../schemas/manifest.ts';
 import { tempDir } from '../../support/tmp.ts';
@@ -30,6 +31,15 @@ async function publishOne(dir: string, at: Date): Promise<string> {
 }
 
 describe('publish', () => {
+  it('makes build ids that sort in creation order, to the millisecond', () => {
+    const a = newBuildId(new Date('2026-01-01T10:00:00.001Z'), 0x3fff);
+    const b = newBuildId(new Date('2026-01-01T10:00:00.002Z'), 0);
+    const c = newBuildId(new Date('2026-01-01T10:00:00.999Z'), 0x1234);
+    expect([c, b, a].sort()).toEqual([a, b, c]);
+    expect(a).toMatch(/^20260101T100000Z-[0-9a-f]{6}$/);
+    expect(c).toMatch(/^20260101T100000Z-[0-9a-f]{6}$/);
+  });
+
   it('has no current build before the first publish', async () => {
     expect(await currentBuildId(dataDir())).toBeUndefined();
   });
