@@ -201,10 +201,11 @@ describe('market marts without the data', () => {
     const conn = await db.connect();
     const { files, ignored } = await discoverSources(dir);
     const now = new Date('2025-10-01T00:00:00Z');
-    const ctx: BuildContext = {
-      conn, sourcesDir: dir, buildDir: tmp.dir, buildId: 'empty', now, today: '2025-10-01', files, ignored, sources: [],
+    // Asserted rather than annotated: the context grows fields as stages need them.
+    const ctx = {
+      db, conn, sourcesDir: dir, buildDir: tmp.dir, buildId: 'empty', now, today: '2025-10-01', files, ignored, sources: [],
       published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log: quietLog, progress: () => undefined,
-    };
+    } as BuildContext;
     for (const stage of STAGES) await stage.run(ctx);
     for (const stage of MARKET_STAGES) await stage.run(ctx);
     return ctx;
