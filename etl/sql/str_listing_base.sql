@@ -11,11 +11,15 @@ WITH rev AS (
   SELECT listing_id AS id, min(CAST(date AS DATE)) AS first_date, max(CAST(date AS DATE)) AS last_date
   FROM stg_airbnb_reviews GROUP BY listing_id
 ),
+la AS (
+  SELECT id, unnest(amenities) AS a FROM str_listing_src
+),
+-- Each distinct amenity string is matched once (a few thousand nationally), then joined back.
+ak AS (
+  SELECT d.a, r.key FROM (SELECT DISTINCT a FROM la) d JOIN str_amenity_rules r ON regexp_matches(lower(d.a), r.pattern)
+),
 am AS (
-  SELECT s.id, list(DISTINCT r.key ORDER BY r.key) AS keys
-  FROM (SELECT id, unnest(amenities) AS a FROM str_listing_src) s
-  JOIN str_amenity_rules r ON regexp_matches(lower(s.a), r.pattern)
-  GROUP BY s.id
+  SELECT la.id, list(DISTINCT ak.key ORDER BY ak.key) AS keys FROM la JOIN ak USING (a) GROUP BY la.id
 ),
 j AS (
   SELECT
