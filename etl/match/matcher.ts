@@ -38,7 +38,15 @@ export class AddressMatcher {
     if (first.uprn !== null || first.reason === 'ambiguous') {
       return first.uprn !== null ? { ...first, method: 'postcode' } : first;
     }
-    const onStreet = key.street ? this.byStreet.get(`${key.street}|${town}`) ?? [] : [];
+    let onStreet = key.street ? this.byStreet.get(`${key.street}|${town}`) ?? [] : [];
+    // A live postcode (it has addresses) is more likely right than the address: a flat sold
+    // without its flat number must not become a house of that number in another district.
+    // So the street search leaves the outcode only when the postcode matched nothing at all
+    // (mistyped or terminated).
+    if (inPostcode.length > 0 && postcode) {
+      const outcode = postcode.split(' ')[0];
+      onStreet = onStreet.filter((c) => c.postcode.split(' ')[0] === outcode);
+    }
     // A town can have two streets of one name; the nearer postcode (same sector, then
     // outcode) breaks that tie, e.g. for a sale recorded under a since-terminated postcode.
     const second = best(onStreet, key, MIN_STREET_SIMILARITY, postcode);

@@ -53,6 +53,20 @@ describe('AddressMatcher', () => {
     expect(twoStreets.match('SA1 1AA', 'CARDIFF', saleKey(undefined, '11', 'HEOL Y DERI'))).toMatchObject({ uprn: null, reason: 'ambiguous' });
   });
 
+  it('keeps the street search inside the outcode when the recorded postcode is live', () => {
+    const m2 = matcher([
+      { uprn: 20, postcode: 'BS2 1DY', sub_building: 'FLAT 3', building_number: '35', street_name: 'PRIORY WAY' },
+      { uprn: 21, postcode: 'BS9 1EX', building_number: '35', street_name: 'PRIORY WAY' },
+      { uprn: 22, postcode: 'BS2 1DZ', building_number: '36', street_name: 'PRIORY WAY' },
+    ]);
+    // A flat sold without its flat number: the live postcode BS2 1DY wins over the address.
+    expect(m2.match('BS2 1DY', 'BRISTOL', saleKey(undefined, '35', 'PRIORY WAY'))).toMatchObject({ uprn: null });
+    // The same street in the same outcode is still found when the postcode is live but wrong.
+    expect(m2.match('BS2 1DY', 'BRISTOL', saleKey(undefined, '36', 'PRIORY WAY'))).toMatchObject({ uprn: 22, method: 'street' });
+    // A postcode that matches nothing (mistyped) may search the whole town.
+    expect(m2.match('BS2 9ZZ', 'BRISTOL', saleKey(undefined, '35', 'PRIORY WAY'))).toMatchObject({ uprn: 21, method: 'street' });
+  });
+
   it('leaves unmatched with a reason rather than guessing', () => {
     expect(sale(undefined, '77', 'GRANGE WALK')).toMatchObject({ uprn: null, reason: 'no_number_match' });
     expect(m.match('ZZ9 9ZZ', 'NOWHERE', saleKey(undefined, '1', 'NO STREET'))).toMatchObject({ uprn: null, reason: 'no_postcode_candidates' });
