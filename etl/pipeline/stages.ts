@@ -1,6 +1,7 @@
 import type { Stage } from './context.ts';
 import { matchAddresses } from '../stages/match-addresses.ts';
 import { addressesStage, certificatesStage, flagsStage, propertiesStage, salesStage } from '../stages/merge.ts';
+import { MARKET_STAGES } from '../stages/marts-market.ts';
 import { qualityStage } from '../stages/quality.ts';
 import { stageSourcesStage } from '../stages/stage-sources-stage.ts';
 
@@ -13,5 +14,6 @@ export const STAGES: readonly Stage[] = [
   salesStage,
   flagsStage,
   propertiesStage,
+  ...MARKET_STAGES,
   qualityStage,
 ];

@@ -1,3 +1,4 @@
+import { MARKET_TABLES } from '../stages/marts-market.ts';
 import type { ColumnDoc, PublishedTable } from './context.ts';
 
 const c = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
@@ -114,6 +115,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
       c('name', '', 'planning.data.gov.uk', ''), c('flood_risk_level', '2 or 3', 'flood-risk-zone', 'null for other datasets'),
     ],
   },
+  ...MARKET_TABLES,
 ];
 
 /**
@@ -129,4 +131,9 @@ export const CONTRACTS: readonly { table: string; rule: string; violations: stri
   { table: 'properties', rule: 'flood zone 3 implies zone 2', violations: 'SELECT count(*) FROM properties WHERE flood_zone_3 AND NOT flood_zone_2' },
   { table: 'sales', rule: 'positive price, date not in the future', violations: 'SELECT count(*) FROM sales WHERE price <= 0 OR date > current_date' },
   { table: 'sales', rule: 'every sale belongs to a known UPRN', violations: 'SELECT count(*) FROM sales s ANTI JOIN properties p USING (uprn)' },
+  { table: 'price_index_monthly', rule: 'one row per area and month', violations: 'SELECT count(*) - count(DISTINCT (area_level, area_code, month)) FROM price_index_monthly' },
+  { table: 'price_index_monthly', rule: 'index positive', violations: 'SELECT count(*) FROM price_index_monthly WHERE NOT (index > 0)' },
+  { table: 'postcodes', rule: 'one row per postcode', violations: 'SELECT count(*) - count(DISTINCT postcode) FROM postcodes' },
+  { table: 'rents_area', rule: 'quartiles ordered', violations: 'SELECT count(*) FROM rents_area WHERE NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)' },
+  { table: 'rents_rooms', rule: 'quartiles ordered', violations: 'SELECT count(*) FROM rents_rooms WHERE NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)' },
 ];
