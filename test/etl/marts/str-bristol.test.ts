@@ -41,6 +41,7 @@ describe.skipIf(!present)('STR marts on the real Bristol 2025 scrape', () => {
       count(*) FILTER (WHERE occupancy_ltm NOT BETWEEN 0 AND 1) AS bad_occ,
       count(DISTINCT price_tier) AS tiers
       FROM str_listings`);
+    process.stdout.write(`Bristol 2025 listings: ${JSON.stringify(s)}\n`);
     expect(s).toMatchObject({ listings: '2845', listed: '2205', review_source: 'listing_counts', bad_occ: '0', not_directory: '0', not_england: '0', tiers: '5' });
     expect(Number(s?.longest_id)).toBeGreaterThan(16);
     expect(Number(s?.in_bristol)).toBeGreaterThan(2800);
