@@ -2,19 +2,21 @@
 -- sums over its listings' str_listing_months rows and the ratios of those sums. A listing
 -- counts in a month when it is live (docs/str.md); listings with no postcode within reach
 -- have no area and are in no row. yoy_revenue_change compares revenue per listing with the
--- same month a year earlier (null for the first 12 months of the window).
+-- same month a year earlier, from str_listing_months_all (a year longer than the window).
 CREATE OR REPLACE TABLE str_area_months AS
-WITH lm AS (
-  SELECT b.sector, b.outcode, b.la_code, b.country, b.live_from, b.active, m.*
-  FROM str_listing_months m JOIN str_listing_base b USING (id)
+WITH lm_all AS (
+  SELECT b.sector, b.outcode, b.la_code, b.country, b.live_from, b.active,
+         m.month > CAST(b.scrape_month - to_months(CAST($history_months AS INTEGER)) AS DATE) AS in_window, m.*
+  FROM str_listing_months_all m JOIN str_listing_base b USING (id)
 ),
 areas AS (
-  SELECT 'sector' AS area_level, sector AS area_code, lm.* FROM lm WHERE sector IS NOT NULL
-  UNION ALL SELECT 'outcode', outcode, lm.* FROM lm WHERE outcode IS NOT NULL
-  UNION ALL SELECT 'la', la_code, lm.* FROM lm WHERE la_code IS NOT NULL
-  UNION ALL SELECT 'country', country, lm.* FROM lm WHERE country IS NOT NULL
+  SELECT 'sector' AS area_level, sector AS area_code, lm_all.* FROM lm_all WHERE sector IS NOT NULL
+  UNION ALL SELECT 'outcode', outcode, lm_all.* FROM lm_all WHERE outcode IS NOT NULL
+  UNION ALL SELECT 'la', la_code, lm_all.* FROM lm_all WHERE la_code IS NOT NULL
+  UNION ALL SELECT 'country', country, lm_all.* FROM lm_all WHERE country IS NOT NULL
 ),
 agg AS (
+  -- The window's rows only, so an area-month is the sum of its listings' published months.
   SELECT
     area_level, area_code, month,
     count(*) FILTER (WHERE live) AS active_listings,
@@ -24,7 +26,12 @@ agg AS (
     sum(blocked_nights) AS blocked_nights,
     sum(revenue) AS revenue,
     sum(reviews) AS reviews
-  FROM areas GROUP BY area_level, area_code, month
+  FROM areas WHERE in_window GROUP BY area_level, area_code, month
+),
+prior AS (
+  -- Revenue per live listing by area and month over every computed month, for the year-on-year change.
+  SELECT area_level, area_code, month, sum(revenue) / count(*) FILTER (WHERE live) AS revenue_per_listing
+  FROM areas GROUP BY area_level, area_code, month HAVING count(*) FILTER (WHERE live) > 0
 ),
 r AS (
   SELECT *,
@@ -37,4 +44,4 @@ r AS (
 SELECT r.*,
   CASE WHEN py.revenue_per_listing > 0 THEN r.revenue_per_listing / py.revenue_per_listing - 1 END AS yoy_revenue_change
 FROM r
-LEFT JOIN r py ON py.area_level = r.area_level AND py.area_code = r.area_code AND py.month = CAST(r.month - to_months(12) AS DATE)
+LEFT JOIN prior py ON py.area_level = r.area_level AND py.area_code = r.area_code AND py.month = CAST(r.month - to_months(12) AS DATE)

@@ -64,7 +64,7 @@ export async function loadAmenityRules(conn: DuckDBConnection): Promise<void> {
 /** The statements, in dependency order. */
 export const STR_SQL_ORDER = [
   'str_listing_src', 'str_calendar_stats', 'str_postcode_points', 'str_listing_area', 'str_listing_base',
-  'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
+  'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months_all', 'str_listing_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
 ] as const;
 
 const c = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
@@ -174,7 +174,7 @@ export const STR_TABLES: PublishedTable[] = [
       c('adr', 'GBP', EST, 'revenue ÷ booked nights'),
       c('revpar', 'GBP', EST, 'revenue ÷ available nights'),
       c('revenue_per_listing', 'GBP', EST, 'revenue ÷ active listings (revenue per listing per month)'),
-      c('yoy_revenue_change', 'fraction', EST, 'revenue per listing ÷ that of the same month a year earlier − 1; null in the first 12 months'),
+      c('yoy_revenue_change', 'fraction', EST, 'revenue per listing ÷ that of the same month a year earlier − 1 (the year before the window is computed too); null when there was no revenue then'),
     ],
   },
   {

@@ -5,6 +5,8 @@
 export const STR_METHOD = {
   /** Months of history per listing, ending at the scrape month. */
   historyMonths: 24,
+  /** Months computed per listing: a year more than published, for the year-on-year change of the first. */
+  computedMonths: 36,
   /** Share of stays that leave a review (Inside Airbnb's assumption). */
   reviewRate: 0.5,
   /** Average length of stay in nights when the minimum stay is shorter (Inside Airbnb uses 3). */
@@ -40,6 +42,7 @@ export function strSqlParams(): Record<string, number> {
   const m = STR_METHOD;
   return {
     history_months: m.historyMonths,
+    computed_months: m.computedMonths,
     review_rate: m.reviewRate,
     default_stay: m.defaultStayNights,
     max_stay: m.maxStayNights,

@@ -100,13 +100,21 @@ describe('STR marts on a staged synthetic region', () => {
       count(*) FILTER (WHERE occupancy NOT BETWEEN 0 AND 1) AS occ,
       count(*) FILTER (WHERE available_nights > 0 AND abs(revpar - adr * occupancy) > 1e-6 AND booked_nights > 0) AS revpar,
       count(*) FILTER (WHERE active_listings > 0 AND abs(revenue_per_listing * active_listings - revenue) > 1e-6) AS per_listing,
-      count(*) FILTER (WHERE month < DATE '2024-10-01' AND yoy_revenue_change IS NOT NULL) AS early_yoy,
       count(DISTINCT area_level) AS levels
       FROM str_area_months`);
     expect(n(ratios.occ)).toBe(0);
     expect(n(ratios.revpar)).toBe(0);
     expect(n(ratios.per_listing)).toBe(0);
-    expect(n(ratios.early_yoy)).toBe(0);
+    // Year-on-year change for every month of the window, the first year's from the computed year before it.
+    const yoy = await one(ctx, `WITH lm AS (SELECT l.outcode, m.* FROM str_listing_months_all m JOIN str_listings l USING (id)),
+        py AS (SELECT outcode, month, sum(revenue) / count(*) FILTER (WHERE live) AS rpl FROM lm GROUP BY ALL HAVING count(*) FILTER (WHERE live) > 0)
+      SELECT count(*) FILTER (WHERE a.month < DATE '2024-10-01' AND a.yoy_revenue_change IS NOT NULL) AS early,
+             count(*) FILTER (WHERE (py.rpl > 0) <> (a.yoy_revenue_change IS NOT NULL)
+                              OR abs(a.yoy_revenue_change - (a.revenue_per_listing / py.rpl - 1)) > 1e-9) AS bad
+      FROM str_area_months a LEFT JOIN py ON py.outcode = a.area_code AND py.month = a.month - INTERVAL 12 MONTH
+      WHERE a.area_level = 'outcode' AND a.revenue_per_listing IS NOT NULL`);
+    expect(n(yoy.early)).toBeGreaterThan(0);
+    expect(n(yoy.bad)).toBe(0);
     expect(n(ratios.levels)).toBe(4);
   });
 
