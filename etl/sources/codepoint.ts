@@ -1,4 +1,5 @@
 import { CODEPOINT_COLUMNS, CodePointRow } from '../../schemas/sources/codepoint.ts';
+import { formatPostcode } from '../../schemas/sources/fields.ts';
 import { blankToUndef, readCsvRecords } from './csv.ts';
 import { bngToWgs84 } from './grid.ts';
 import type { RejectLog } from './rejects.ts';
@@ -6,16 +7,6 @@ import { validateRow } from './validate.ts';
 
 /** Quality indicator OS uses for a postcode it has no coordinates for (written as 0, 0). */
 const NO_COORDINATES = 90;
-
-/**
- * Canonical single-space postcode. Older Code-Point releases pad the outward code to
- * four characters (`BS1  1AA`) or write 7-character ones without a space (`BS101AA`);
- * the inward code is always the last three characters.
- */
-export function normalisePostcode(raw: string): string {
-  const s = raw.replace(/\s+/g, '').toUpperCase();
-  return s.length < 5 ? s : `${s.slice(0, -3)} ${s.slice(-3)}`;
-}
 
 /** Rounds degrees to 6 decimal places (about 0.1 m), the precision ONSPD publishes. */
 const deg6 = (d: number) => Math.round(d * 1e6) / 1e6;
@@ -48,7 +39,7 @@ export async function* readCodePoint(path: string, rejects: RejectLog): AsyncGen
     // A blank coordinate on a located postcode is left for the schema to reject.
     const located = Number(pq) !== NO_COORDINATES && !(Number(e) === 0 && Number(n) === 0);
     const candidate = {
-      postcode: normalisePostcode(pc),
+      postcode: formatPostcode(pc),
       positional_quality: pq.trim(),
       has_location: located,
       easting: located ? e : undefined,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { postcode } from './price-paid.ts';
+import { blank, optStr, postcode } from './fields.ts';
 
 /** AddressBase Core CSV header as published by Ordnance Survey (upper case, this order). */
 export const ADDRESSBASE_CORE_HEADER = [
@@ -32,8 +32,6 @@ export const ADDRESSBASE_CORE_HEADER = [
   'CHANGE_CODE',
 ] as const;
 
-const blank = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
-const optText = () => z.preprocess((v) => (blank(v) ? undefined : v), z.string().trim().optional());
 /** A required number from a CSV cell; blank fails instead of becoming 0. */
 const cellNum = () => z.preprocess((v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v.trim()) : v), z.number());
 const uprn = () => z.number().int().positive().max(999_999_999_999);
@@ -51,16 +49,16 @@ export const AddressBaseRow = z.object({
   lat: cellNum().pipe(z.number().min(49).max(61)),
   lng: cellNum().pipe(z.number().min(-9).max(2.5)),
   single_line_address: z.string().trim().min(1),
-  organisation: optText(),
-  sub_building: optText(),
-  building_name: optText(),
-  building_number: optText(),
-  street_name: optText(),
-  locality: optText(),
-  town_name: optText(),
-  post_town: optText(),
+  organisation: optStr(),
+  sub_building: optStr(),
+  building_name: optStr(),
+  building_number: optStr(),
+  street_name: optStr(),
+  locality: optStr(),
+  town_name: optStr(),
+  post_town: optStr(),
   postcode: postcode(),
-  gss_code: optText(),
+  gss_code: optStr(),
   /** I insert, U update, D delete (change-only supplies); blank in a full supply. */
   change_code: z.preprocess((v) => (blank(v) ? undefined : v), z.enum(['I', 'U', 'D']).optional()),
 });

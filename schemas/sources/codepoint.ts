@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { optNum, optStr } from './fields.ts';
-import { POSTCODE_RE } from './onspd.ts';
+import { optNum, optStr, POSTCODE_RE } from './fields.ts';
 
 /** Column names from Code-Point Open `Doc/Code-Point_Open_Column_Headers.csv`; the data files are headerless. */
 export const CODEPOINT_COLUMNS = [

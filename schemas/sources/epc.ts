@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anyDate, optDate, optPostcode } from './price-paid.ts';
+import { anyDate, blank, optDate, optPostcode, optStr } from './fields.ts';
 
 /**
  * EPC domestic certificates. The old opendatacommunities bulk `certificates.csv` header
@@ -104,8 +104,6 @@ export const EPC_ODC_HEADER = [
 /** Published property types, canonical spelling. */
 export const EPC_PROPERTY_TYPES = ['House', 'Flat', 'Bungalow', 'Maisonette', 'Park home'] as const;
 
-const blank = (v: unknown) => v === undefined || (typeof v === 'string' && v.trim() === '');
-const optText = () => z.preprocess((v) => (blank(v) ? undefined : v), z.string().trim().optional());
 /** Blank → undefined; otherwise a number (a non-numeric string fails). */
 const optNumber = () =>
   z.preprocess((v) => (blank(v) ? undefined : typeof v === 'string' ? Number(v.trim()) : v), z.number().optional());
@@ -123,11 +121,11 @@ const rating = () =>
 export const EpcRow = z.object({
   certificate_id: z.string().trim().min(1),
   uprn: optNumber().pipe(z.number().int().positive().max(999_999_999_999).optional()),
-  address1: optText(),
-  address2: optText(),
-  address3: optText(),
+  address1: optStr(),
+  address2: optStr(),
+  address3: optStr(),
   postcode: optPostcode(),
-  posttown: optText(),
+  posttown: optStr(),
   property_type: z.preprocess(
     (v) =>
       blank(v)
@@ -135,20 +133,20 @@ export const EpcRow = z.object({
         : (EPC_PROPERTY_TYPES.find((t) => t.toLowerCase() === String(v).trim().toLowerCase()) ?? v),
     z.enum(EPC_PROPERTY_TYPES).optional(),
   ),
-  built_form: optText(),
+  built_form: optStr(),
   total_floor_area_m2: z.preprocess(
     (v) => (blank(v) || (typeof v === 'string' && Number(v) === 0) ? undefined : typeof v === 'string' ? Number(v) : v),
     z.number().positive().optional(),
   ),
   number_habitable_rooms: optNumber().pipe(z.number().int().min(0).optional()),
-  construction_age_band: optText(),
+  construction_age_band: optStr(),
   current_energy_rating: rating(),
   potential_energy_rating: rating(),
   current_energy_efficiency: optNumber().pipe(z.number().int().optional()),
-  tenure: optText(),
+  tenure: optStr(),
   lodgement_date: anyDate(),
   inspection_date: optDate(),
-  region: optText(),
-  country: optText(),
+  region: optStr(),
+  country: optStr(),
 });
 export type EpcRow = z.infer<typeof EpcRow>;

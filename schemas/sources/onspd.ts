@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optNum, optStr } from './fields.ts';
+import { optNum, optStr, POSTCODE_RE } from './fields.ts';
 
 /**
  * ONSPD CSV header as in the sample (release circa 2025). Readers map columns by name,
@@ -32,7 +32,7 @@ export const ONSPD_COUNTRY = {
 export type OnspdCountry = (typeof ONSPD_COUNTRY)[keyof typeof ONSPD_COUNTRY];
 
 /** Canonical postcode: outward code, one space, inward code (e.g. `M1 1AD`, `SE1P 5ZZ`). */
-export const POSTCODE_RE = /^[A-Z]{1,2}[0-9][A-Z0-9]? [0-9][A-Z]{2}$/;
+export { POSTCODE_RE } from './fields.ts';
 const yyyymm = z.string().regex(/^\d{4}(0[1-9]|1[0-2])$/, 'expected YYYYMM');
 
 /** One ONSPD postcode. Pseudo codes (`S99999999`: "not applicable") arrive here as undefined. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isoDate, num, optNum, optStr, str } from './fields.ts';
-import { postcode } from './price-paid.ts';
+import { isoDate, num, optNum, optStr, postcode, str } from './fields.ts';
 
 /**
  * ONS private rental market statistics, as CSV. The ONS/VOA tables are published as

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { normalisePostcode, readCodePoint } from '../../../etl/sources/codepoint.ts';
+import { readCodePoint } from '../../../etl/sources/codepoint.ts';
+import { formatPostcode as normalisePostcode } from '../../../schemas/sources/fields.ts';
 import { bngToWgs84 } from '../../../etl/sources/grid.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import type { CodePointRow } from '../../../schemas/sources/codepoint.ts';
