@@ -31,6 +31,8 @@ export const PropertyRecordSchema = z
   .partial()
   .meta({ id: 'PropertyRecord', description: 'All fields, or those named in `fields`.' });
 
+export type PropertyRecord = Required<z.infer<typeof PropertyRecordSchema>>;
+
 export const PROPERTY_FIELDS = Object.keys(PropertyRecordSchema.shape) as (keyof typeof PropertyRecordSchema.shape)[];
 
 /** `fields=a,b,c`: every name must be a field of the record. */

@@ -72,19 +72,22 @@ export function writeSearchIndex(path: string, data: SearchIndexData): number {
 
 /** Reads the file into one buffer and returns typed views over it; a wrong file throws. */
 export function readSearchIndex(path: string): SearchIndexData {
-  const buf = readFileSync(path);
+  return readSearchIndexBuffer(readFileSync(path), path);
+}
+
+export function readSearchIndexBuffer(buf: Buffer, path: string): SearchIndexData {
   if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${path} is not a search index (${MAGIC})`);
   const hlen = buf.readUInt32LE(8);
   const { n, layout } = JSON.parse(buf.toString('utf8', 16, 16 + hlen)) as { n: number; layout: Record<Section, [number, number]> };
   let base = 16 + hlen;
   base += pad8(base);
   // Typed views need an 8-aligned start; readFileSync's buffer normally is, copy if not.
-  const ab = buf.byteOffset % 8 === 0 ? buf : Buffer.from(buf);
+  const ab: Uint8Array = buf.byteOffset % 8 === 0 ? buf : new Uint8Array(buf);
   const view = <S extends Section>(s: S) => {
     const [off, len] = layout[s];
     const C = CTORS[s];
     if (base + off + len * C.BYTES_PER_ELEMENT > ab.length) throw new Error(`${path} is truncated (${s})`);
-    return new C(ab.buffer, ab.byteOffset + base + off, len) as SearchIndexData[S];
+    return new C(ab.buffer as ArrayBuffer, ab.byteOffset + base + off, len) as SearchIndexData[S];
   };
   const data = { n } as SearchIndexData;
   for (const s of SECTIONS) (data as unknown as Record<Section, unknown>)[s] = view(s);

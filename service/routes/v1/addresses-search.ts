@@ -1,4 +1,6 @@
 import { AddressSearchQuerySchema, AddressSearchResponseSchema } from '../../../schemas/api/property.ts';
+import type { SearchIndex } from '../../search/engine.ts';
+import { searchIndexes } from '../../search/indexes.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -7,10 +9,24 @@ export default defineRoute({
   path: '/addresses/search',
   operationId: 'searchAddresses',
   summary: 'Typeahead address search resolving to UPRNs',
+  description:
+    'Trigram similarity (pg_trgm style) made for addresses: house and flat numbers (with letter suffixes) must match exactly, ' +
+    'a full or partial postcode ranks its addresses first, abbreviations match their long forms and the last word may be partly typed. ' +
+    '`score` is 0 to 1.',
   tag: 'Identity',
   cost: 1,
   query: AddressSearchQuerySchema,
   response: AddressSearchResponseSchema,
   needsBuild: true,
-  handler: notServedYet('GET /addresses/search'),
+  handler: async ({ query, build }) => {
+    let index: SearchIndex;
+    try {
+      index = await searchIndexes.get(build!);
+    } catch {
+      // A build published without the index (or with an unreadable one): 503, nothing charged.
+      return notServedYet('GET /addresses/search')();
+    }
+    const results = index.search(query.q, query.limit);
+    return { results, count: results.length };
+  },
 });

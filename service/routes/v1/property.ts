@@ -1,14 +1,49 @@
 import { z } from 'zod';
-import { FieldsSelector, PropertyRecordSchema } from '../../../schemas/api/property.ts';
+import { FieldsSelector, PropertyRecordSchema, type PropertyRecord } from '../../../schemas/api/property.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { buildStores } from '../../store/stores.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/** A `properties` row as the spec's record. The valuation fields wait for the valuation model. */
+export function toPropertyRecord(r: Record<string, unknown>): PropertyRecord {
+  const current = str(r.epc_current_rating);
+  const potential = str(r.epc_potential_rating);
+  return {
+    uprn: Number(r.uprn),
+    address: String(r.address),
+    postcode: String(r.postcode),
+    location: { lat: Number(r.lat), lng: Number(r.lng) },
+    country: r.country as PropertyRecord['country'],
+    property_type: str(r.property_type),
+    build_form: str(r.built_form),
+    floor_area_sqft: num(r.floor_area_sqft),
+    habitable_rooms: num(r.habitable_rooms),
+    bedrooms: num(r.bedrooms),
+    tenure: str(r.tenure) as PropertyRecord['tenure'],
+    construction_age: str(r.construction_age),
+    epc: current === null && potential === null ? null : { current_rating: current, potential_rating: potential },
+    service_estimate: null,
+    service_sqft: null,
+    plot_size: num(r.plot_size),
+    last_sold_price: num(r.last_sold_price),
+    last_sold_date: str(r.last_sold_date),
+    flood_zone_2: r.flood_zone_2 === true,
+    flood_zone_3: r.flood_zone_3 === true,
+    conservation_area: r.conservation_area === true,
+  };
+}
 
 export default defineRoute({
   method: 'GET',
   path: '/properties/{uprn}',
   operationId: 'getProperty',
   summary: 'Merged property record',
+  description: '`service_estimate` and `service_sqft` are null until the valuation model is served.',
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
@@ -16,5 +51,13 @@ export default defineRoute({
   response: PropertyRecordSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /properties/{uprn}'),
+  handler: async ({ params, query, build }) => {
+    const store = await buildStores.get(build!);
+    if (!store.tables.has('properties')) notServedYet('GET /properties/{uprn}')();
+    const [row] = await store.query('property_by_uprn', [BigInt(params.uprn)]);
+    if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    const record = toPropertyRecord(row);
+    if (!query.fields) return record;
+    return Object.fromEntries(query.fields.map((f) => [f, record[f as keyof PropertyRecord]]));
+  },
 });

@@ -1,0 +1,58 @@
+import type { BuildInfo } from '../middleware/data.ts';
+
+/**
+ * One resource per published build (a search index, a DuckDB store), opened off the
+ * request path. While the resource of a newly published build is opening, requests are
+ * answered from the previous build's resource, which stays valid (builds are immutable
+ * and the previous ones are kept); only the very first request waits. Once the new one is
+ * ready it replaces the old in one assignment and the old one is closed.
+ */
+export class PerBuild<T> {
+  private ready: { dir: string; value: T } | undefined;
+  private opening: { dir: string; promise: Promise<T> } | undefined;
+
+  constructor(
+    private readonly open: (build: BuildInfo) => Promise<T>,
+    private readonly close: (value: T) => void | Promise<void> = () => undefined,
+  ) {}
+
+  /** The resource for `build`, or the previous build's while this one opens. */
+  async get(build: BuildInfo): Promise<T> {
+    if (this.ready?.dir === build.dir) return this.ready.value;
+    const opening = this.startOpening(build);
+    if (this.ready) return this.ready.value;
+    return opening;
+  }
+
+  /** Opens `build`'s resource now (e.g. when a build is published), resolving when it serves. */
+  async prepare(build: BuildInfo): Promise<T> {
+    if (this.ready?.dir === build.dir) return this.ready.value;
+    return this.startOpening(build);
+  }
+
+  /** Which build directory is being served, for tests and metrics. */
+  get servingDir(): string | undefined {
+    return this.ready?.dir;
+  }
+
+  private startOpening(build: BuildInfo): Promise<T> {
+    if (this.opening?.dir === build.dir) return this.opening.promise;
+    const promise = this.open(build).then(
+      async (value) => {
+        const old = this.ready;
+        if (this.opening?.promise === promise) this.opening = undefined;
+        this.ready = { dir: build.dir, value };
+        if (old && old.dir !== build.dir) await this.close(old.value);
+        return value;
+      },
+      (err: unknown) => {
+        if (this.opening?.promise === promise) this.opening = undefined;
+        throw err;
+      },
+    );
+    // A failed background open must not crash the process; the next request retries it.
+    promise.catch(() => undefined);
+    this.opening = { dir: build.dir, promise };
+    return promise;
+  }
+}

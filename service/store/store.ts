@@ -1,0 +1,73 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SQL_DIR = join(import.meta.dirname, 'sql');
+const sqlCache = new Map<string, string>();
+
+/** `service/store/sql/<name>.sql`: one statement per file, positional parameters `$1`… */
+export function storeSql(name: string): string {
+  let text = sqlCache.get(name);
+  if (text === undefined) {
+    if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad SQL file name: ${name}`);
+    text = readFileSync(join(SQL_DIR, `${name}.sql`), 'utf8');
+    sqlCache.set(name, text);
+  }
+  return text;
+}
+
+/**
+ * Read-only queries over one build's Parquet tables: every `<table>.parquet` in the build
+ * folder is a view named `<table>`. A few connections, each with its own prepared
+ * statements, so concurrent requests do not queue behind one another.
+ */
+export class BuildStore {
+  private next = 0;
+  private readonly prepared: Map<string, Promise<DuckDBPreparedStatement>>[];
+
+  private constructor(
+    private readonly db: DuckDBInstance,
+    private readonly conns: DuckDBConnection[],
+    /** The build's tables (views) by name. */
+    readonly tables: ReadonlySet<string>,
+  ) {
+    this.prepared = conns.map(() => new Map());
+  }
+
+  static async open(buildDir: string, connections = 4): Promise<BuildStore> {
+    const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const setup = await db.connect();
+    const tables = new Set<string>();
+    for (const f of readdirSync(buildDir).filter((f) => f.endsWith('.parquet')).sort()) {
+      const table = f.slice(0, -'.parquet'.length);
+      if (!/^[a-z_][a-z0-9_]*$/.test(table)) continue;
+      const path = join(buildDir, f).replaceAll("'", "''");
+      await setup.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
+      tables.add(table);
+    }
+    setup.closeSync();
+    const conns: DuckDBConnection[] = [];
+    for (let i = 0; i < connections; i++) conns.push(await db.connect());
+    return new BuildStore(db, conns, tables);
+  }
+
+  /** Runs `sql/<name>.sql` with bound positional parameters; rows as JSON-safe objects (BIGINT as string). */
+  async query(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
+    const i = this.next++ % this.conns.length;
+    let stmt = this.prepared[i]!.get(name);
+    if (!stmt) {
+      stmt = this.conns[i]!.prepare(storeSql(name));
+      this.prepared[i]!.set(name, stmt);
+      stmt.catch(() => this.prepared[i]!.delete(name));
+    }
+    const s = await stmt;
+    s.clearBindings();
+    params.forEach((p, j) => s.bindValue(j + 1, p));
+    return (await s.runAndReadAll()).getRowObjectsJson() as Record<string, unknown>[];
+  }
+
+  close(): void {
+    for (const c of this.conns) c.closeSync();
+    this.db.closeSync();
+  }
+}

@@ -1,0 +1,26 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BuildContext } from '../../../etl/pipeline/context.ts';
+import { searchIndexStage } from '../../../etl/search/stage.ts';
+
+/**
+ * Publishes a build into `dataDir` from a staged context: the `properties` and
+ * `addresses` tables as Parquet, the search index written by its real stage, a manifest,
+ * and `current` switched by rename as the ETL does it. (Independent of whether the
+ * search stage is wired into STAGES yet.)
+ */
+export async function publishFromContext(ctx: BuildContext, dataDir: string, buildId: string): Promise<string> {
+  const dir = join(dataDir, 'builds', buildId);
+  mkdirSync(dir, { recursive: true });
+  for (const t of ['properties', 'addresses']) {
+    await ctx.conn.run(`COPY (SELECT * FROM ${t} ORDER BY uprn) TO '${join(dir, `${t}.parquet`)}' (FORMAT parquet, ROW_GROUP_SIZE 100000)`);
+  }
+  const sub: BuildContext = { ...ctx, buildDir: dir, artifacts: {} };
+  await searchIndexStage.run(sub);
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ build_id: buildId, created_at: ctx.now.toISOString(), schema_version: 1, sources: [], tables: {}, artifacts: sub.artifacts }));
+  const tmp = join(dataDir, `current.${buildId}.tmp`);
+  rmSync(tmp, { force: true });
+  symlinkSync(join('builds', buildId), tmp);
+  renameSync(tmp, join(dataDir, 'current'));
+  return dir;
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuildContext } from '../../etl/pipeline/context.ts';
+import { searchIndexes } from '../../service/search/indexes.ts';
+import { publishFromContext } from '../etl/search/fixture-build.ts';
+import { stagedContext } from '../support/region.ts';
+import { call, startTestServer, type TestServer } from './support.ts';
+
+const BUILD_A = '20251001T000000Z-aaaaaa';
+const BUILD_B = '20251002T000000Z-bbbbbb';
+
+let s: TestServer;
+let key: string;
+let ctx: BuildContext;
+let some: { uprn: number; address: string; postcode: string };
+
+beforeAll(async () => {
+  ctx = await stagedContext(2000, 11);
+  s = await startTestServer();
+  key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
+  await publishFromContext(ctx, s.dataDir, BUILD_A);
+  const [r] = (await ctx.conn.runAndReadAll(`SELECT uprn, address, postcode FROM addresses WHERE building_number = '32' AND sub_building IS NULL ORDER BY uprn LIMIT 1`)).getRowObjectsJson();
+  some = { uprn: Number(r!.uprn), address: String(r!.address), postcode: String(r!.postcode) };
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+const search = (qs: string) => call(s.base, 'GET', `/v1/addresses/search?${qs}`, { key });
+
+describe('GET /v1/addresses/search', () => {
+  it('finds an address typed loosely, with the spec fields, ranked by a 0–1 score, for 1 credit', async () => {
+    const q = some.address.replace(/, [A-Z0-9 ]+$/, '').toLowerCase().replace('road', 'rd');
+    const r = await search(`q=${encodeURIComponent(q)}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-credits-cost']).toBe('1');
+    expect(r.json.count).toBe(r.json.results.length);
+    expect(r.json.results[0]).toMatchObject({ uprn: some.uprn, address: some.address, postcode: some.postcode });
+    const top = r.json.results[0];
+    expect(Object.keys(top).sort()).toEqual(['address', 'latitude', 'longitude', 'postcode', 'score', 'uprn']);
+    expect(typeof top.uprn).toBe('number');
+    expect(typeof top.latitude).toBe('number');
+    const scores = r.json.results.map((m: { score: number }) => m.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    for (const sc of scores) expect(sc).toBeGreaterThanOrEqual(0), expect(sc).toBeLessThanOrEqual(1);
+  });
+
+  it('limit defaults to 10 and is capped at 50', async () => {
+    expect((await search('q=road')).json.count).toBe(10);
+    expect((await search('q=road&limit=50')).json.count).toBe(50);
+    expect((await search('q=road&limit=3')).json.count).toBe(3);
+    for (const bad of ['limit=51', 'limit=0', 'limit=abc', 'limit=2.5']) {
+      const r = await search(`q=road&${bad}`);
+      expect(r.status, bad).toBe(400);
+      expect(r.json.code).toBe('invalid_request');
+      expect(r.headers['x-credits-cost']).toBe('0');
+    }
+  });
+
+  it('q is required and at least 2 characters', async () => {
+    for (const qs of ['', 'q=a', 'q=%20%20b%20']) {
+      const r = await search(qs);
+      expect(r.status, qs).toBe(400);
+      expect(r.json.errors.map((e: { path: string }) => e.path)).toEqual(['query.q']);
+    }
+    expect((await search('q=zz')).status).toBe(200);
+  });
+
+  it('unknown query parameters are a 400', async () => {
+    const r = await search('q=road&sort=score');
+    expect(r.status).toBe(400);
+  });
+
+  it('requests while a new build is published all succeed, and the new build is then served', async () => {
+    expect(searchIndexes.servingDir).toMatch(new RegExp(`${BUILD_A}$`));
+    const queries = ['road', some.address.slice(0, 12), `32 ${some.postcode}`, 'flat 2', some.postcode.split(' ')[0]!];
+    let publishing = true;
+    const statuses: number[] = [];
+    let afterSwitch = 0;
+    const load = (async () => {
+      // Keep going for 20 rounds after `current` switched: those meet the new build's index loading.
+      while (publishing || afterSwitch++ < 20) {
+        const batch = await Promise.all(queries.map((q) => search(`q=${encodeURIComponent(q)}&limit=5`)));
+        for (const r of batch) statuses.push(r.status);
+      }
+    })();
+    await publishFromContext(ctx, s.dataDir, BUILD_B);
+    publishing = false;
+    await load;
+    expect(statuses.length).toBeGreaterThanOrEqual(100);
+    expect(statuses.filter((x) => x !== 200)).toEqual([]);
+    await searchIndexes.prepare({ id: BUILD_B, dir: `${s.dataDir}/builds/${BUILD_B}`, manifest: {} }).catch(() => undefined);
+    expect((await search('q=road')).status).toBe(200);
+    expect(searchIndexes.servingDir).toMatch(new RegExp(`${BUILD_B}$`));
+  });
+});
