@@ -1,3 +1,4 @@
+import KoaRouter from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors.ts';
 import type { ApiState } from './state.ts';
@@ -5,78 +6,41 @@ import type { ApiState } from './state.ts';
 export type Ctx = ParameterizedContext<ApiState> & { params?: Record<string, string> };
 export type Middleware = (ctx: Ctx, next: () => Promise<unknown>) => Promise<void> | void;
 
-interface Entry {
-  method: string;
-  template: string;
-  pattern: RegExp;
-  keys: string[];
-  chain: Middleware[];
-}
-
-/** `/properties/{uprn}/sales` → a regex with one capture per `{name}` (one path segment). */
-function compile(template: string): { pattern: RegExp; keys: string[] } {
-  const keys: string[] = [];
-  const src = template
-    .split('/')
-    .map((seg) => {
-      const m = /^\{(\w+)\}$/.exec(seg);
-      if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      keys.push(m[1]!);
-      return '([^/]+)';
-    })
-    .join('/');
-  return { pattern: new RegExp(`^${src}$`), keys };
-}
-
-async function run(chain: Middleware[], ctx: Ctx): Promise<void> {
-  const step = async (i: number): Promise<void> => {
-    const mw = chain[i];
-    if (mw) await mw(ctx, () => step(i + 1));
-  };
-  await step(0);
-}
-
 /**
- * A small exact router: OpenAPI-style templates, 404 problem for unknown paths and 405
- * with Allow for a known path with another method. Each route runs its own chain.
+ * Routes with OpenAPI-style templates (`/properties/{uprn}`) on @koa/router, each running
+ * its own chain. What the router leaves unanswered becomes a problem+json error: a known
+ * path with another method is 405 with Allow (an unknown method, which @koa/router calls
+ * 501, too), an unknown path 404.
  */
+function notAllowed(method: string, allow: string): ApiError {
+  return new ApiError('method_not_allowed', `${method} is not allowed here; use ${allow}.`, undefined, { Allow: allow });
+}
+
 export class Router {
-  private readonly entries: Entry[] = [];
+  private readonly inner = new KoaRouter<ApiState>();
 
   add(method: string, template: string, ...chain: Middleware[]): this {
-    this.entries.push({ method, template, ...compile(template), chain });
+    const routeId = `${method} ${template}`;
+    const tag: Middleware = async (ctx, next) => {
+      // @koa/router answers HEAD through every GET route; here that would run the credit
+      // chain for a body-less response, so HEAD is refused like any method not declared.
+      if (ctx.method !== method) throw notAllowed(ctx.method, method);
+      ctx.state.routeId = routeId;
+      await next();
+    };
+    this.inner.register(template.replace(/\{(\w+)\}/g, ':$1'), [method], [tag, ...chain] as never[]);
     return this;
   }
 
   middleware() {
+    const routes = this.inner.routes();
+    const allowed = this.inner.allowedMethods();
     return async (ctx: Ctx, next: () => Promise<unknown>): Promise<void> => {
-      const allowed: string[] = [];
-      for (const e of this.entries) {
-        const m = e.pattern.exec(ctx.path);
-        if (!m) continue;
-        if (e.method !== ctx.method) {
-          allowed.push(e.method);
-          continue;
-        }
-        const params: Record<string, string> = {};
-        e.keys.forEach((k, i) => {
-          const raw = m[i + 1]!;
-          try {
-            params[k] = decodeURIComponent(raw);
-          } catch {
-            params[k] = raw;
-          }
-        });
-        ctx.params = params;
-        ctx.state.routeId = `${e.method} ${e.template}`;
-        await run(e.chain, ctx);
-        return;
+      await routes(ctx as never, () => allowed(ctx as never, next));
+      if (ctx.status === 405 || ctx.status === 501) {
+        const allow = String(ctx.response.get('Allow')).split(/,\s*/).filter((m) => m && m !== 'HEAD').join(', ');
+        throw notAllowed(ctx.method, allow);
       }
-      if (allowed.length > 0) {
-        const allow = [...new Set(allowed)].join(', ');
-        throw new ApiError('method_not_allowed', `${ctx.method} is not allowed here; use ${allow}.`, undefined, { Allow: allow });
-      }
-      await next();
       if (ctx.body === undefined && ctx.status === 404) throw new ApiError('not_found', `No such endpoint: ${ctx.path.slice(0, 200)}`);
     };
   }

@@ -157,6 +157,10 @@ describe('problem+json for every error code', () => {
     const g = await call(s.base, 'GET', '/v1/valuations/str-estimate', { key });
     expectProblem(g, 'method_not_allowed');
     expect(g.headers.allow).toBe('POST');
+    // HEAD is not served through metered GET routes (it would charge for an empty body).
+    const h = await call(s.base, 'HEAD', '/v1/account', { key });
+    expect(h.status).toBe(405);
+    expect(h.headers.allow).toBe('GET');
   });
 
   it('413 payload_too_large, by Content-Length and without one', async () => {
