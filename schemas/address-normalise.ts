@@ -18,12 +18,29 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
 /**
  * Upper-cases, turns punctuation into spaces (keeping the hyphen of number ranges),
  * joins a house number to a lone letter suffix ("32 A" → "32A"), expands abbreviations
- * ("ST" is SAINT before a name and STREET otherwise) and collapses white space. Single
- * letters are never expanded (N, E, S, W): in addresses they are far more often flat letters.
+ * and collapses white space. "ST" is SAINT where a name starts (first word of a
+ * comma-separated part, or after a number: "12 ST JOHNS ROAD") and STREET otherwise
+ * ("HIGH ST", "HIGH ST BATH", "ST 5"). Single letters are never expanded (N, E, S, W): in
+ * addresses they are far more often flat letters.
  */
 export function normaliseText(s: string | undefined): string {
   if (!s) return '';
-  const words = s
+  const out: string[] = [];
+  for (const part of s.split(',')) {
+    const words = splitWords(part);
+    words.forEach((w, i) => {
+      if (w !== 'ST') return void out.push(ABBREVIATIONS[w] ?? w);
+      const next = words[i + 1];
+      const prev = words[i - 1];
+      const startsName = next !== undefined && !/^\d/.test(next) && (prev === undefined || /^\d/.test(prev));
+      out.push(startsName ? 'SAINT' : 'STREET');
+    });
+  }
+  return out.join(' ');
+}
+
+function splitWords(s: string): string[] {
+  return s
     .toUpperCase()
     .replace(/[’'`]/g, '')
     .replace(/(\d)\s*-\s*(\d)/g, '$1-$2')
@@ -33,12 +50,6 @@ export function normaliseText(s: string | undefined): string {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  return words
-    .map((w, i) => {
-      if (w === 'ST') return i < words.length - 1 && !/^\d/.test(words[i + 1]!) ? 'SAINT' : 'STREET';
-      return ABBREVIATIONS[w] ?? w;
-    })
-    .join(' ');
 }
 
 /** Postcode to its canonical form: upper case, one space before the inward code. */

@@ -17,6 +17,14 @@ describe('normaliseText', () => {
     expect(normaliseText(input)).toBe(out);
   });
 
+  it('reads ST as SAINT where a name starts and as STREET after a street word', () => {
+    expect(normaliseText('12 high st bath')).toBe('12 HIGH STREET BATH');
+    expect(normaliseText('12 St Marys Rd')).toBe('12 SAINT MARYS ROAD');
+    expect(normaliseText('Church Cottage, St Marys Lane')).toBe('CHURCH COTTAGE SAINT MARYS LANE');
+    expect(normaliseText('High St, Bath')).toBe('HIGH STREET BATH');
+    expect(normaliseText('St Marys St')).toBe('SAINT MARYS STREET');
+  });
+
   it('never reads a single letter as a compass point: it is usually a flat letter', () => {
     expect(normaliseText('Flat E')).toBe('FLAT E');
     expect(normaliseText('Flat E 10 High St')).toBe('FLAT E 10 HIGH STREET');
