@@ -18,6 +18,9 @@ export interface ColumnDoc {
   description: string;
 }
 
+/** Shorthand for a column doc. */
+export const col = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
+
 /** A table the build publishes, the key its Parquet file is sorted by, and its columns. */
 export interface PublishedTable {
   name: string;

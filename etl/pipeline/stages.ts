@@ -2,6 +2,7 @@ import type { Stage } from './context.ts';
 import { matchAddresses } from '../stages/match-addresses.ts';
 import { addressesStage, certificatesStage, flagsStage, propertiesStage, salesStage } from '../stages/merge.ts';
 import { MARKET_STAGES } from '../stages/marts-market.ts';
+import { strMartsStage } from '../stages/marts-str.ts';
 import { qualityStage } from '../stages/quality.ts';
 import { stageSourcesStage } from '../stages/stage-sources-stage.ts';
 
@@ -15,5 +16,6 @@ export const STAGES: readonly Stage[] = [
   flagsStage,
   propertiesStage,
   ...MARKET_STAGES,
+  strMartsStage,
   qualityStage,
 ];

@@ -1,7 +1,8 @@
 import { MARKET_TABLES } from '../stages/marts-market.ts';
-import type { ColumnDoc, PublishedTable } from './context.ts';
+import { STR_TABLES } from '../stages/marts-str.ts';
+import { col, type ColumnDoc, type PublishedTable } from './context.ts';
 
-const c = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
+const c = col;
 
 const GEO: ColumnDoc[] = [
   c('postcode', '', 'AddressBase Core', 'postcode, canonical form "AA9 9AA"'),
@@ -116,6 +117,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     ],
   },
   ...MARKET_TABLES,
+  ...STR_TABLES,
 ];
 
 /**
@@ -135,5 +137,9 @@ export const CONTRACTS: readonly { table: string; rule: string; violations: stri
   { table: 'price_index_monthly', rule: 'index positive', violations: 'SELECT count(*) FROM price_index_monthly WHERE NOT (index > 0)' },
   { table: 'postcodes', rule: 'one row per postcode', violations: 'SELECT count(*) - count(DISTINCT postcode) FROM postcodes' },
   { table: 'rents_area', rule: 'quartiles ordered', violations: 'SELECT count(*) FROM rents_area WHERE NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)' },
+  { table: 'str_listing_months', rule: 'one row per listing and month', violations: 'SELECT count(*) - count(DISTINCT (id, month)) FROM str_listing_months' },
+  { table: 'str_listing_months', rule: 'occupancy 0–1, booked within available', violations: 'SELECT count(*) FROM str_listing_months WHERE occupancy NOT BETWEEN 0 AND 1 OR booked_nights > available_nights' },
+  { table: 'str_area_months', rule: 'occupancy 0–1', violations: 'SELECT count(*) FROM str_area_months WHERE occupancy NOT BETWEEN 0 AND 1' },
+  { table: 'str_listings', rule: 'one row per listing', violations: 'SELECT count(*) - count(DISTINCT id) FROM str_listings' },
   { table: 'rents_rooms', rule: 'quartiles ordered', violations: 'SELECT count(*) FROM rents_rooms WHERE NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)' },
 ];

@@ -1,4 +1,4 @@
-import type { ColumnDoc, PublishedTable, Stage } from '../pipeline/context.ts';
+import { col, type ColumnDoc, type PublishedTable, type Stage } from '../pipeline/context.ts';
 import { queryRows, runSql, sqlText } from '../pipeline/sql.ts';
 import { loadRows } from '../stage/load-rows.ts';
 import { solveAreaIndexes, type PathCells, type PathCount } from '../market/area-index.ts';
@@ -137,7 +137,7 @@ export const rentsStage: Stage = {
 /** The market stages in build order (after `properties`). */
 export const MARKET_STAGES: readonly Stage[] = [priceIndexStage, pricePerSqftStage, ukhpiStage, postcodesStage, rentsStage];
 
-const c = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
+const c = col;
 const LEVEL = 'country, district (local authority GSS code), outcode or sector';
 const RENT_STATS = (what: string): ColumnDoc[] => [
   c('source', '', 'derived', `evidence (≥ ${MIN_LETS} lets), ons_district (the local authority's ONS figure) or evidence_thin (fewer lets, no ONS figure)`),

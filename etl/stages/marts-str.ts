@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ColumnDoc, PublishedTable, Stage } from '../pipeline/context.ts';
+import { col, type ColumnDoc, type PublishedTable, type Stage } from '../pipeline/context.ts';
 import { countRows, queryRows, runSql } from '../pipeline/sql.ts';
 import { appendRows, createTable } from '../stage/load-rows.ts';
 import { AMENITY_RULES, PROPERTY_CLASS_PATTERNS, type AmenityRule } from '../str/classify.ts';
@@ -67,7 +67,7 @@ export const STR_SQL_ORDER = [
   'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months_all', 'str_listing_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
 ] as const;
 
-const c = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
+const c = col;
 const IA = 'Inside Airbnb listings';
 const EST = 'estimate (docs/str.md)';
 
