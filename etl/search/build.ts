@@ -55,6 +55,8 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
   const pcFirstList: number[] = [];
   const wordIds = new Map<string, number>();
   const wordPostings: number[][] = [];
+  const docOff = new Uint32Array(expected + 1);
+  const docList: number[] = [];
   let n = 0;
   for await (const r of rows) {
     if (n >= expected) throw new Error(`more address rows than the ${expected} counted`);
@@ -69,14 +71,17 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
     pcOf[n] = postcodes.length - 1;
     addr.push(r.address);
     addrOff[n + 1] = addr.length;
-    for (const w of new Set(docWords(r.address, r.postcode))) {
+    for (const w of docWords(r.address, r.postcode)) {
       let id = wordIds.get(w);
       if (id === undefined) {
         wordIds.set(w, (id = wordPostings.length));
         wordPostings.push([]);
       }
-      wordPostings[id]!.push(n);
+      const list = wordPostings[id]!;
+      if (list[list.length - 1] !== n) list.push(n); // a word twice in one address is posted once
+      docList.push(id);
     }
+    docOff[n + 1] = docList.length;
     n++;
   }
   if (n !== expected) throw new Error(`expected ${expected} address rows, read ${n}`);
@@ -87,9 +92,14 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
   const postOff = new Uint32Array(vocab.length + 1);
   vocab.forEach((w, i) => (postOff[i + 1] = postOff[i]! + wordPostings[wordIds.get(w)!]!.length));
   const postings = new Uint32Array(postOff[vocab.length]!);
-  vocab.forEach((w, i) => postings.set(wordPostings[wordIds.get(w)!]!, postOff[i]!));
+  const sortedId = new Uint32Array(vocab.length);
+  vocab.forEach((w, i) => {
+    postings.set(wordPostings[wordIds.get(w)!]!, postOff[i]!);
+    sortedId[wordIds.get(w)!] = i;
+  });
+  const docWordIds = Uint32Array.from(docList, (id) => sortedId[id]!);
   return {
     n, uprn, lat, lng, addrOff, addrBytes: addr.bytes(), pcOf, pcFirst, pcOff: pcs.off, pcBytes: pcs.bytes,
-    vocabOff: voc.off, vocabBytes: voc.bytes, postOff, postings,
+    vocabOff: voc.off, vocabBytes: voc.bytes, postOff, postings, docOff, docWords: docWordIds,
   };
 }

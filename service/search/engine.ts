@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { readSearchIndex, type SearchIndexData } from './format.ts';
-import { docWords, NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
-import { sharedCount, trigrams, wordTrigrams } from './trigram.ts';
+import { NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
+import { wordTrigrams } from './trigram.ts';
 
 export interface AddressMatch {
   uprn: number;
@@ -14,9 +14,9 @@ export interface AddressMatch {
 
 /** Results kept per query: the API's cap, so one cached entry answers every `limit`. */
 export const MAX_RESULTS = 50;
-/** Candidates re-scored by full trigram similarity after the word-index pass. */
-const RESCORE = 300;
-/** A term whose addresses exceed this is left to the re-scoring (e.g. ROAD at national scale). */
+/** Candidates kept from the word-index pass and scored word by word. */
+const CANDIDATES = 2_000;
+/** A term whose addresses exceed this is not accumulated, only scored on the candidates (e.g. ROAD nationally). */
 const BIG_TERM = 250_000;
 /** Fuzzy word matches below this word similarity are ignored (pg_trgm's default is 0.3). */
 const WORD_THRESHOLD = 0.35;
@@ -26,8 +26,10 @@ const POSTCODE_WEIGHT = 8;
 const MAX_PREFIX_WORDS = 500;
 
 interface Term {
-  /** Vocabulary ids and their similarity to the typed word, best first; or an ordinal range. */
-  words: { id: number; sim: number }[];
+  /** Vocabulary ids matching the typed word and their word similarity (1 exact, fuzzy, prefix). */
+  sims: Map<number, number>;
+  /** Trigram count of the typed word: its weight in the address similarity. */
+  grams: number;
   range?: [number, number];
   df: number;
 }
@@ -48,6 +50,7 @@ export class SearchIndex {
   private readonly postcodes: string[];
   private readonly gramIndex = new Map<string, number[]>();
   private readonly gramCount: Uint16Array;
+  private readonly wordLen: Uint16Array;
   private readonly acc: Float32Array;
   private readonly seen: Uint32Array;
   private readonly termSeen: Uint32Array;
@@ -60,6 +63,7 @@ export class SearchIndex {
     this.vocab = decodeList(d.vocabOff, d.vocabBytes);
     this.postcodes = decodeList(d.pcOff, d.pcBytes);
     this.gramCount = new Uint16Array(this.vocab.length);
+    this.wordLen = Uint16Array.from(this.vocab, (w) => w.length);
     this.vocab.forEach((w, id) => {
       if (NUMBER_RE.test(w)) return; // numbers are matched exactly, never fuzzily
       const grams = wordTrigrams(w);
@@ -95,12 +99,14 @@ export class SearchIndex {
 
   private rank(p: ParsedQuery): AddressMatch[] {
     const terms: Term[] = p.words.map((w, i) => this.wordTerm(w, p.partialLast && i === p.words.length - 1));
+    const pcTerm: Term[] = [];
     if (p.postcodePrefix !== undefined) {
       const range = this.postcodeRange(p.postcodePrefix);
-      terms.push({ words: [], range, df: range[1] - range[0] });
+      pcTerm.push({ sims: new Map(), grams: 0, range, df: range[1] - range[0] });
     }
-    const candidates = this.candidates(terms);
-    const scored = candidates.map((ord) => ({ ord, score: this.score(ord, p) }));
+    const numberIds = p.numbers.map((n) => this.find(n));
+    const candidates = this.candidates([...terms, ...pcTerm]);
+    const scored = candidates.map((ord) => ({ ord, score: this.score(ord, p, terms, numberIds) }));
     scored.sort((a, b) => b.score - a.score || a.ord - b.ord);
     return scored.slice(0, MAX_RESULTS).map(({ ord, score }) => this.match(ord, score));
   }
@@ -117,18 +123,17 @@ export class SearchIndex {
       const grams = wordTrigrams(w);
       const shared = new Map<number, number>();
       for (const g of grams) for (const id of this.gramIndex.get(g) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
-      for (const [id, s] of shared) {
-        const sim = s / (grams.size + this.gramCount[id]! - s);
+      for (const [id, c] of shared) {
+        const sim = c / (grams.size + this.gramCount[id]! - c);
         if (sim >= WORD_THRESHOLD && (sims.get(id) ?? 0) < sim) sims.set(id, sim);
       }
     }
-    const words = [...sims].map(([id, sim]) => ({ id, sim })).sort((a, b) => b.sim - a.sim);
     let df = 0;
-    for (const { id } of words) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
-    return { words, df };
+    for (const id of sims.keys()) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
+    return { sims, grams: w.length + 1, df };
   }
 
-  /** Accumulates IDF-weighted term scores per address; returns the best RESCORE ordinals. */
+  /** Accumulates IDF-weighted term scores per address; returns the best CANDIDATES ordinals. */
   private candidates(terms: Term[]): number[] {
     this.epoch++;
     const touched: number[] = [];
@@ -154,37 +159,54 @@ export class SearchIndex {
         continue;
       }
       const idf = Math.log(1 + this.n / t.df);
-      for (const { id, sim } of t.words) {
+      const best = [...t.sims].sort((a, b) => b[1] - a[1]);
+      for (const [id, sim] of best) {
         const end = this.d.postOff[id + 1]!;
         for (let i = this.d.postOff[id]!; i < end && budget-- > 0; i++) add(this.d.postings[i]!, idf * sim);
       }
     }
-    return topK(touched, acc, RESCORE);
+    return topK(touched, acc, CANDIDATES);
   }
 
-  /** Similarity adjusted for addresses, 0–1. */
-  private score(ord: number, p: ParsedQuery): number {
-    const postcode = this.postcodes[this.d.pcOf[ord]!]!;
-    const dw = docWords(this.address(ord), postcode);
-    const qw = [...p.words];
-    const last = qw[qw.length - 1];
-    if (p.partialLast && last !== undefined && !dw.includes(last)) {
-      const completed = dw.find((w) => w.startsWith(last));
-      if (completed) qw[qw.length - 1] = completed;
-    }
+  /**
+   * Similarity adjusted for addresses, 0–1, computed on vocabulary ids: each typed word
+   * counts with its trigram count times its best word similarity in the address (pg_trgm
+   * shared trigrams at word grain); 0.7 × share of the query found + 0.3 × shared ÷ union
+   * (so a shorter address that holds the query ranks first). Numbers must be present and
+   * in order; a postcode given puts its addresses above all others.
+   */
+  private score(ord: number, p: ParsedQuery, terms: Term[], numberIds: number[]): number {
+    const { docOff, docWords } = this.d;
+    const from = docOff[ord]!;
+    const to = docOff[ord + 1]!;
     let s = 1;
-    if (qw.length > 0) {
-      const qt = trigrams(qw.join(' '));
-      const dt = trigrams(dw.join(' '));
-      const shared = sharedCount(qt, dt);
-      s = 0.7 * (shared / qt.size) + 0.3 * (shared / (qt.size + dt.size - shared));
+    if (terms.length > 0) {
+      let qW = 0;
+      let matched = 0;
+      for (const t of terms) {
+        qW += t.grams;
+        let best = 0;
+        for (let i = from; i < to && best < 1; i++) best = Math.max(best, t.sims.get(docWords[i]!) ?? 0);
+        matched += t.grams * best;
+      }
+      let dW = 0;
+      for (let i = from; i < to; i++) dW += this.wordLen[docWords[i]!]! + 1;
+      s = 0.7 * (matched / qW) + 0.3 * (matched / (qW + dW - matched));
     }
-    if (p.numbers.length > 0) {
-      const docNums = dw.filter((w) => NUMBER_RE.test(w));
-      if (!p.numbers.every((n) => docNums.includes(n))) s *= 0.5;
-      else if (!isSubsequence(p.numbers, docNums)) s *= 0.95;
+    if (numberIds.length > 0) {
+      let j = 0;
+      let present = 0;
+      for (const n of numberIds) {
+        for (let i = from; i < to; i++) if (docWords[i] === n) { present++; break; }
+      }
+      for (let i = from; i < to && j < numberIds.length; i++) if (docWords[i] === numberIds[j]) j++;
+      if (present < numberIds.length) s *= 0.5;
+      else if (j < numberIds.length) s *= 0.95;
     }
-    if (p.postcodePrefix !== undefined) s = postcode.startsWith(p.postcodePrefix) || postcode === p.postcodePrefix.trim() ? 0.5 + 0.5 * s : 0.5 * s;
+    if (p.postcodePrefix !== undefined) {
+      const postcode = this.postcodes[this.d.pcOf[ord]!]!;
+      s = postcode.startsWith(p.postcodePrefix) ? 0.5 + 0.5 * s : 0.5 * s;
+    }
     return Math.round(s * 10_000) / 10_000;
   }
 
@@ -232,12 +254,6 @@ export function lowerBound(sorted: readonly string[], key: string): number {
     else hi = mid;
   }
   return lo;
-}
-
-function isSubsequence(needle: string[], hay: string[]): boolean {
-  let j = 0;
-  for (const h of hay) if (j < needle.length && h === needle[j]) j++;
-  return j === needle.length;
 }
 
 /** The k ordinals with the highest score (min-heap), ties to the lower ordinal. */

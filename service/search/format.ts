@@ -10,7 +10,7 @@ import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
  * address words (postcode excluded) with, per word, the sorted ordinals containing it.
  */
 export const SEARCH_INDEX_FILE = 'search-index.bin';
-const MAGIC = 'PISRCH01';
+const MAGIC = 'PISRCH02';
 
 export interface SearchIndexData {
   n: number;
@@ -30,14 +30,17 @@ export interface SearchIndexData {
   vocabBytes: Uint8Array;
   postOff: Uint32Array;
   postings: Uint32Array;
+  /** The words of ordinal i in order, as vocabulary ids: docWords[docOff[i] .. docOff[i+1]). */
+  docOff: Uint32Array;
+  docWords: Uint32Array;
 }
 
-const SECTIONS = ['uprn', 'lat', 'lng', 'addrOff', 'addrBytes', 'pcOf', 'pcFirst', 'pcOff', 'pcBytes', 'vocabOff', 'vocabBytes', 'postOff', 'postings'] as const;
+const SECTIONS = ['uprn', 'lat', 'lng', 'addrOff', 'addrBytes', 'pcOf', 'pcFirst', 'pcOff', 'pcBytes', 'vocabOff', 'vocabBytes', 'postOff', 'postings', 'docOff', 'docWords'] as const;
 type Section = (typeof SECTIONS)[number];
 const CTORS = {
   uprn: Float64Array, lat: Float64Array, lng: Float64Array, addrOff: Uint32Array, addrBytes: Uint8Array, pcOf: Uint32Array,
   pcFirst: Uint32Array, pcOff: Uint32Array, pcBytes: Uint8Array, vocabOff: Uint32Array, vocabBytes: Uint8Array,
-  postOff: Uint32Array, postings: Uint32Array,
+  postOff: Uint32Array, postings: Uint32Array, docOff: Uint32Array, docWords: Uint32Array,
 } as const;
 
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
@@ -78,6 +81,7 @@ export function readSearchIndex(path: string): SearchIndexData {
 export function readSearchIndexBuffer(buf: Buffer, path: string): SearchIndexData {
   if (buf.length < 16 || buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${path} is not a search index (${MAGIC})`);
   const hlen = buf.readUInt32LE(8);
+  if (16 + hlen > buf.length) throw new Error(`${path} is truncated (header)`);
   const { n, layout } = JSON.parse(buf.toString('utf8', 16, 16 + hlen)) as { n: number; layout: Record<Section, [number, number]> };
   let base = 16 + hlen;
   base += pad8(base);

@@ -118,8 +118,11 @@ describe('index file', () => {
     const path = join(dir, 'i.bin');
     writeSearchIndex(path, await buildSearchIndex(ROWS, ROWS.length));
     const { readFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 't.bin'), readFileSync(path).subarray(0, 300));
-    expect(() => readSearchIndex(join(dir, 't.bin'))).toThrow(/truncated/);
+    const whole = readFileSync(path);
+    writeFileSync(join(dir, 't.bin'), whole.subarray(0, whole.length - 16));
+    expect(() => readSearchIndex(join(dir, 't.bin'))).toThrow(/truncated \(docWords\)/);
+    writeFileSync(join(dir, 'h.bin'), whole.subarray(0, 40));
+    expect(() => readSearchIndex(join(dir, 'h.bin'))).toThrow(/truncated \(header\)/);
   });
 
   it('the builder refuses rows out of postcode order or a wrong count', async () => {

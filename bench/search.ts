@@ -1,0 +1,206 @@
+/**
+ * Address search and property record at national scale, on addresses-only synthetic data
+ * (etl/search/sql/bench_*.sql: the region generator is too slow for 10M addresses).
+ *
+ *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10]
+ *
+ * 1. Generates N addresses and their property rows in DuckDB, runs the real ETL stage
+ *    (searchIndexStage) into a build folder: build time and index size.
+ * 2. Loads the index and the property store as the service does: load time, memory (RSS).
+ * 3. In process: engine time per query (no HTTP) and top-1/top-5 on typed queries at scale.
+ * 4. A real server (real ledger, metering on) in this process; autocannon in a second
+ *    process drives /v1/addresses/search (distinct typed queries) and /v1/properties/{uprn}
+ *    (random UPRNs). Server-side latency is taken in the server from request to response
+ *    finish; throughput from the load generator.
+ * Writes bench/results/search-<N>.json.
+ */
+import { DuckDBInstance, listValue } from '@duckdb/node-api';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { BuildContext } from '../etl/pipeline/context.ts';
+import { accuracy, relevanceQueries } from '../etl/search/relevance.ts';
+import { searchIndexStage } from '../etl/search/stage.ts';
+import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
+import { buildApp } from '../service/app.ts';
+import { loadConfig } from '../service/config.ts';
+import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
+import { createLogger } from '../service/log.ts';
+import { fileDataSource, type BuildInfo } from '../service/middleware/data.ts';
+import { searchIndexes } from '../service/search/indexes.ts';
+import { SEARCH_INDEX_FILE } from '../service/search/format.ts';
+import { buildStores } from '../service/store/stores.ts';
+import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
+import { tempDir } from '../test/support/tmp.ts';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
+};
+const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
+
+interface LoadSpec {
+  url: string;
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+}
+
+/** The load generator, run in its own process so it does not share the server's CPU thread. */
+async function loadChild(specPath: string): Promise<void> {
+  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
+  let next = 0;
+  const r = await autocannon({
+    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
+    requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
+  });
+  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
+}
+
+function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
+  const specPath = join(dir, `${name}.json`);
+  writeFileSync(specPath, JSON.stringify(spec));
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  const N = arg('addresses', 1_000_000);
+  const SECONDS = arg('seconds', 15);
+  const CONNECTIONS = arg('connections', 10);
+  const { dir: dataDir, cleanup } = tempDir('pi-bench-search-');
+  const buildId = '20260101T000000Z-be0c40';
+  const buildDir = join(dataDir, 'builds', buildId);
+  mkdirSync(buildDir, { recursive: true });
+  const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+  // 1. Data and the index build (the real stage, on a context with just the addresses table).
+  let t = performance.now();
+  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dataDir, '.spill') });
+  const conn = await db.connect();
+  const syllables = ['ASH', 'BRAD', 'CAR', 'DAL', 'ELM', 'FAR', 'GLEN', 'HAL', 'IVY', 'KEN', 'LAN', 'MAR', 'NEW', 'OAK', 'PEN', 'RAD', 'SAL', 'THORN', 'UP', 'WAL', 'WEST', 'YAR', 'BUR', 'CROM', 'DUN', 'FEN', 'HOL', 'LYN', 'MOS', 'STAN'];
+  await conn.run(sql('bench_addresses'), {
+    n: N, stems: listValue(STREET_STEMS), types: listValue(STREET_TYPES.map(([long]) => long)), syllables: listValue(syllables),
+  });
+  await conn.run(sql('bench_properties'));
+  const generateMs = performance.now() - t;
+  log(`generated ${N} addresses in ${Math.round(generateMs)} ms`);
+  t = performance.now();
+  const ctx = { conn, buildDir, buildId, artifacts: {}, log: { info: () => undefined, warn: () => undefined, error: () => undefined } } as unknown as BuildContext;
+  await searchIndexStage.run(ctx);
+  const indexBuildMs = performance.now() - t;
+  const indexBytes = statSync(join(buildDir, SEARCH_INDEX_FILE)).size;
+  log(`index built in ${Math.round(indexBuildMs)} ms, ${mb(indexBytes)} MB`);
+  await conn.run(`COPY (SELECT * FROM properties ORDER BY uprn) TO '${join(buildDir, 'properties.parquet')}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
+  const truthRows = (await conn.runAndReadAll(sql('bench_truth_sample'), { k: 40_000, seed: 42 })).getRowObjectsJson();
+  const truth = truthRows.map((r) => ({ ...(r as never as Parameters<typeof relevanceQueries>[0][number]), uprn: Number(r.uprn) }));
+  conn.closeSync();
+  db.closeSync();
+  writeFileSync(join(buildDir, 'manifest.json'), JSON.stringify({ build_id: buildId, created_at: new Date().toISOString(), schema_version: 1, sources: [], tables: {} }));
+  symlinkSync(join('builds', buildId), join(dataDir, 'current'));
+
+  // 2. Load as the service does.
+  global.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  const build: BuildInfo = { id: buildId, dir: buildDir, manifest: {} };
+  t = performance.now();
+  const index = await searchIndexes.prepare(build);
+  const indexLoadMs = performance.now() - t;
+  global.gc?.();
+  const rssIndex = process.memoryUsage().rss;
+  t = performance.now();
+  await buildStores.prepare(build);
+  const storeOpenMs = performance.now() - t;
+  log(`index loaded in ${Math.round(indexLoadMs)} ms (+${mb(rssIndex - rss0)} MB RSS), store opened in ${Math.round(storeOpenMs)} ms`);
+
+  // 3. In process: engine time and accuracy at scale, on queries the load will not repeat.
+  const accSet = relevanceQueries(truth.slice(0, 20_000), 5_000, 8);
+  const engineMs: number[] = [];
+  const acc = accuracy(accSet, (q) => {
+    const t0 = performance.now();
+    const r = index.search(q, 5).map((m) => m.uprn);
+    engineMs.push(performance.now() - t0);
+    return r;
+  });
+  log(`engine ${JSON.stringify(summary(engineMs))}; top1 ${acc.top1} top5 ${acc.top5}`);
+
+  // 4. The server and the load generator.
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
+  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dataDir), logger: createLogger('silent') });
+  const cb = koa.callback();
+  const serverMs: Record<string, number[]> = { search: [], property: [] };
+  const statuses: Record<string, number> = {};
+  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const t0 = process.hrtime.bigint();
+    res.on('finish', () => {
+      const kind = req.url?.startsWith('/v1/addresses') ? 'search' : 'property';
+      serverMs[kind]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+    });
+    void cb(req, res);
+  }, config);
+  const port = await listen(server, 0, '127.0.0.1');
+  const headers = { authorization: `Bearer ${api_key}` };
+  const url = `http://127.0.0.1:${port}`;
+
+  const loadSet = relevanceQueries(truth.slice(20_000), 60_000, 9);
+  const searchPaths = loadSet.map((q) => `/v1/addresses/search?q=${encodeURIComponent(q.q)}`);
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const propertyPaths = Array.from({ length: 60_000 }, () => `/v1/properties/${100000000000 + Math.floor(rand() * N)}`);
+
+  const load: Record<string, unknown> = {};
+  for (const [name, paths] of [['search', searchPaths], ['property', propertyPaths]] as const) {
+    serverMs[name] = [];
+    const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, name);
+    load[name] = { server: summary(serverMs[name]!), ...client };
+    log(`${name}: ${JSON.stringify(load[name])}`);
+  }
+  const rssEnd = process.memoryUsage().rss;
+
+  const result = {
+    benchmark: 'search',
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? null,
+    addresses: N,
+    generate_ms: Math.round(generateMs),
+    index: { build_ms: Math.round(indexBuildMs), bytes: indexBytes, mb: mb(indexBytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_added_mb: mb(rssIndex - rss0) },
+    store_open_ms: Math.round(storeOpenMs),
+    engine_in_process: { queries: accSet.length, ...summary(engineMs), top1: acc.top1, top5: acc.top5, by_kind: acc.byKind },
+    load: { connections: CONNECTIONS, seconds: SECONDS, ...load },
+    statuses,
+    service_rss_mb: mb(rssEnd),
+  };
+  const out = resolve(import.meta.dirname, 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `search-${N}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  await closeGracefully(server, 1_000);
+  await ledger.close();
+  cleanup();
+  process.exit(0);
+}
+
+if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
+else await main();
