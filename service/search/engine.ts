@@ -15,7 +15,9 @@ export interface AddressMatch {
 /** Results kept per query: the API's cap, so one cached entry answers every `limit`. */
 export const MAX_RESULTS = 50;
 /** Candidates kept from the word-index pass and scored word by word. */
-const CANDIDATES = 2_000;
+const CANDIDATES = 1_000;
+/** Further (more common) terms are read into the candidate pass only while fewer addresses than this are touched. */
+const ENOUGH_TOUCHED = 20_000;
 /** A term whose addresses exceed this is not accumulated, only scored on the candidates (e.g. ROAD nationally). */
 const BIG_TERM = 250_000;
 /** Fuzzy word matches below this word similarity are ignored (pg_trgm's default is 0.3). */
@@ -133,36 +135,39 @@ export class SearchIndex {
     return { sims, grams: w.length + 1, df };
   }
 
-  /** Accumulates IDF-weighted term scores per address; returns the best CANDIDATES ordinals. */
+  /**
+   * Accumulates IDF-weighted term scores per address, rarest term first, and returns the
+   * best CANDIDATES ordinals. The two rarest terms are always read (a typo in one is then
+   * still found through the other); further terms only while the candidate set is small.
+   * Every term is scored on the candidates afterwards, so stopping early loses no word.
+   */
   private candidates(terms: Term[]): number[] {
-    this.epoch++;
+    const epoch = ++this.epoch;
     const touched: number[] = [];
     const { acc, seen, termSeen } = this;
-    const add = (ord: number, w: number) => {
-      if (seen[ord] !== this.epoch) {
-        seen[ord] = this.epoch;
-        acc[ord] = 0;
-        touched.push(ord);
-      }
-      if (termSeen[ord] === this.termEpoch) return; // one contribution per term, its best word
-      termSeen[ord] = this.termEpoch;
-      acc[ord] = acc[ord]! + w;
-    };
+    const { postOff, postings } = this.d;
     const usable = terms.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
-    const chosen = usable.filter((t) => t.df <= BIG_TERM);
-    if (chosen.length === 0 && usable[0]) chosen.push(usable[0]);
-    for (const t of chosen) {
-      this.termEpoch++;
+    for (let k = 0; k < usable.length; k++) {
+      const t = usable[k]!;
+      if (k >= 1 && t.df > BIG_TERM) break;
+      if (k >= 2 && touched.length >= ENOUGH_TOUCHED) break;
+      const stamp = ++this.termEpoch;
       let budget = BIG_TERM;
-      if (t.range) {
-        for (let o = t.range[0]; o < t.range[1] && budget-- > 0; o++) add(o, POSTCODE_WEIGHT);
-        continue;
-      }
-      const idf = Math.log(1 + this.n / t.df);
-      const best = [...t.sims].sort((a, b) => b[1] - a[1]);
-      for (const [id, sim] of best) {
-        const end = this.d.postOff[id + 1]!;
-        for (let i = this.d.postOff[id]!; i < end && budget-- > 0; i++) add(this.d.postings[i]!, idf * sim);
+      const ords: Array<[number, number, number]> = t.range
+        ? [[t.range[0], t.range[1], POSTCODE_WEIGHT]]
+        : [...t.sims].sort((a, b) => b[1] - a[1]).map(([id, sim]) => [postOff[id]!, postOff[id + 1]!, Math.log(1 + this.n / t.df) * sim]);
+      for (const [from, to, w] of ords) {
+        for (let i = from; i < to && budget-- > 0; i++) {
+          const ord = t.range ? i : postings[i]!;
+          if (seen[ord] !== epoch) {
+            seen[ord] = epoch;
+            acc[ord] = 0;
+            touched.push(ord);
+          }
+          if (termSeen[ord] === stamp) continue; // one contribution per term, its best word
+          termSeen[ord] = stamp;
+          acc[ord] = acc[ord]! + w;
+        }
       }
     }
     return topK(touched, acc, CANDIDATES);
