@@ -8,14 +8,11 @@
  * Every event is one JSON log line with an `event` field.
  */
 import { createTask, validateDetailed } from 'node-cron';
+import type { EtlLogger } from '../pipeline/context.ts';
 import { BuildLockedError, acquireBuildLock } from './lock.ts';
 
-/** Pino-style logger (a pino Logger fits). */
-export interface ScheduleLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+/** Pino-style logger (a pino Logger fits): the ETL's own logger type. */
+export type ScheduleLog = EtlLogger;
 
 export interface RunContext {
   /** When this attempt started, by the schedule's clock. */

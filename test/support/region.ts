@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildContext } from '../../etl/pipeline/context.ts';
@@ -9,6 +9,11 @@ import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
 import { generateRegion } from '../../etl/synth/generate.ts';
 
 const regions = new Map<string, Promise<string>>();
+const folders: string[] = [];
+// Each test file runs in its own process: its regions go when it exits.
+process.on('exit', () => {
+  for (const f of folders) rmSync(f, { recursive: true, force: true });
+});
 
 /**
  * A synthetic region generated once per (addresses, seed) per test process into a temp
@@ -19,10 +24,17 @@ export function synthRegion(addresses = 2000, seed = 11): Promise<string> {
   let p = regions.get(key);
   if (!p) {
     const out = mkdtempSync(join(tmpdir(), `pi-region-${addresses}-`));
+    folders.push(out);
     p = generateRegion({ out, addresses, seed }).then(() => out);
     regions.set(key, p);
   }
   return p;
+}
+
+function folder(prefix: string): string {
+  const f = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(f);
+  return f;
 }
 
 export const quietLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -37,7 +49,7 @@ export async function stagedContext(addresses = 2000, seed = 11, now = new Date(
   const conn = await db.connect();
   const { files, ignored } = await discoverSources(sourcesDir);
   const ctx: BuildContext = {
-    db, conn, sourcesDir, buildDir: mkdtempSync(join(tmpdir(), 'pi-build-')), buildId: '20251001T000000Z-000000', now,
+    db, conn, sourcesDir, buildDir: folder('pi-build-'), buildId: '20251001T000000Z-000000', now,
     today: now.toISOString().slice(0, 10), files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {},
     matchRates: {}, quality: {}, log: quietLog, progress: () => undefined,
   };
