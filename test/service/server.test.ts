@@ -3,7 +3,7 @@
  * port; SIGTERM lets an in-flight request finish, refuses new connections, flushes and
  * unlocks the ledger, and exits 0.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,6 +41,23 @@ afterEach(() => {
 });
 
 describe('server process', () => {
+  it('a key created and revoked with the accounts CLI works, then gets 401, in the running server at once', async () => {
+    const { dir, cleanup } = tempDir('pi-server-');
+    cleanups.push(cleanup);
+    const p = startProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' });
+    const port = (await waitFor(p.lines, 'listening')).port as number;
+    const base = `http://127.0.0.1:${port}`;
+    const accounts = (args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', 'service/accounts/cli.ts', ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: dir }, encoding: 'utf8',
+    });
+    const { account_id, api_key } = JSON.parse(accounts(['create', '--tier', 'starter', '--json'])) as { account_id: string; api_key: string };
+    expect((await call(base, 'GET', '/v1/account', { key: api_key })).status).toBe(200);
+    accounts(['revoke-key', account_id]);
+    const after = await call(base, 'GET', '/v1/account', { key: api_key });
+    expect(after.status).toBe(401);
+    expect(after.json.code).toBe('unauthorized');
+  });
+
   it('refuses bad configuration before listening, naming every bad variable', async () => {
     const p = startProcess({ PORT: 'eighty', LOG_LEVEL: 'loud' });
     expect(await p.exit).toBe(2);
