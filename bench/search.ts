@@ -77,7 +77,7 @@ function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<stri
     const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code}`))));
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
   });
 }
 
@@ -123,12 +123,11 @@ async function main(): Promise<void> {
   t = performance.now();
   const index = await searchIndexes.prepare(build);
   const indexLoadMs = performance.now() - t;
-  global.gc?.();
   const rssIndex = process.memoryUsage().rss;
   t = performance.now();
   await buildStores.prepare(build);
   const storeOpenMs = performance.now() - t;
-  log(`index loaded in ${Math.round(indexLoadMs)} ms (+${mb(rssIndex - rss0)} MB RSS), store opened in ${Math.round(storeOpenMs)} ms`);
+  log(`index loaded in ${Math.round(indexLoadMs)} ms (RSS ${mb(rss0)} → ${mb(rssIndex)} MB), store opened in ${Math.round(storeOpenMs)} ms`);
 
   // 3. In process: engine time and accuracy at scale, on queries the load will not repeat.
   const accSet = relevanceQueries(truth.slice(0, 20_000), 5_000, 8);
@@ -140,6 +139,15 @@ async function main(): Promise<void> {
     return r;
   });
   log(`engine ${JSON.stringify(summary(engineMs))}; top1 ${acc.top1} top5 ${acc.top5}`);
+
+  const store = await buildStores.prepare(build);
+  const storeMs: number[] = [];
+  for (let i = 0; i < 3_000; i++) {
+    const t0 = performance.now();
+    await store.query('property_by_uprn', [BigInt(100000000000 + ((i * 7919) % N))]);
+    storeMs.push(performance.now() - t0);
+  }
+  log(`store lookup (sequential, in process) ${JSON.stringify(summary(storeMs))}`);
 
   // 4. The server and the load generator.
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
@@ -185,8 +193,10 @@ async function main(): Promise<void> {
     cpu_model: cpus()[0]?.model ?? null,
     addresses: N,
     generate_ms: Math.round(generateMs),
-    index: { build_ms: Math.round(indexBuildMs), bytes: indexBytes, mb: mb(indexBytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_added_mb: mb(rssIndex - rss0) },
+    index: { build_ms: Math.round(indexBuildMs), bytes: indexBytes, mb: mb(indexBytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_before_mb: mb(rss0), rss_after_mb: mb(rssIndex) },
     store_open_ms: Math.round(storeOpenMs),
+    store_lookup_in_process: summary(storeMs),
+    uv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? '4 (default)',
     engine_in_process: { queries: accSet.length, ...summary(engineMs), top1: acc.top1, top5: acc.top5, by_kind: acc.byKind },
     load: { connections: CONNECTIONS, seconds: SECONDS, ...load },
     statuses,
