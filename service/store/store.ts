@@ -30,7 +30,8 @@ export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn' 
  * concurrent requests do not queue behind one another.
  */
 export class BuildStore {
-  private next = 0;
+  private readonly idle: number[];
+  private readonly waiting: ((i: number) => void)[] = [];
   private readonly prepared: Map<string, Promise<DuckDBPreparedStatement>>[];
 
   private constructor(
@@ -40,6 +41,7 @@ export class BuildStore {
     readonly tables: ReadonlySet<string>,
   ) {
     this.prepared = conns.map(() => new Map());
+    this.idle = conns.map((_, i) => i);
   }
 
   static async open(buildDir: string, connections = 4): Promise<BuildStore> {
@@ -65,19 +67,39 @@ export class BuildStore {
     return new BuildStore(db, conns, tables);
   }
 
-  /** Runs `sql/<name>.sql` with bound positional parameters; rows as JSON-safe objects (BIGINT as string). */
+  /**
+   * Runs `sql/<name>.sql` with bound positional parameters; rows as JSON-safe objects
+   * (BIGINT as string). A connection is checked out for the whole bind-and-run: a prepared
+   * statement shared by two requests at once would run with the other's parameters.
+   */
   async query(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
-    const i = this.next++ % this.conns.length;
-    let stmt = this.prepared[i]!.get(name);
-    if (!stmt) {
-      stmt = this.conns[i]!.prepare(storeSql(name));
-      this.prepared[i]!.set(name, stmt);
-      stmt.catch(() => this.prepared[i]!.delete(name));
+    const i = await this.checkout();
+    try {
+      let stmt = this.prepared[i]!.get(name);
+      if (!stmt) {
+        stmt = this.conns[i]!.prepare(storeSql(name));
+        this.prepared[i]!.set(name, stmt);
+        stmt.catch(() => this.prepared[i]!.delete(name));
+      }
+      const s = await stmt;
+      s.clearBindings();
+      params.forEach((p, j) => s.bindValue(j + 1, p));
+      return (await s.runAndReadAll()).getRowObjectsJson() as Record<string, unknown>[];
+    } finally {
+      this.release(i);
     }
-    const s = await stmt;
-    s.clearBindings();
-    params.forEach((p, j) => s.bindValue(j + 1, p));
-    return (await s.runAndReadAll()).getRowObjectsJson() as Record<string, unknown>[];
+  }
+
+  private checkout(): Promise<number> {
+    const i = this.idle.pop();
+    if (i !== undefined) return Promise.resolve(i);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(i: number): void {
+    const next = this.waiting.shift();
+    if (next) next(i);
+    else this.idle.push(i);
   }
 
   close(): void {
