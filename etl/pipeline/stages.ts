@@ -4,6 +4,7 @@ import { addressesStage, certificatesStage, flagsStage, propertiesStage, salesSt
 import { MARKET_STAGES } from '../stages/marts-market.ts';
 import { strMartsStage } from '../stages/marts-str.ts';
 import { qualityStage } from '../stages/quality.ts';
+import { searchIndexStage } from '../search/stage.ts';
 import { stageSourcesStage } from '../stages/stage-sources-stage.ts';
 
 /** The build, in order. `npm run etl -- plan` prints this list. */
@@ -15,6 +16,7 @@ export const STAGES: readonly Stage[] = [
   salesStage,
   flagsStage,
   propertiesStage,
+  searchIndexStage,
   ...MARKET_STAGES,
   strMartsStage,
   qualityStage,
