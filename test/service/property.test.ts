@@ -14,9 +14,11 @@ beforeAll(async () => {
   key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
   await publishFromContext(ctx, s.dataDir, '20251001T000000Z-cccccc');
   // A property with an EPC and a sale, so every kind of field has a value.
-  [row] = (await ctx.conn.runAndReadAll(
+  const rows = (await ctx.conn.runAndReadAll(
     `SELECT * FROM properties WHERE epc_current_rating IS NOT NULL AND last_sold_price IS NOT NULL ORDER BY uprn LIMIT 1`,
   )).getRowObjectsJson() as Record<string, unknown>[];
+  if (!rows[0]) throw new Error('the region has no property with an EPC and a sale');
+  row = rows[0];
 });
 afterAll(async () => {
   await s.stop();
