@@ -85,3 +85,14 @@ export function unitKey(saon: string | undefined): string {
 export function numberTokens(s: string): string[] {
   return normaliseText(s).split(' ').filter((w) => /^\d+[A-Z]?(-\d+[A-Z]?)?$/.test(w));
 }
+
+/**
+ * The words of an address as the search index stores them: normalised, with a trailing
+ * copy of its postcode removed. The ETL (index build) and the service (ranking) both use it.
+ */
+export function docWords(address: string, postcode: string): string[] {
+  let t = normaliseText(address);
+  const pc = normaliseText(postcode);
+  if (pc && t.endsWith(pc)) t = t.slice(0, -pc.length);
+  return t.split(' ').filter(Boolean);
+}

@@ -1,5 +1,5 @@
-import { docWords } from '../../service/search/query.ts';
-import type { SearchIndexData } from '../../service/search/format.ts';
+import { docWords } from '../../schemas/address-normalise.ts';
+import type { SearchIndexData } from '../../schemas/search-index-format.ts';
 
 export interface IndexRow {
   uprn: number;

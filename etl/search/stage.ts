@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Stage } from '../pipeline/context.ts';
-import { countRows } from '../pipeline/sql.ts';
-import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../service/search/format.ts';
+import { countRows, streamRows } from '../pipeline/sql.ts';
+import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../schemas/search-index-format.ts';
 import { buildSearchIndex, type IndexRow } from './build.ts';
 
 /** Reads the published addresses, located ones only, in postcode order. */
@@ -24,14 +24,15 @@ export const searchIndexStage: Stage = {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
     const n = Number((await ctx.conn.runAndReadAll(COUNT_SQL)).getRowObjectsJson()[0]?.n ?? 0);
     const t0 = performance.now();
-    const result = await ctx.conn.stream(ROWS_SQL);
+    // Streamed on a connection of its own (see streamRows): nothing can cut it short.
     async function* rows(): AsyncGenerator<IndexRow> {
-      for await (const chunk of result.yieldRowObjectJson())
-        for (const r of chunk) yield { uprn: Number(r.uprn), address: String(r.address), postcode: String(r.postcode), lat: Number(r.lat), lng: Number(r.lng) };
+      for await (const r of streamRows(ctx.db, ROWS_SQL)) {
+        yield { uprn: Number(r.uprn), address: String(r.address), postcode: String(r.postcode), lat: Number(r.lat), lng: Number(r.lng) };
+      }
     }
     const data = await buildSearchIndex(rows(), n);
     const bytes = writeSearchIndex(join(ctx.buildDir, SEARCH_INDEX_FILE), data);
-    ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (service/search/format.ts)' };
+    ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: schemas/search-index-format.ts)' };
     ctx.log.info({ stage: 'search-index', addresses: n, words: data.postOff.length - 1, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
   },
 };

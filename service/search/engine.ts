@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { readSearchIndex, type SearchIndexData } from './format.ts';
+import { readSearchIndex, type SearchIndexData } from '../../schemas/search-index-format.ts';
 import { NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
 import { wordTrigrams } from './trigram.ts';
 

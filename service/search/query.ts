@@ -6,17 +6,6 @@ const OUTCODE_RE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
 const COMPACT_PC_RE = /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/;
 const INWARD_RE = /^\d[A-Z]{0,2}$/;
 
-/**
- * The searchable words of an address: its normalised text without the trailing postcode
- * (the postcode is searched as an ordinal range, not as words). ETL and service share this.
- */
-export function docWords(address: string, postcode: string): string[] {
-  let t = normaliseText(address);
-  const pc = normaliseText(postcode);
-  if (pc && t.endsWith(pc)) t = t.slice(0, -pc.length);
-  return t.split(' ').filter(Boolean);
-}
-
 export interface ParsedQuery {
   /** Normalised form: the cache key. */
   key: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, type IndexRow } from '../../etl/search/build.ts';
 import { SearchIndex } from '../../service/search/engine.ts';
-import { readSearchIndex, writeSearchIndex } from '../../service/search/format.ts';
+import { readSearchIndex, writeSearchIndex } from '../../schemas/search-index-format.ts';
 import { parseQuery } from '../../service/search/query.ts';
 import { similarity, trigrams } from '../../service/search/trigram.ts';
 

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
-import { accuracy, indexRanker, loadTruth, plainTrigramRanker, relevanceQueries } from '../../../etl/search/relevance.ts';
+import { accuracy, indexRanker, loadTruth, plainTrigramRanker, relevanceQueries } from '../../support/search-relevance.ts';
 import { searchIndexStage } from '../../../etl/search/stage.ts';
 import { SearchIndex } from '../../../service/search/engine.ts';
 import { quietLog, stagedContext } from '../../support/region.ts';
