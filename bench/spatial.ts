@@ -22,6 +22,7 @@ import { loadRows } from '../etl/stage/load-rows.ts';
 import { planning } from '../etl/stages/staging/market.ts';
 import { geometryBBox } from '../etl/sources/planning-geojson.ts';
 import type { PlanningFeature, PlanningGeometry, PolygonCoords, Ring } from '../schemas/sources/planning.ts';
+import { rng as seededRng } from '../etl/synth/prng.ts';
 
 const N_POINTS = Number(process.argv[2] ?? 1_000_000);
 const N_POLYGONS = Number(process.argv[3] ?? 10_000);
@@ -35,16 +36,10 @@ const KM_LAT = 1 / 111.2; // degrees of latitude per km
 const KM_LNG = 1 / (111.2 * Math.cos(((LAT0 + 0.225) * Math.PI) / 180)); // degrees of longitude per km
 const SIDE_KM = 50;
 
-/** mulberry32: small, fast, seeded. */
+/** Seeded uniform [0, 1): the synthetic generator's PRNG, so runs are repeatable. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = seededRng(seed, 'spatial-bench');
+  return () => r.next();
 }
 const rnd = prng(20261121);
 const between = (lo: number, hi: number) => lo + (hi - lo) * rnd();

@@ -2,6 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ABBREVIATIONS } from '../../schemas/address-normalise.ts';
 import { similarity, trigrams } from '../../service/search/trigram.ts';
 import type { SearchIndex } from '../../service/search/engine.ts';
+import { rng as seededRng } from '../../etl/synth/prng.ts';
 
 /** One query as a user would type it and the UPRN it should find. */
 export interface RelevanceQuery {
@@ -22,16 +23,10 @@ interface Truth {
   postcode: string;
 }
 
-/** A small deterministic PRNG (mulberry32), so the set is the same on every run. */
+/** Seeded uniform [0, 1): the synthetic generator's PRNG, so runs are repeatable. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = seededRng(seed, 'relevance-set');
+  return () => r.next();
 }
 
 const SHORT: Record<string, string> = Object.fromEntries(
