@@ -1,5 +1,5 @@
 import { AddressBaseRow } from '../../schemas/sources/addressbase.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
+import { readHeadedCsv } from './csv.ts';
 import type { RejectLog } from './rejects.ts';
 import { validateRow } from './validate.ts';
 
@@ -37,26 +37,12 @@ const COLUMNS = {
  * with extra or reordered columns still reads. CHANGE_CODE is reported, not applied.
  */
 export async function* readAddressBase(path: string, rejects: RejectLog): AsyncGenerator<AddressBaseRow> {
-  let col: Map<string, number> | undefined;
-  let width = 0;
-  for await (const { fields, line } of readCsvRecords(path, rejects)) {
-    if (!col) {
-      col = headerIndex(fields.map((f) => f.trim().toUpperCase())).index;
-      const missing = REQUIRED.filter((c) => !col!.has(c));
-      if (missing.length > 0) throw new Error(`${path}: not an AddressBase Core file (no ${missing.join(', ')} column)`);
-      width = fields.length;
-      continue;
-    }
-    if (fields.length !== width) {
-      rejects.add('wrong_column_count', line, `${fields.length} fields, expected ${width}`);
-      continue;
-    }
-    const c = col;
+  const records = readHeadedCsv(path, rejects, {
+    what: 'an AddressBase Core file', required: REQUIRED, normalise: (h) => h.trim().toUpperCase(), checkWidth: true,
+  });
+  for await (const { get, line } of records) {
     const candidate: Record<string, string | undefined> = {};
-    for (const [field, name] of Object.entries(COLUMNS)) {
-      const i = c.get(name);
-      candidate[field] = i === undefined ? undefined : fields[i];
-    }
+    for (const [field, name] of Object.entries(COLUMNS)) candidate[field] = get(name);
     const row = validateRow(AddressBaseRow, candidate, rejects, line);
     if (row) yield row;
   }

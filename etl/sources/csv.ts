@@ -99,3 +99,49 @@ export function blankToUndef(v: string | undefined): string | undefined {
   const t = v.trim();
   return t === '' ? undefined : t;
 }
+
+/** One data record of a headed CSV, with its cells looked up by column name. */
+export interface HeadedRecord {
+  fields: string[];
+  line: number;
+  /** The cell of a column (undefined when the file has no such column). */
+  get(name: string): string | undefined;
+}
+
+export interface HeadedCsvOptions extends CsvReadOptions {
+  /** What the file is, for the error when required columns are missing ("an EPC certificates file"). */
+  what: string;
+  /** Columns without which the file is not of this kind (after `normalise`). */
+  required: readonly string[];
+  /** How header names compare (e.g. upper-cased); default: trimmed as written. */
+  normalise?: (name: string) => string;
+  /** Reject records whose field count differs from the header's as `wrong_column_count`. */
+  checkWidth?: boolean;
+}
+
+/**
+ * Reads a CSV whose first record is its header: checks the required columns (a file
+ * without them throws up front, naming them), optionally rejects records of the wrong
+ * width, and yields each record with a by-name lookup. Readers map by name, so supplies
+ * with reordered or extra columns still read.
+ */
+export async function* readHeadedCsv(path: string, rejects: RejectLog, opts: HeadedCsvOptions): AsyncGenerator<HeadedRecord> {
+  const normalise = opts.normalise ?? ((n: string) => n.trim());
+  let col: Map<string, number> | undefined;
+  let width = 0;
+  for await (const { fields, line } of readCsvRecords(path, rejects, opts)) {
+    if (!col) {
+      col = headerIndex(fields.map(normalise)).index;
+      const missing = opts.required.filter((c) => !col!.has(c));
+      if (missing.length > 0) throw new Error(`${path}: not ${opts.what} (no ${missing.join(', ')} column)`);
+      width = fields.length;
+      continue;
+    }
+    if (opts.checkWidth && fields.length !== width) {
+      rejects.add('wrong_column_count', line, `${fields.length} fields, expected ${width}`);
+      continue;
+    }
+    const c = col;
+    yield { fields, line, get: (name) => { const i = c.get(name); return i === undefined ? undefined : fields[i]; } };
+  }
+}

@@ -1,5 +1,5 @@
 import { RENTAL_EVIDENCE_HEADER, RentalEvidenceRow } from '../../schemas/sources/rents.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
+import { readHeadedCsv } from './csv.ts';
 import type { RejectLog } from './rejects.ts';
 import { validateRow } from './validate.ts';
 
@@ -9,17 +9,10 @@ import { validateRow } from './validate.ts';
  * evidence_id is rejected as `duplicate:evidence_id` (the first occurrence wins).
  */
 export async function* readRentalEvidence(path: string, rejects: RejectLog): AsyncGenerator<RentalEvidenceRow> {
-  let col: Map<string, number> | undefined;
   const seen = new Set<string>();
-  for await (const { fields, line } of readCsvRecords(path, rejects)) {
-    if (!col) {
-      col = headerIndex(fields).index;
-      const missing = RENTAL_EVIDENCE_HEADER.filter((h) => !col!.has(h));
-      if (missing.length > 0) throw new Error(`${path}: not a rental-evidence CSV (no ${missing.join(', ')} column)`);
-      continue;
-    }
+  for await (const { get, line } of readHeadedCsv(path, rejects, { what: 'a rental-evidence CSV', required: RENTAL_EVIDENCE_HEADER })) {
     const candidate: Record<string, string> = {};
-    for (const name of RENTAL_EVIDENCE_HEADER) candidate[name] = fields[col.get(name)!]?.trim() ?? '';
+    for (const name of RENTAL_EVIDENCE_HEADER) candidate[name] = get(name)?.trim() ?? '';
     const row = validateRow(RentalEvidenceRow, candidate, rejects, line);
     if (!row) continue;
     if (seen.has(row.evidence_id)) {
