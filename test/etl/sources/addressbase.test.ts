@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAddressBase } from '../../../etl/sources/addressbase.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { ADDRESSBASE_CORE_HEADER } from '../../../schemas/sources/addressbase.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 // No real AddressBase sample exists (licensed product): fixtures in the published layout.
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readAddressBase(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readAddressBase, path);
 
 type Col = (typeof ADDRESSBASE_CORE_HEADER)[number];
 

@@ -4,16 +4,12 @@ import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { AIRBNB_CALENDAR_HEADER, AirbnbCalendarRow } from '../../../schemas/sources/airbnb.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readAirbnbCalendar(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readAirbnbCalendar, path);
 
 const HEADER = AIRBNB_CALENDAR_HEADER.join(',');
 

@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readAirbnbListings } from '../../../etl/sources/airbnb-listings.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { AIRBNB_LISTINGS_HEADER, AIRBNB_LISTINGS_SUMMARY_HEADER } from '../../../schemas/sources/airbnb.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readAirbnbListings(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readAirbnbListings, path);
 
 /** One CSV line, quoting as Inside Airbnb does: only cells with a comma, quote or line break. */
 function csvLine(cells: readonly string[]): string {

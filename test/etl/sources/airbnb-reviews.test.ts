@@ -5,16 +5,12 @@ import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { AIRBNB_REVIEWS_HEADER, AIRBNB_REVIEWS_SUMMARY_HEADER, AirbnbReviewRow } from '../../../schemas/sources/airbnb.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readAirbnbReviews(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readAirbnbReviews, path);
 
 const DETAILED = AIRBNB_REVIEWS_HEADER.join(',');
 const SUMMARY = AIRBNB_REVIEWS_SUMMARY_HEADER.join(',');

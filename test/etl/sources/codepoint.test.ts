@@ -2,20 +2,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readCodePoint } from '../../../etl/sources/codepoint.ts';
 import { formatPostcode as normalisePostcode } from '../../../schemas/sources/fields.ts';
 import { bngToWgs84 } from '../../../etl/sources/grid.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import type { CodePointRow } from '../../../schemas/sources/codepoint.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows: CodePointRow[] = [];
-  for await (const r of readCodePoint(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readCodePoint, path);
 
 const BS1_1AD = '"BS1 1AD",10,360205,173432,"E92000001","E19000002","E18000010","","E06000023","E05010907"';
 

@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readEpc } from '../../../etl/sources/epc.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { EPC_ODC_HEADER } from '../../../schemas/sources/epc.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readEpc(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readEpc, path);
 
 /** One ODC `certificates.csv` line: every column blank except those given. */
 function odcLine(values: Partial<Record<(typeof EPC_ODC_HEADER)[number], string>>): string {

@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readHmoRegister, trailingPostcode, ukDate } from '../../../etl/sources/hmo-register.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { HMO_EXEMPTIONS_HEADER, HMO_REGISTER_HEADER } from '../../../schemas/sources/hmo-register.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readHmoRegister(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readHmoRegister, path);
 
 describe('trailingPostcode', () => {
   it('finds a postcode at the end of the address and normalises it', () => {

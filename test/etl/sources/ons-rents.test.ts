@@ -1,20 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { onsNumber, readOnsRents } from '../../../etl/sources/ons-rents.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { ONS_RENTS_HEADER } from '../../../schemas/sources/rents.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 // SOURCES.md: no ONS/VOA private rental market statistics in their original form were found,
 // so this reader is tested on fixtures in our CSV layout of the published tables.
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readOnsRents(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readOnsRents, path);
 
 const HEADER = ONS_RENTS_HEADER.join(',');
 

@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readOnspd } from '../../../etl/sources/onspd.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { ONSPD_HEADER, type OnspdRow } from '../../../schemas/sources/onspd.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows: OnspdRow[] = [];
-  for await (const r of readOnspd(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readOnspd, path);
 
 /** A fixture line in ONSPD_HEADER order from the values named in `v` (others blank). */
 function line(v: Record<string, string>): string {

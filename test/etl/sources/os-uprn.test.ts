@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readOsUprn } from '../../../etl/sources/os-uprn.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 // SOURCES.md: OS Open UPRN is not among the real samples, so this reader is tested on
 // fixtures in the published layout (and, round-trip, on the synthetic region).
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readOsUprn(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readOsUprn, path);
 
 describe('readOsUprn', () => {
   it('reads the published layout, gzip or not, with and without a final newline', async () => {

@@ -1,20 +1,15 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPricePaid } from '../../../etl/sources/price-paid.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { PPD_COLUMNS, PPD_REPORT_BUILDER_HEADER, type PricePaidRow } from '../../../schemas/sources/price-paid.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readPricePaid(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readPricePaid, path);
 
 const G1 = '5BBE9CB3-6332-4EB0-9CD3-8737CEA4A65A';
 const G2 = '20E2441A-0F16-49AB-97D4-8737E62A5D93';

@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRentalEvidence } from '../../../etl/sources/rental-evidence.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { RENTAL_EVIDENCE_HEADER } from '../../../schemas/sources/rents.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 // Rental evidence is our own format (docs/sources/rents.md): there is no public sample.
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readRentalEvidence(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readRentalEvidence, path);
 
 const HEADER = RENTAL_EVIDENCE_HEADER.join(',');
 

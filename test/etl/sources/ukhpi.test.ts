@@ -1,19 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { hpiMonth, readUkHpi } from '../../../etl/sources/ukhpi.ts';
-import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { UKHPI_APP_HEADER, UKHPI_FULL_HEADER } from '../../../schemas/sources/ukhpi.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
+import { readAllRows } from '../../support/read-all.ts';
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-async function readAll(path: string) {
-  const rejects = new RejectLog();
-  const rows = [];
-  for await (const r of readUkHpi(path, rejects)) rows.push(r);
-  return { rows, rejects };
-}
+const readAll = (path: string) => readAllRows(readUkHpi, path);
 
 /** A full-file line from a column→value map; every other column blank. */
 function fullLine(values: Partial<Record<(typeof UKHPI_FULL_HEADER)[number], string>>): string {
