@@ -5,6 +5,7 @@ import { MARKET_STAGES } from '../stages/marts-market.ts';
 import { strMartsStage } from '../stages/marts-str.ts';
 import { qualityStage } from '../stages/quality.ts';
 import { searchIndexStage } from '../search/stage.ts';
+import { propertyRecordsStage } from '../records/stage.ts';
 import { stageSourcesStage } from '../stages/stage-sources-stage.ts';
 
 /** The build, in order. `npm run etl -- plan` prints this list. */
@@ -17,6 +18,7 @@ export const STAGES: readonly Stage[] = [
   flagsStage,
   propertiesStage,
   searchIndexStage,
+  propertyRecordsStage,
   ...MARKET_STAGES,
   strMartsStage,
   qualityStage,

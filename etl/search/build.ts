@@ -1,5 +1,6 @@
 import { docWords } from '../../schemas/address-normalise.ts';
 import type { SearchIndexData } from '../../schemas/search-index-format.ts';
+import { GrowableBytes } from '../../schemas/sections-file.ts';
 
 export interface IndexRow {
   uprn: number;
@@ -9,29 +10,9 @@ export interface IndexRow {
   lng: number;
 }
 
-const encoder = new TextEncoder();
-
-/** Growable byte buffer for the string blobs. */
-class Blob {
-  private buf = new Uint8Array(1 << 16);
-  length = 0;
-  push(s: string): void {
-    const need = this.length + s.length * 3;
-    if (need > this.buf.length) {
-      const next = new Uint8Array(Math.max(need, this.buf.length * 2));
-      next.set(this.buf.subarray(0, this.length));
-      this.buf = next;
-    }
-    this.length += encoder.encodeInto(s, this.buf.subarray(this.length)).written;
-  }
-  bytes(): Uint8Array {
-    return this.buf.slice(0, this.length);
-  }
-}
-
 function stringTable(list: readonly string[]): { off: Uint32Array; bytes: Uint8Array } {
   const off = new Uint32Array(list.length + 1);
-  const blob = new Blob();
+  const blob = new GrowableBytes();
   list.forEach((s, i) => {
     blob.push(s);
     off[i + 1] = blob.length;
@@ -50,7 +31,7 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
   const lng = new Float64Array(expected);
   const addrOff = new Uint32Array(expected + 1);
   const pcOf = new Uint32Array(expected);
-  const addr = new Blob();
+  const addr = new GrowableBytes();
   const postcodes: string[] = [];
   const pcFirstList: number[] = [];
   const wordIds = new Map<string, number>();

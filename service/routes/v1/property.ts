@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { FieldsSelector, PropertyRecordSchema, type PropertyRecord } from '../../../schemas/api/property.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { buildStores } from '../../store/stores.ts';
+import { propertyRecords } from '../../records/property-records.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -52,9 +52,9 @@ export default defineRoute({
   needsBuild: true,
   mayNotFind: true,
   handler: async ({ params, query, build }) => {
-    const store = await buildStores.get(build!);
-    if (!store.tables.has('properties')) notServedYet('GET /properties/{uprn}')();
-    const [row] = await store.query('property_by_uprn', [BigInt(params.uprn)]);
+    // A build published without the record file (or with an unreadable one): 503, nothing charged.
+    const records = await propertyRecords.get(build!).catch(notServedYet('GET /properties/{uprn}'));
+    const row = records.get(Number(params.uprn));
     if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
     const record = toPropertyRecord(row);
     if (!query.fields) return record;

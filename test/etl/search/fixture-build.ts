@@ -2,10 +2,11 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { searchIndexStage } from '../../../etl/search/stage.ts';
+import { propertyRecordsStage } from '../../../etl/records/stage.ts';
 
 /**
  * Publishes a build into `dataDir` from a staged context: the `properties` and
- * `addresses` tables as Parquet, the search index written by its real stage, a manifest,
+ * `addresses` tables as Parquet, the search index and property records written by their real stages, a manifest,
  * and `current` switched by rename as the ETL does it. (Independent of whether the
  * search stage is wired into STAGES yet.)
  */
@@ -17,6 +18,7 @@ export async function publishFromContext(ctx: BuildContext, dataDir: string, bui
   }
   const sub: BuildContext = { ...ctx, buildDir: dir, artifacts: {} };
   await searchIndexStage.run(sub);
+  await propertyRecordsStage.run(sub);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ build_id: buildId, created_at: ctx.now.toISOString(), schema_version: 1, sources: [], tables: {}, artifacts: sub.artifacts }));
   const tmp = join(dataDir, `current.${buildId}.tmp`);
   rmSync(tmp, { force: true });
