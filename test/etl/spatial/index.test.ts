@@ -59,6 +59,24 @@ describe('buildIndex', () => {
     expect(ids(index.query(42, 2))).toEqual(['m']);
   });
 
+  it('features crossing each other: each region of the overlay, and the crossing points, get the right features', () => {
+    // Two diamonds whose edges cross (not nested, not just touching), and a third polygon
+    // sharing one whole edge with the first (neighbouring zones drawn edge to edge).
+    const crossing = buildIndex([
+      poly('d1', [[0, 5], [5, 0], [10, 5], [5, 10], [0, 5]]),
+      poly('d2', [[4, 5], [9, 0], [14, 5], [9, 10], [4, 5]]),
+      poly('next', [[5, 0], [10, 5], [10, 0], [5, 0]]),
+    ]);
+    expect(ids(crossing.query(2, 5))).toEqual(['d1']); // d1 only
+    expect(ids(crossing.query(7, 5))).toEqual(['d1', 'd2']); // the lens where they overlap
+    expect(ids(crossing.query(12, 5))).toEqual(['d2']); // d2 only
+    expect(ids(crossing.query(7, 9.5))).toEqual([]); // the notch between them, inside both bboxes
+    expect(ids(crossing.query(7, 8))).toEqual(['d1', 'd2']); // where d1's NE edge crosses d2's NW edge
+    expect(ids(crossing.query(7, 2))).toEqual(['d1', 'd2', 'next']); // where d1's SE edge (shared with next) crosses d2's SW edge
+    expect(ids(crossing.query(8, 1))).toEqual(['d2', 'next']); // strictly inside next, on d2's edge
+    expect(ids(crossing.query(9.5, 1))).toEqual(['d2', 'next']);
+  });
+
   it('handles no features, empty parts and NaN coordinates', () => {
     expect(buildIndex<F>([]).query(0, 0)).toEqual([]);
     const empty = buildIndex([poly('e')]);
