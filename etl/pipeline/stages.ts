@@ -2,6 +2,7 @@ import type { Stage } from './context.ts';
 import { matchAddresses } from '../stages/match-addresses.ts';
 import { addressesStage, certificatesStage, flagsStage, propertiesStage, salesStage } from '../stages/merge.ts';
 import { MARKET_STAGES } from '../stages/marts-market.ts';
+import { valuationEvidenceStage } from '../stages/marts-valuation.ts';
 import { strMartsStage } from '../stages/marts-str.ts';
 import { qualityStage } from '../stages/quality.ts';
 import { searchIndexStage } from '../search/stage.ts';
@@ -20,6 +21,7 @@ export const STAGES: readonly Stage[] = [
   searchIndexStage,
   propertyRecordsStage,
   ...MARKET_STAGES,
+  valuationEvidenceStage,
   strMartsStage,
   qualityStage,
 ];

@@ -1,4 +1,5 @@
 import { MARKET_TABLES } from '../stages/marts-market.ts';
+import { VALUATION_TABLES } from '../stages/marts-valuation.ts';
 import { STR_TABLES } from '../stages/marts-str.ts';
 import { col, type ColumnDoc, type PublishedTable } from './context.ts';
 
@@ -117,6 +118,7 @@ export const PUBLISHED_TABLES: readonly PublishedTable[] = [
     ],
   },
   ...MARKET_TABLES,
+  ...VALUATION_TABLES,
   ...STR_TABLES,
 ];
 
