@@ -10,13 +10,14 @@ export const StrEstimateBodySchema = z
     postcode: Postcode.optional(),
     lat: z.number().min(49).max(61).optional(),
     lng: z.number().min(-9).max(2.5).optional(),
-    bedrooms: z.number().int().min(0).max(20),
+    bedrooms: z.number().int().min(0).max(20).optional().meta({ description: 'Required, except with uprn: then it defaults to the property record\'s bedrooms (400 when the record has none). 0 is a studio.' }),
     bathrooms: z.number().int().min(0).max(20).optional().meta({ description: 'Default: the greater of 1 and bedrooms - 1.' }),
-    property_type: z.enum(PROPERTY_KIND).optional(),
-    finish_quality: z.enum(FINISH_QUALITY).default('average'),
-    include_comparables: z.boolean().default(false),
+    property_type: z.enum(PROPERTY_KIND).optional().meta({ description: 'Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have.' }),
+    finish_quality: z.enum(FINISH_QUALITY).default('average').meta({ description: 'Multiplies the comparables\' ADR: below_average 0.90, average 1, above_average 1.05, very_high 1.10.' }),
+    include_comparables: z.boolean().default(false).meta({ description: 'When true, comps.comparables lists the listings used.' }),
   })
   .superRefine((v, ctx) => {
+    if (v.bedrooms === undefined && v.uprn === undefined) ctx.addIssue({ code: 'custom', path: ['bedrooms'], message: 'bedrooms is required (it may be left out only with uprn)' });
     const point = v.lat !== undefined || v.lng !== undefined;
     if (point && (v.lat === undefined || v.lng === undefined)) ctx.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng must be given together' });
     const ways = [v.uprn !== undefined, v.postcode !== undefined, point].filter(Boolean).length;
@@ -24,6 +25,21 @@ export const StrEstimateBodySchema = z
   });
 
 const MonthFigures = { adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number(), revpar: z.number() };
+
+/** One comparable listing of the STR estimate (docs/str.md, "The estimate"). */
+export const StrComparableSchema = z
+  .object({
+    listing_id: z.string().meta({ description: 'Inside Airbnb listing id (text: ids pass 2^53)' }),
+    distance_m: z.number().int().meta({ description: 'metres from the property' }),
+    bedrooms: z.number().int(),
+    bathrooms: z.number().nullable().meta({ description: 'may be a half, e.g. 1.5; null when not published' }),
+    property_type: z.enum(PROPERTY_KIND).nullable(),
+    adr: z.number().meta({ description: 'estimated average daily rate over its last 12 months, GBP' }),
+    occupancy_pct: z.number().meta({ description: 'estimated booked share of its available nights over its last 12 months, 0-100' }),
+    revenue_annual: z.number().meta({ description: 'estimated revenue over its last 12 months, GBP' }),
+    similarity_weight: z.number().min(0).max(1).meta({ description: 'resemblance to the property on bedrooms, bathrooms and type, 0-1 (1: identical)' }),
+  })
+  .meta({ id: 'StrComparable' });
 
 export const StrEstimateSchema = z
   .object({
@@ -36,7 +52,7 @@ export const StrEstimateSchema = z
       listings_sampled: z.number().int(),
       radius_m: z.number(),
       similarity_weight_avg: z.number(),
-      comparables: z.array(z.record(z.string(), z.unknown())).optional(),
+      comparables: z.array(StrComparableSchema).optional().meta({ description: 'Only when include_comparables is true: the listings used, highest weight first.' }),
     }),
     confidence: z.enum(['High', 'Medium', 'Low']),
   })

@@ -1,17 +1,111 @@
+import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrEstimateBodySchema, StrEstimateSchema } from '../../../schemas/api/str.ts';
+import {
+  defaultBathrooms,
+  estimateStr,
+  inferPropertyType,
+  STR_ESTIMATE,
+  type PropertyKind,
+  type StrEstimateFigures,
+  type StrSubject,
+} from '../../domain/str/estimate.ts';
+import type { BuildInfo } from '../../middleware/data.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { propertyRecords } from '../../records/property-records.ts';
+import { buildStores } from '../../store/stores.ts';
+import { strListingIndexes, type StrListingIndex } from '../../str/listing-index.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
+
+type Body = ReturnType<typeof StrEstimateBodySchema.parse>;
+
+export interface StrEstimateResult extends StrEstimateFigures {
+  location_label: string;
+  currency: 'GBP';
+}
+
+interface Located {
+  lat: number;
+  lng: number;
+  label: string | null;
+  la: string | null;
+  bedrooms?: number;
+  property_type?: PropertyKind;
+}
+
+const round5 = (x: number) => Number(x.toFixed(5));
+
+/** Where the property is (and, with a UPRN, what its record says about it). */
+async function locate(body: Body, build: BuildInfo): Promise<Located> {
+  if (body.uprn !== undefined) {
+    const records = await propertyRecords.get(build).catch(notServedYet('POST /valuations/str-estimate'));
+    const r = records.get(Number(body.uprn));
+    if (!r) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
+    if (typeof r.lat !== 'number' || typeof r.lng !== 'number' || Number.isNaN(r.lat)) throw new ApiError('not_found', `The property with UPRN ${body.uprn} has no coordinates.`);
+    const beds = typeof r.bedrooms === 'number' && Number.isFinite(r.bedrooms) ? r.bedrooms : undefined;
+    const type = typeof r.property_type === 'string' ? (r.property_type === 'Flat' ? 'apartment' : 'house') : undefined;
+    return { lat: r.lat, lng: r.lng, label: String(r.address ?? body.uprn), la: null, ...(beds !== undefined ? { bedrooms: beds } : {}), ...(type ? { property_type: type } : {}) };
+  }
+  if (body.postcode !== undefined) {
+    const pc = normalisePostcode(body.postcode)!;
+    const store = await buildStores.get(build);
+    const [row] = await store.query('postcode_point', [pc]);
+    if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
+    return { lat: Number(row.lat), lng: Number(row.lng), label: pc, la: row.la_code === null ? null : String(row.la_code) };
+  }
+  return { lat: body.lat!, lng: body.lng!, label: null, la: null };
+}
+
+/** The estimate for a located property, from the build's listing index (also used by the accuracy bench). */
+export function estimateAt(
+  index: StrListingIndex,
+  at: { lat: number; lng: number; la?: string | null },
+  input: { bedrooms: number; bathrooms?: number | undefined; property_type?: PropertyKind | undefined; finish_quality: StrSubject['finish_quality']; include_comparables: boolean },
+  excludeId?: string,
+): { figures: StrEstimateFigures; sector: string | null } | undefined {
+  const { comps, rows } = index.near(at.lat, at.lng, STR_ESTIMATE.radiusM, excludeId);
+  if (comps.length === 0) return undefined;
+  const subject: StrSubject = {
+    bedrooms: input.bedrooms,
+    bathrooms: input.bathrooms ?? defaultBathrooms(input.bedrooms),
+    property_type: input.property_type ?? inferPropertyType(input.bedrooms, comps),
+    finish_quality: input.finish_quality,
+  };
+  const season = index.seasonality(at.la ?? index.laOf(rows, comps));
+  const figures = estimateStr(subject, comps, season, { includeComparables: input.include_comparables, radiusM: STR_ESTIMATE.radiusM });
+  return { figures, sector: index.nearestSector(rows, comps) };
+}
 
 export default defineRoute({
   method: 'POST',
   path: '/valuations/str-estimate',
   operationId: 'estimateShortTermLet',
   summary: '12-month short-term-let revenue projection',
+  description:
+    'A similarity-weighted regression over up to 100 comparable whole-home listings within 2 km (docs/str.md, "The estimate"). ' +
+    '`monthly_breakdown` runs January to December at today\'s prices. 404 when the UPRN or postcode is unknown or no listing lies within 2 km.',
   tag: 'Short-term lets',
   cost: 50,
   body: StrEstimateBodySchema,
   response: StrEstimateSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('POST /valuations/str-estimate'),
+  handler: async ({ body, build }): Promise<StrEstimateResult> => {
+    const index = await strListingIndexes.get(build!).catch(notServedYet('POST /valuations/str-estimate'));
+    const at = await locate(body, build!);
+    const bedrooms = body.bedrooms ?? at.bedrooms;
+    if (bedrooms === undefined) {
+      throw new ApiError('invalid_request', 'The property record has no bedroom count: give bedrooms.', [{ path: 'body.bedrooms', message: 'required: the property record has no bedroom count' }]);
+    }
+    const est = estimateAt(index, at, {
+      bedrooms,
+      bathrooms: body.bathrooms,
+      property_type: body.property_type ?? at.property_type,
+      finish_quality: body.finish_quality,
+      include_comparables: body.include_comparables,
+    });
+    if (!est) throw new ApiError('not_found', `No short-term-let listing within ${STR_ESTIMATE.radiusM / 1000} km of the property to compare with.`);
+    const label = at.label ?? `${round5(at.lat)}, ${round5(at.lng)}${est.sector ? ` (near ${est.sector})` : ''}`;
+    return { location_label: label, currency: 'GBP', ...est.figures };
+  },
 });
