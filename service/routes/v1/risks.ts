@@ -1,17 +1,63 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
+import { RisksSchema } from '../../../schemas/api/risks.ts';
+import { assembleRisks, type DesignationRow, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { buildStores } from '../../store/stores.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toRecord(r: Record<string, unknown>): RiskRecord {
+  return {
+    uprn: Number(r.uprn),
+    address: String(r.address),
+    postcode: String(r.postcode),
+    flood_zone: Number(r.flood_zone ?? 1),
+    flood_zone_2: r.flood_zone_2 === true,
+    flood_zone_3: r.flood_zone_3 === true,
+    conservation_area: r.conservation_area === true,
+    article_4: r.article_4 === true,
+    listed_building: r.listed_building === true,
+    epc_current_rating: str(r.epc_current_rating),
+    epc_potential_rating: str(r.epc_potential_rating),
+  };
+}
+
+function toDesignation(r: Record<string, unknown>): DesignationRow {
+  return { dataset: String(r.dataset), entity: int(r.entity), reference: str(r.reference), name: str(r.name), flood_risk_level: int(r.flood_risk_level) };
+}
+
+function manifestSources(manifest: Record<string, unknown>): SourceAsOf[] {
+  const sources = Array.isArray(manifest.sources) ? (manifest.sources as Record<string, unknown>[]) : [];
+  return sources.map((s) => ({ name: String(s.name), path: String(s.path), as_of: str(s.as_of) }));
+}
 
 export default defineRoute({
   method: 'GET',
   path: '/risks/{uprn}',
   operationId: 'getRisks',
   summary: 'Flood, planning designations and energy risk of a property',
+  description:
+    'Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, ' +
+    'Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the ' +
+    'current EPC rating and whether it is below the minimum for letting (F or G); a list of flags with a short explanation each; ' +
+    'the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.',
   tag: 'Risk and planning',
   cost: 8,
   params: z.strictObject({ uprn: Uprn }),
+  response: RisksSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /risks/{uprn}'),
+  handler: async ({ params, build }) => {
+    const store = await buildStores.get(build!);
+    // A build published before the designations table existed cannot answer: 503, not charged.
+    if (!store.tables.has('uprn_designations') || !store.tables.has('properties')) notServedYet('GET /risks/{uprn}')();
+    const uprn = BigInt(params.uprn);
+    const [flags, designations] = await Promise.all([store.query('risk_flags_by_uprn', [uprn]), store.query('designations_by_uprn', [uprn])]);
+    if (!flags[0]) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    return assembleRisks(toRecord(flags[0]), designations.map(toDesignation), manifestSources(build!.manifest), build!.id);
+  },
 });

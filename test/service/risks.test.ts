@@ -1,0 +1,219 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RisksSchema } from '../../schemas/api/risks.ts';
+import type { Manifest } from '../../schemas/manifest.ts';
+import { publishSynthBuild } from '../support/published.ts';
+import { synthRegion } from '../support/region.ts';
+import { call, startTestServer, type Reply, type TestServer } from './support.ts';
+
+/**
+ * GET /v1/risks/{uprn} on a real published build of the synthetic region (flood zones 2 and
+ * 3, conservation areas, Article 4 directions), to which the test adds two layers the
+ * generator does not write, in the planning.data.gov.uk format: a listed building outline
+ * round one property and a green-belt area (a dataset with no flag of its own) round another.
+ */
+const ADDRESSES = 2000;
+const SEED = 11;
+
+let s: TestServer;
+let key: string;
+let manifest: Manifest;
+let db: DuckDBInstance;
+let conn: DuckDBConnection;
+const listedUprn = { uprn: '' };
+const greenUprn = { uprn: '' };
+
+const box = (lng: number, lat: number, d: number) => [[[lng - d, lat - d], [lng + d, lat - d], [lng + d, lat + d], [lng - d, lat + d], [lng - d, lat - d]]];
+
+/** Two UPRNs the generator put outside every layer, with their coordinates from OS Open UPRN. */
+function quietUprns(dir: string): { uprn: string; lat: number; lng: number }[] {
+  const truth = readFileSync(join(dir, 'truth', 'properties.csv'), 'utf8').trim().split('\n');
+  const cols = truth[0]!.split(',');
+  const at = (n: string) => cols.indexOf(n);
+  const quiet = new Set(truth.slice(1).map((l) => l.split(',')).filter((c) => c[at('flood_zone')] === '0' && c[at('conservation_area')] === '0' && c[at('article_4')] === '0').map((c) => c[at('uprn')]!));
+  const coords = readFileSync(join(dir, 'uprn', 'osopenuprn.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  const picked = coords.filter((c) => quiet.has(c[0]!));
+  // Far apart in the file, so the two small boxes do not catch each other's property.
+  return [picked[10]!, picked[picked.length - 10]!].map((c) => ({ uprn: c[0]!, lat: Number(c[3]), lng: Number(c[4]) }));
+}
+
+function addLayers(dir: string): void {
+  const [a, b] = quietUprns(dir);
+  listedUprn.uprn = a!.uprn;
+  greenUprn.uprn = b!.uprn;
+  const props = (dataset: string, entity: number, reference: string, name: string) => ({
+    dataset, entity, reference, name, 'entry-date': '2024-05-01', 'start-date': '1972-03-01', 'end-date': '', typology: 'geography', prefix: dataset,
+  });
+  // A listed building outline as a single Feature (as the platform serves one entity).
+  writeFileSync(join(dir, 'planning', 'listed-building-outline.geojson'), JSON.stringify({
+    type: 'Feature', geometry: { type: 'Polygon', coordinates: box(a!.lng, a!.lat, 0.00004) },
+    properties: props('listed-building-outline', 31_000_001, 'LB1001', 'Test Hall'),
+  }));
+  writeFileSync(join(dir, 'planning', 'green-belt.geojson'), JSON.stringify({
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', geometry: { type: 'MultiPolygon', coordinates: [box(b!.lng, b!.lat, 0.00004), box(b!.lng + 1, b!.lat, 0.001)] }, properties: props('green-belt', 61_000_001, 'GB1', 'Test Green Belt') }],
+  }));
+}
+
+const rows = async (q: string) => (await conn.runAndReadAll(q)).getRowObjectsJson() as Record<string, any>[];
+const one = async (q: string): Promise<string> => {
+  const [r] = await rows(q);
+  if (!r) throw new Error(`no UPRN for: ${q}`);
+  return String(r.uprn);
+};
+const get = (uprn: string, k = key) => call(s.base, 'GET', `/v1/risks/${uprn}`, { key: k });
+
+beforeAll(async () => {
+  addLayers(await synthRegion(ADDRESSES, SEED));
+  s = await startTestServer();
+  key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
+  ({ manifest } = await publishSynthBuild(s.dataDir, { addresses: ADDRESSES, seed: SEED }));
+  db = await DuckDBInstance.create(':memory:');
+  conn = await db.connect();
+  const build = join(s.dataDir, 'current');
+  await conn.run(`CREATE VIEW properties AS SELECT * FROM read_parquet('${build}/properties.parquet')`);
+  await conn.run(`CREATE VIEW uprn_designations AS SELECT * FROM read_parquet('${build}/uprn_designations.parquet')`);
+}, 120_000);
+
+afterAll(async () => {
+  conn?.closeSync();
+  db?.closeSync();
+  await s?.stop();
+});
+
+describe('GET /v1/risks/{uprn}', () => {
+  it('flood zone 3: zone 3 and 2 true, the level-3 area listed, flagged once (as zone 3), for 8 credits', async () => {
+    const uprn = await one('SELECT uprn FROM properties WHERE flood_zone_3 ORDER BY uprn LIMIT 1');
+    const r = await get(uprn);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-credits-cost']).toBe('8');
+    expect(RisksSchema.parse(r.json)).toEqual(r.json);
+    expect(r.json.flood).toMatchObject({ flood_zone: 3, flood_zone_2: true, flood_zone_3: true });
+    expect(r.json.flood.areas.some((a: any) => a.flood_risk_level === 3 && a.dataset === 'flood-risk-zone' && a.name && a.reference)).toBe(true);
+    const codes = r.json.flags.map((f: any) => f.code);
+    expect(codes).toContain('flood_zone_3');
+    expect(codes).not.toContain('flood_zone_2');
+    expect(r.json.flags.find((f: any) => f.code === 'flood_zone_3').message).toMatch(/Flood Zone 3.*1%/);
+  });
+
+  it('flood zone 2 only: zone 2, not 3', async () => {
+    const uprn = await one('SELECT uprn FROM properties WHERE flood_zone_2 AND NOT flood_zone_3 ORDER BY uprn LIMIT 1');
+    const r = await get(uprn);
+    expect(r.json.flood).toMatchObject({ flood_zone: 2, flood_zone_2: true, flood_zone_3: false });
+    expect(r.json.flood.areas.map((a: any) => a.flood_risk_level)).toEqual([2]);
+    expect(r.json.flags.map((f: any) => f.code)).toContain('flood_zone_2');
+  });
+
+  it('conservation area and Article 4 direction: flags, names, references and datasets as published', async () => {
+    for (const [column, dataset] of [['conservation_area', 'conservation-area'], ['article_4', 'article-4-direction-area']] as const) {
+      const uprn = await one(`SELECT uprn FROM properties WHERE ${column} ORDER BY uprn LIMIT 1`);
+      const r = await get(uprn);
+      expect(r.status).toBe(200);
+      expect(r.json.planning[column]).toBe(true);
+      const want = await rows(`SELECT dataset, entity, reference, name FROM uprn_designations WHERE uprn = ${uprn} AND dataset <> 'flood-risk-zone' ORDER BY dataset, entity`);
+      expect(r.json.planning.designations).toEqual(want.map((d) => ({ ...d, entity: Number(d.entity) })));
+      const mine = r.json.planning.designations.find((d: any) => d.dataset === dataset);
+      expect(mine.name).toBeTruthy();
+      expect(r.json.flags.find((f: any) => f.code === column).message).toContain(mine.name);
+    }
+  });
+
+  it('listed building (a layer added as a single Feature): listed_building, its outline named, flagged', async () => {
+    const r = await get(listedUprn.uprn);
+    expect(r.status).toBe(200);
+    expect(r.json.planning.listed_building).toBe(true);
+    expect(r.json.planning.designations).toEqual([{ dataset: 'listed-building-outline', entity: 31_000_001, reference: 'LB1001', name: 'Test Hall' }]);
+    expect(r.json.flags.find((f: any) => f.code === 'listed_building').message).toContain('Test Hall');
+  });
+
+  it('any other loaded planning dataset (green belt) is listed with its name and reference, flagged as other_designation', async () => {
+    const r = await get(greenUprn.uprn);
+    expect(r.status).toBe(200);
+    expect(r.json.planning).toMatchObject({ conservation_area: false, article_4: false, listed_building: false });
+    expect(r.json.planning.designations).toEqual([{ dataset: 'green-belt', entity: 61_000_001, reference: 'GB1', name: 'Test Green Belt' }]);
+    expect(r.json.flags.find((f: any) => f.code === 'other_designation').message).toBe('Within green-belt (Test Green Belt).');
+  });
+
+  it('a property outside every layer: zone 1, nothing designated, no planning or flood flags', async () => {
+    const uprn = await one(`SELECT uprn FROM properties p WHERE NOT flood_zone_2 AND NOT conservation_area AND NOT article_4 AND NOT listed_building
+                            AND epc_current_rating IN ('C', 'D') AND NOT EXISTS (SELECT 1 FROM uprn_designations d WHERE d.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
+    const r = await get(uprn);
+    expect(r.status).toBe(200);
+    expect(r.json.flood).toEqual({ flood_zone: 1, flood_zone_2: false, flood_zone_3: false, areas: [] });
+    expect(r.json.planning).toEqual({ conservation_area: false, article_4: false, listed_building: false, designations: [] });
+    expect(r.json.energy.below_letting_minimum).toBe(false);
+    expect(r.json.flags).toEqual([]);
+  });
+
+  it('energy: F or G is below the minimum for letting; no certificate gives null and a no_epc flag', async () => {
+    const fg = await one(`SELECT uprn FROM properties WHERE epc_current_rating IN ('F', 'G') ORDER BY uprn LIMIT 1`);
+    const r = await get(fg);
+    expect(r.json.energy).toMatchObject({ minimum_rating_for_letting: 'E', below_letting_minimum: true });
+    expect(['F', 'G']).toContain(r.json.energy.current_rating);
+    expect(r.json.flags.find((f: any) => f.code === 'epc_below_letting_minimum').message).toContain(`rating ${r.json.energy.current_rating}`);
+    const e = await get(await one(`SELECT uprn FROM properties WHERE epc_current_rating = 'E' ORDER BY uprn LIMIT 1`));
+    expect(e.json.energy.below_letting_minimum).toBe(false);
+    const none = await get(await one('SELECT uprn FROM properties WHERE epc_current_rating IS NULL ORDER BY uprn LIMIT 1'));
+    expect(none.json.energy).toEqual({ current_rating: null, potential_rating: null, minimum_rating_for_letting: 'E', below_letting_minimum: null });
+    expect(none.json.flags.map((f: any) => f.code)).toContain('no_epc');
+  });
+
+  it("as_of per source from the build's manifest, and the build id", async () => {
+    const r = await get(listedUprn.uprn);
+    const latest = (keep: (p: string, n: string) => boolean) =>
+      manifest.sources.filter((x) => keep(x.path, x.name) && x.as_of).map((x) => x.as_of!).sort().at(-1) ?? null;
+    expect(r.json.as_of).toEqual({
+      flood: latest((p) => p.includes('flood-risk-zone')),
+      planning: latest((p, n) => n === 'planning' && !p.includes('flood-risk-zone')),
+      energy: latest((_, n) => n === 'epc'),
+    });
+    expect(r.json.as_of.planning).toBe('2016-02-25'); // the Article 4 layer's latest start date (the listed outline's is 1972)
+    expect(r.json.as_of.energy).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(r.json.build_id).toBe(manifest.build_id);
+  });
+
+  it('reads the same flags as the property record for every flagged property and a sample of the others', async () => {
+    const sample = await rows(`(SELECT uprn FROM properties WHERE flood_zone_2 OR conservation_area OR article_4 OR listed_building)
+                               UNION (SELECT uprn FROM properties ORDER BY uprn LIMIT 50)`);
+    expect(sample.length).toBeGreaterThan(100);
+    const differ: string[] = [];
+    const pairs: [string, Reply, Reply][] = [];
+    for (let i = 0; i < sample.length; i += 20) {
+      const batch = sample.slice(i, i + 20).map(async ({ uprn }): Promise<[string, Reply, Reply]> => {
+        const [risk, record] = await Promise.all([get(String(uprn)), call(s.base, 'GET', `/v1/properties/${uprn}`, { key })]);
+        return [String(uprn), risk, record];
+      });
+      pairs.push(...(await Promise.all(batch)));
+    }
+    for (const [uprn, risk, record] of pairs) {
+      const a = { z2: risk.json.flood.flood_zone_2, z3: risk.json.flood.flood_zone_3, ca: risk.json.planning.conservation_area, epc: risk.json.energy.current_rating };
+      const b = { z2: record.json.flood_zone_2, z3: record.json.flood_zone_3, ca: record.json.conservation_area, epc: record.json.epc?.current_rating ?? null };
+      if (JSON.stringify(a) !== JSON.stringify(b)) differ.push(`${uprn}: risks ${JSON.stringify(a)} record ${JSON.stringify(b)}`);
+    }
+    expect(differ).toEqual([]);
+  });
+
+  it('a malformed UPRN is a 400 naming params.uprn; an unknown one a 404; neither is charged', async () => {
+    for (const bad of ['abc', '12x', '1234567890123', '-5']) {
+      const r = await get(bad);
+      expect(r.status, bad).toBe(400);
+      expect(r.json.code).toBe('invalid_request');
+      expect(r.json.errors[0].path).toBe('params.uprn');
+      expect(r.headers['x-credits-cost']).toBe('0');
+    }
+    const acc = await s.account('starter'); // metered: the remaining balance shows each charge
+    const missing = await get('999999999999', acc.key);
+    expect(missing.status).toBe(404);
+    expect(missing.json.code).toBe('not_found');
+    expect(missing.json.detail).toContain('999999999999');
+    expect(missing.headers['x-credits-cost']).toBe('0');
+    const before = Number(missing.headers['x-credits-remaining']);
+    const ok = await get(listedUprn.uprn, acc.key);
+    expect(ok.status).toBe(200);
+    expect(Number(ok.headers['x-credits-remaining'])).toBe(before - 8);
+    const again = await get('999999999999', acc.key);
+    expect(Number(again.headers['x-credits-remaining'])).toBe(before - 8);
+  });
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { asOfBySource, assembleRisks, belowLettingMinimum, riskFlags, type DesignationRow, type RiskRecord } from '../../service/domain/risks.ts';
+import { EPC_RATINGS, RISK_FLAG_CODES, RisksSchema } from '../../schemas/api/risks.ts';
+
+const record = (over: Partial<RiskRecord> = {}): RiskRecord => ({
+  uprn: 1, address: '1 High St', postcode: 'BS1 1AA', flood_zone: 1, flood_zone_2: false, flood_zone_3: false,
+  conservation_area: false, article_4: false, listed_building: false, epc_current_rating: 'C', epc_potential_rating: 'B', ...over,
+});
+const d = (dataset: string, entity: number | null, name: string | null, reference: string | null = null, flood_risk_level: number | null = null): DesignationRow =>
+  ({ dataset, entity, name, reference, flood_risk_level });
+
+describe('belowLettingMinimum', () => {
+  it('is true for F and G only', () => {
+    expect(EPC_RATINGS.filter(belowLettingMinimum)).toEqual(['F', 'G']);
+  });
+});
+
+describe('asOfBySource', () => {
+  it('takes the latest date of the flood layers, the other planning layers and the EPC files, ignoring nulls', () => {
+    expect(asOfBySource([
+      { name: 'planning', path: 'planning/flood-risk-zone.geojson', as_of: null },
+      { name: 'planning', path: 'planning/flood-risk-zone-2.geojson.gz', as_of: '2025-03-31' },
+      { name: 'planning', path: 'planning/conservation-area.geojson', as_of: '1975-06-12' },
+      { name: 'planning', path: 'planning/article-4-direction-area.geojson', as_of: '2016-02-25' },
+      { name: 'epc', path: 'epc/a/certificates.csv', as_of: '2025-08-31' },
+      { name: 'epc', path: 'epc/b/certificates.csv', as_of: '2025-07-31' },
+      { name: 'price_paid', path: 'ppd/pp.csv', as_of: '2025-09-30' },
+    ])).toEqual({ flood: '2025-03-31', planning: '2016-02-25', energy: '2025-08-31' });
+  });
+
+  it('gives null for a source the build does not have', () => {
+    expect(asOfBySource([{ name: 'planning', path: 'flood/x.geojson', as_of: '2020-01-01' }])).toEqual({ flood: null, planning: '2020-01-01', energy: null });
+  });
+});
+
+describe('riskFlags', () => {
+  it('lists every flag in the fixed order, naming the features', () => {
+    const designations = [
+      d('flood-risk-zone', 1, 'Zone 3: Avon', 'fz3', 3),
+      d('conservation-area', 2, 'Clifton', 'CA1'),
+      d('article-4-direction-area', 3, null, 'A4-7'),
+      d('listed-building-outline', 4, null, null),
+      d('green-belt', 5, 'Avon Green Belt'),
+      d('tree-preservation-zone', 6, 'TPZ 1'),
+    ];
+    const flags = riskFlags(
+      record({ flood_zone: 3, flood_zone_2: true, flood_zone_3: true, conservation_area: true, article_4: true, listed_building: true }),
+      designations,
+      'G',
+    );
+    expect(flags.map((f) => f.code)).toEqual(['flood_zone_3', 'conservation_area', 'article_4', 'listed_building', 'other_designation', 'other_designation', 'epc_below_letting_minimum']);
+    expect(flags[0]!.message).toContain('(Zone 3: Avon)');
+    expect(flags[2]!.message).toContain('(A4-7)'); // no name: the reference
+    expect(flags[3]!.message).toContain('(entity 4)'); // neither: the entity
+    expect(flags[4]!.message).toBe('Within green-belt (Avon Green Belt).');
+    expect(flags[6]!.message).toContain('rating G is below the minimum of E');
+    // Order is RISK_FLAG_CODES order.
+    const order = flags.map((f) => RISK_FLAG_CODES.indexOf(f.code));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('flags zone 2 when not in zone 3, and no_epc when there is no certificate', () => {
+    expect(riskFlags(record({ flood_zone: 2, flood_zone_2: true }), [], null).map((f) => f.code)).toEqual(['flood_zone_2', 'no_epc']);
+    expect(riskFlags(record(), [], 'E')).toEqual([]);
+  });
+});
+
+describe('assembleRisks', () => {
+  it('splits flood areas from planning designations and fits the response schema', () => {
+    const r = assembleRisks(
+      record({ flood_zone: 2, flood_zone_2: true, conservation_area: true, epc_current_rating: 'F', epc_potential_rating: 'X' }),
+      [d('conservation-area', 2, 'Clifton', 'CA1'), d('flood-risk-zone', 1, 'Zone 2', 'fz2', 2), d('flood-risk-zone', 9, 'No level', 'fz', null)],
+      [],
+      'b1',
+    );
+    expect(RisksSchema.parse(r)).toEqual(r);
+    expect(r.flood.areas.map((a) => a.flood_risk_level)).toEqual([2, null]);
+    expect(r.planning.designations).toEqual([{ dataset: 'conservation-area', entity: 2, reference: 'CA1', name: 'Clifton' }]);
+    expect(r.energy).toEqual({ current_rating: 'F', potential_rating: null, minimum_rating_for_letting: 'E', below_letting_minimum: true });
+    expect(r.as_of).toEqual({ flood: null, planning: null, energy: null });
+  });
+});
