@@ -1,0 +1,11 @@
+-- Long-term rents of an outcode ($1): as rents_lt_sector.
+SELECT least(bedrooms, 4)::INTEGER AS bedrooms, count(*)::INTEGER AS sample_size,
+       round(median(rent_pcm), 2) AS median_pcm, round(avg(rent_pcm), 2) AS mean_pcm,
+       round(quantile_cont(rent_pcm, 0.25), 2) AS p25_pcm, round(quantile_cont(rent_pcm, 0.75), 2) AS p75_pcm,
+       min(let_date)::VARCHAR AS first_let, max(let_date)::VARCHAR AS last_let
+FROM rent_lets
+WHERE outcode = $1::VARCHAR AND let_type = 'whole'
+  AND ($2::VARCHAR IS NULL OR property_type = $2::VARCHAR)
+  AND ($3::INTEGER IS NULL OR least(bedrooms, 4) = $3::INTEGER)
+GROUP BY 1
+ORDER BY 1
