@@ -36,17 +36,19 @@ export const RentalQuerySchema = z.strictObject({
   bedrooms: qInt().min(0).max(20).optional().meta({ description: 'Override the recorded bedroom count.' }),
 });
 
-/** POST /valuations/development-gdv: a site and its planned unit mix. */
+/** POST /valuations/development-gdv: a site (one location) and its planned unit mix. */
 export const DevelopmentGdvBodySchema = z
   .strictObject({
-    postcode: Postcode.optional(),
     uprn: Uprn.optional(),
+    postcode: Postcode.optional(),
+    lat: z.number().min(49).max(61).optional(),
+    lng: z.number().min(-9).max(2.5).optional(),
     units: z
       .array(
         z.strictObject({
-          unit_type: z.enum(['house', 'apartment']),
+          property_type: z.enum(['house', 'flat']),
           bedrooms: z.number().int().min(0).max(10),
-          floor_area_sqft: z.number().positive().max(20_000).optional(),
+          floor_area_sqft: z.number().positive().max(20_000),
           count: z.number().int().min(1).max(1_000),
         }),
       )
@@ -55,5 +57,37 @@ export const DevelopmentGdvBodySchema = z
     finish_quality: z.enum(FINISH_QUALITY).default('average'),
   })
   .superRefine((v, ctx) => {
-    if ((v.postcode === undefined) === (v.uprn === undefined)) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give exactly one of postcode or uprn' });
+    const point = v.lat !== undefined || v.lng !== undefined;
+    if (point && (v.lat === undefined || v.lng === undefined)) ctx.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng must be given together' });
+    const ways = [v.uprn !== undefined, v.postcode !== undefined, point].filter(Boolean).length;
+    if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: uprn, postcode or lat+lng' });
   });
+
+export const DevelopmentGdvSchema = z
+  .object({
+    gdv: z.number().meta({ description: 'Gross development value: the sum of the lines, GBP.' }),
+    lines: z.array(
+      z.object({
+        property_type: z.enum(['house', 'flat']),
+        bedrooms: z.number().int(),
+        floor_area_sqft: z.number(),
+        count: z.number().int(),
+        gbp_per_sqft: z.number().meta({ description: 'GBP per sq ft used, after the finish adjustment.' }),
+        value_per_unit: z.number(),
+        subtotal: z.number(),
+      }),
+    ),
+    evidence: z.array(
+      z.object({
+        property_type: z.enum(['house', 'flat']),
+        basis: z.enum(['new_build', 'resale_with_premium']),
+        count: z.number().int().meta({ description: 'Sales behind the median: new-build sales, or resales when basis is resale_with_premium.' }),
+        radius_m: z.number(),
+        median_gbp_sqft: z.number().meta({ description: 'Median £ per sq ft of those sales, prices brought to the build month.' }),
+        new_build_premium: z.number().nullable().meta({ description: 'Multiplier applied to resale £ per sq ft; null for new-build evidence.' }),
+      }),
+    ),
+    confidence: z.enum(['High', 'Medium', 'Low']),
+    currency: z.literal('GBP'),
+  })
+  .meta({ id: 'DevelopmentGdv' });

@@ -15,7 +15,7 @@ export const VALID_INPUT: Record<string, { query?: string; body?: unknown }> = {
   getSaleValuation: {},
   getRentalValuation: { query: 'bedrooms=2' },
   getHmoValuation: { query: 'finish_quality=above_average&parking=false' },
-  estimateDevelopmentGdv: { body: { postcode: 'BS1 4DJ', units: [{ unit_type: 'apartment', bedrooms: 2, count: 6 }] } },
+  estimateDevelopmentGdv: { body: { postcode: 'BS1 4DJ', units: [{ property_type: 'flat', bedrooms: 2, floor_area_sqft: 700, count: 6 }] } },
   getSoldComparables: { query: 'lat=51.45&lng=-2.59&radius_m=500&bedrooms=3' },
   getPriceTrends: { query: 'outcode=BS1' },
   getLongTermRents: { query: 'outcode=BS1&bedrooms=2' },
