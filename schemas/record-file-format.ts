@@ -169,4 +169,9 @@ export const PROPERTY_RECORD_COLUMNS: readonly ColumnSpec[] = [
   { name: 'flood_zone_2', kind: 'bool' },
   { name: 'flood_zone_3', kind: 'bool' },
   { name: 'conservation_area', kind: 'bool' },
+  // The rest of the spatial flags (uprn_flags, via properties): GET /risks/{uprn} and the HMO
+  // valuation read them here, so every endpoint reads the same result.
+  { name: 'flood_zone', kind: 'small' },
+  { name: 'article_4', kind: 'bool' },
+  { name: 'listed_building', kind: 'bool' },
 ];

@@ -21,7 +21,7 @@ export function storeSql(name: string): string {
  * request path): a point lookup on a Parquet view decompresses a whole row group
  * (hundreds of ms under load), on the in-memory table it is an index probe.
  */
-export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn', uprn_designations: 'uprn' };
+export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn' };
 
 /**
  * Read-only queries over one build's Parquet tables: every `<table>.parquet` in the build
@@ -85,6 +85,19 @@ export class BuildStore {
       s.clearBindings();
       params.forEach((p, j) => s.bindValue(j + 1, p));
       return (await s.runAndReadAll()).getRowObjectsJson() as Record<string, unknown>[];
+    } finally {
+      this.release(i);
+    }
+  }
+
+  /**
+   * Runs `sql/<name>.sql` and returns whole columns as JS values (BIGINT as bigint): for bulk
+   * loads into a per-build in-memory model when a build opens, never on the request path.
+   */
+  async queryColumns(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown[]>> {
+    const i = await this.checkout();
+    try {
+      return (await this.conns[i]!.runAndReadAll(storeSql(name), params)).getColumnsObjectJS() as Record<string, unknown[]>;
     } finally {
       this.release(i);
     }
