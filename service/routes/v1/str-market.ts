@@ -1,17 +1,97 @@
+import type { z } from 'zod';
+import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrMarketQuerySchema, StrMarketSchema } from '../../../schemas/api/str.ts';
+import { SECTIONS, marketSections, passes, type Section } from '../../domain/str/market.ts';
+import type { BuildInfo } from '../../middleware/data.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { buildStores } from '../../store/stores.ts';
+import { strMarketSets, type StrMarketSet } from '../../str/market-set.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
+
+type Query = z.infer<typeof StrMarketQuerySchema>;
+
+/** A full postcode selects the listings within this distance of its point. */
+export const POSTCODE_RADIUS_M = 1_000;
+
+/** `lng,lat lng,lat …` as vertices (the schema has checked the syntax). */
+export function parsePolygon(text: string): [number, number][] {
+  return text.trim().split(/\s+/).map((p) => {
+    const [lng, lat] = p.split(',');
+    return [Number(lng), Number(lat)];
+  });
+}
+
+/** The listings the location names (before filters) and its label. */
+async function locate(set: StrMarketSet, q: Query, build: BuildInfo): Promise<{ idx: readonly number[]; label: string }> {
+  if (q.outcode !== undefined) {
+    const code = q.outcode.toUpperCase();
+    return { idx: set.outcode(code), label: code };
+  }
+  if (q.postcode !== undefined) {
+    const compact = q.postcode.toUpperCase().replace(/\s+/g, '');
+    if (/[A-Z]{2}$/.test(compact)) {
+      const pc = normalisePostcode(q.postcode)!;
+      const store = await buildStores.get(build);
+      const [row] = await store.query('postcode_point', [pc]);
+      if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
+      return { idx: set.within(Number(row.lat), Number(row.lng), POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}` };
+    }
+    // A sector: the outcode and the sector digit (its last character).
+    const sector = `${compact.slice(0, -1)} ${compact.slice(-1)}`;
+    return { idx: set.sector(sector), label: sector };
+  }
+  if (q.polygon !== undefined) {
+    const ring = parsePolygon(q.polygon);
+    return { idx: set.inPolygon(ring), label: `polygon of ${ring.length} points` };
+  }
+  const [lat, lng, r] = [q.lat!, q.lng!, q.radius_m!];
+  return { idx: set.within(lat, lng, r), label: `within ${Math.round(r)} m of ${lat}, ${lng}` };
+}
+
+/** The country most of the listings are in (ties: alphabetical), else the build's. */
+function countryOf(set: StrMarketSet, idx: readonly number[]): string {
+  const count = (ix: ArrayLike<number>) => {
+    const m = new Map<string, number>();
+    for (let k = 0; k < ix.length; k++) {
+      const c = set.listings.country[ix[k]!];
+      if (c) m.set(c, (m.get(c) ?? 0) + 1);
+    }
+    return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  };
+  return count(idx) ?? count(Array.from({ length: set.listings.n }, (_, i) => i)) ?? 'England';
+}
 
 export default defineRoute({
   method: 'GET',
   path: '/str/market',
   operationId: 'getStrMarket',
   summary: 'Short-term-rental market analysis for an area',
+  description:
+    'Figures aggregate the selected listings\' estimated months (docs/str.md, "The market analysis"). ' +
+    'A full postcode selects listings within 1 km of its point; a sector (e.g. `BS1 4`) or an outcode the listings placed in it. ' +
+    '404 when no listing is selected after the filters.',
   tag: 'Short-term lets',
   cost: 3,
   query: StrMarketQuerySchema,
   response: StrMarketSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /str/market'),
+  handler: async ({ query, build }) => {
+    const set = await strMarketSets.get(build!).catch(notServedYet('GET /str/market'));
+    const { idx: located, label } = await locate(set, query, build!);
+    const s = set.listings;
+    const idx = located.filter((i) => passes(s, i, query));
+    if (located.length === 0) throw new ApiError('not_found', `No short-term-let listings in ${label}.`);
+    if (idx.length === 0) throw new ApiError('not_found', `None of the ${located.length} short-term-let listings in ${label} match the filters.`);
+    const include = new Set<Section>(
+      query.include === undefined ? SECTIONS : (query.include.split(',').map((x) => x.trim()).filter(Boolean) as Section[]),
+    );
+    return {
+      location: label,
+      country: countryOf(set, idx),
+      currency: 'GBP',
+      ...marketSections(s, idx, include, set.bench),
+    };
+  },
 });
