@@ -1,16 +1,65 @@
-import { DevelopmentGdvBodySchema } from '../../../schemas/api/valuation.ts';
+import { DevelopmentGdvBodySchema, DevelopmentGdvSchema } from '../../../schemas/api/valuation.ts';
+import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, chooseEvidence, gdv, type KindEvidence, type Ring, type UnitKind } from '../../domain/gdv.ts';
+import { degreeBox, parsePostcodeOrSector } from '../../domain/rents.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import type { BuildInfo } from '../../middleware/data.ts';
+import { PerBuild } from '../../store/per-build.ts';
+import { buildStores } from '../../store/stores.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
+
+/** New-build premium by kind, measured once per build on its sqft_sales (gdv_new_build_premium.sql). */
+const premiums = new PerBuild<Map<string, number>>(async (b: BuildInfo) => {
+  const store = await buildStores.get(b);
+  const m = new Map<string, number>();
+  for (const r of await store.query('gdv_new_build_premium')) if (r.premium !== null && Number(r.outcodes) > 0) m.set(String(r.kind), Number(r.premium));
+  return m;
+});
+
+const MAX_RADIUS = GDV_RADII_M.at(-1)!;
 
 export default defineRoute({
   method: 'POST',
   path: '/valuations/development-gdv',
   operationId: 'estimateDevelopmentGdv',
   summary: 'Gross development value of a unit mix',
+  description:
+    'Per unit type: £ per sq ft × floor area × count. £ per sq ft is the median of new-build sales of the kind (house/flat) within the smallest radius ' +
+    `(${GDV_RADII_M.join(', ')} m) holding enough, else resale £ per sq ft × the new-build premium measured on the build; × a finish factor. docs/valuation.md.`,
   tag: 'Valuations',
   cost: 5,
   body: DevelopmentGdvBodySchema,
+  response: DevelopmentGdvSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('POST /valuations/development-gdv'),
+  handler: async ({ body, build }) => {
+    const store = await buildStores.get(build!);
+    if (!store.tables.has('sqft_sales')) notServedYet('POST /valuations/development-gdv')();
+    let site: { lat: number; lng: number };
+    if (body.uprn !== undefined) {
+      const [p] = await store.query('gdv_uprn_point', [BigInt(body.uprn)]);
+      if (!p) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
+      site = { lat: Number(p.lat), lng: Number(p.lng) };
+    } else if (body.postcode !== undefined) {
+      const pc = parsePostcodeOrSector(body.postcode).full!;
+      const [p] = await store.query('gdv_postcode_point', [pc]);
+      if (!p) throw new ApiError('not_found', `Postcode ${pc} is not in the postcode directory (or has no position).`);
+      site = { lat: Number(p.lat), lng: Number(p.lng) };
+    } else {
+      site = { lat: body.lat!, lng: body.lng! };
+    }
+    const measured = await premiums.get(build!);
+    const { dlat, dlng } = degreeBox(site.lat, MAX_RADIUS);
+    const evidence = new Map<UnitKind, KindEvidence>();
+    for (const kind of [...new Set(body.units.map((u) => u.property_type))].sort()) {
+      const rings: Ring[] = (await store.query('gdv_sqft_rings', [site.lat, site.lng, dlat, dlng, kind])).map((r) => ({
+        radius_m: Number(r.radius_m), new_build: r.new_build === true, n: Number(r.n), median_gbp_sqft: Number(r.median_gbp_sqft),
+      }));
+      const premium = measured.get(kind) ?? measured.get('all') ?? DEFAULT_NEW_BUILD_PREMIUM;
+      const e = chooseEvidence(kind, rings, premium);
+      if (!e) throw new ApiError('not_found', `Too few ${kind} sales with a floor area within ${MAX_RADIUS / 1000} km of the site to value ${kind}s.`);
+      evidence.set(kind, e);
+    }
+    return gdv(body.units, evidence, body.finish_quality);
+  },
 });
