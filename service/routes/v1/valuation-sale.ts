@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { SaleValuationSchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
+import { saleBounds } from '../../domain/valuation/sale.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { saleValuers } from '../../valuation/sale-valuer.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -9,11 +12,28 @@ export default defineRoute({
   path: '/valuations/{uprn}/sale',
   operationId: 'getSaleValuation',
   summary: 'Automated sale valuation (AVM cascade)',
+  description:
+    'The value today (the build\'s last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence is a 404 and costs nothing (docs/valuation.md).',
   tag: 'Valuations',
   cost: 3,
   params: z.strictObject({ uprn: Uprn }),
   response: SaleValuationSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /valuations/{uprn}/sale'),
+  handler: async ({ params, build }) => {
+    const valuer = await saleValuers.get(build!).catch(notServedYet('GET /valuations/{uprn}/sale'));
+    const found = valuer.value(Number(params.uprn));
+    if (!found) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    const e = found.estimate;
+    if (e.value === null) throw new ApiError('not_found', `No sale valuation for UPRN ${params.uprn}: ${e.reason}.`);
+    return {
+      uprn: params.uprn,
+      postcode: found.postcode,
+      value: e.value,
+      ...saleBounds(e.value),
+      confidence: e.confidence,
+      method: e.method,
+      currency: 'GBP' as const,
+    };
+  },
 });
