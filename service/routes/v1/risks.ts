@@ -1,16 +1,40 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { RisksSchema } from '../../../schemas/api/risks.ts';
-import { assembleRisks, type DesignationRow, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
+import type { RecordFile, RecordValue } from '../../../schemas/record-file-format.ts';
+import { assembleRisks, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { buildStores } from '../../store/stores.ts';
+import type { BuildInfo } from '../../middleware/data.ts';
+import { loadDesignations, type DesignationIndex } from '../../records/designations.ts';
+import { propertyRecords } from '../../records/property-records.ts';
+import { PerBuild } from '../../store/per-build.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
-const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+/** The record file columns this endpoint reads (builds before they were added cannot serve it). */
+const FLAG_COLUMNS = ['flood_zone', 'flood_zone_2', 'flood_zone_3', 'conservation_area', 'article_4', 'listed_building'];
 
-function toRecord(r: Record<string, unknown>): RiskRecord {
+/**
+ * What one build answers with: its property records (the same in-memory file the property
+ * record endpoint reads, so both report the same flags) and its designations, opened together
+ * so that a request never mixes two builds while a new one opens.
+ */
+interface RiskData {
+  build: BuildInfo;
+  records: RecordFile;
+  designations: DesignationIndex;
+}
+
+export const riskData = new PerBuild<RiskData | undefined>(async (build) => {
+  const [records, designations] = await Promise.all([propertyRecords.prepare(build), loadDesignations(build.dir)]);
+  const names = new Set(records.columns.map((c) => c.name));
+  if (!designations || !FLAG_COLUMNS.every((c) => names.has(c))) return undefined;
+  return { build, records, designations };
+});
+
+const str = (v: RecordValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
+
+function toRecord(r: Record<string, RecordValue>): RiskRecord {
   return {
     uprn: Number(r.uprn),
     address: String(r.address),
@@ -26,13 +50,9 @@ function toRecord(r: Record<string, unknown>): RiskRecord {
   };
 }
 
-function toDesignation(r: Record<string, unknown>): DesignationRow {
-  return { dataset: String(r.dataset), entity: int(r.entity), reference: str(r.reference), name: str(r.name), flood_risk_level: int(r.flood_risk_level) };
-}
-
 function manifestSources(manifest: Record<string, unknown>): SourceAsOf[] {
   const sources = Array.isArray(manifest.sources) ? (manifest.sources as Record<string, unknown>[]) : [];
-  return sources.map((s) => ({ name: String(s.name), path: String(s.path), as_of: str(s.as_of) }));
+  return sources.map((s) => ({ name: String(s.name), path: String(s.path), as_of: s.as_of == null ? null : String(s.as_of) }));
 }
 
 export default defineRoute({
@@ -52,12 +72,13 @@ export default defineRoute({
   needsBuild: true,
   mayNotFind: true,
   handler: async ({ params, build }) => {
-    const store = await buildStores.get(build!);
-    // A build published before the designations table existed cannot answer: 503, not charged.
-    if (!store.tables.has('uprn_designations') || !store.tables.has('properties')) notServedYet('GET /risks/{uprn}')();
-    const uprn = BigInt(params.uprn);
-    const [flags, designations] = await Promise.all([store.query('risk_flags_by_uprn', [uprn]), store.query('designations_by_uprn', [uprn])]);
-    if (!flags[0]) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    return assembleRisks(toRecord(flags[0]), designations.map(toDesignation), manifestSources(build!.manifest), build!.id);
+    // A build without the designations table or the flag columns (published before them), or
+    // whose files cannot be read: 503, nothing charged.
+    const data = await riskData.get(build!).catch(notServedYet('GET /risks/{uprn}'));
+    if (!data) notServedYet('GET /risks/{uprn}')();
+    const uprn = Number(params.uprn);
+    const row = data!.records.get(uprn);
+    if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    return assembleRisks(toRecord(row), data!.designations.get(uprn), manifestSources(data!.build.manifest), data!.build.id);
   },
 });
