@@ -1,4 +1,5 @@
-/** Long-term rents: the location forms of GET /rents/long-term. Pure. */
+/** Long-term rents: the location forms of GET /rents/long-term and the per-bedroom figures. Pure. */
+import { rentStats, type RentStats } from './stats.ts';
 
 export type RentArea =
   | { level: 'sector'; code: string; label: string }
@@ -39,4 +40,31 @@ export function rentArea(q: { postcode?: string; outcode?: string; lat?: number;
 export function degreeBox(lat: number, metres: number): { dlat: number; dlng: number } {
   const dlat = metres / 111_320;
   return { dlat, dlng: dlat / Math.max(0.01, Math.cos((lat * Math.PI) / 180)) };
+}
+
+export interface Let {
+  bedrooms: number;
+  rent_pcm: number;
+  /** ISO date the let was agreed. */
+  date: string;
+}
+
+/**
+ * Lets by bedroom group (0 … 4 = 4+): median, mean, quartiles and count each; the first and
+ * last let dates. Undefined when there are no lets.
+ */
+export function summariseLets(lets: readonly Let[]): { by_bedrooms: ({ bedrooms: number } & RentStats)[]; from: string; to: string } | undefined {
+  if (lets.length === 0) return undefined;
+  const groups = new Map<number, number[]>();
+  let from = lets[0]!.date, to = lets[0]!.date;
+  for (const l of lets) {
+    const g = bedroomGroup(l.bedrooms);
+    let a = groups.get(g);
+    if (!a) groups.set(g, (a = []));
+    a.push(l.rent_pcm);
+    if (l.date < from) from = l.date;
+    if (l.date > to) to = l.date;
+  }
+  const by_bedrooms = [...groups.keys()].sort((a, b) => a - b).map((bedrooms) => ({ bedrooms, ...rentStats(groups.get(bedrooms)!) }));
+  return { by_bedrooms, from, to };
 }

@@ -1,7 +1,8 @@
 import { LongTermRentsQuerySchema, LongTermRentsSchema } from '../../../schemas/api/rents.ts';
-import { bedroomGroup, degreeBox, rentArea } from '../../domain/rents.ts';
+import { bedroomGroup, rentArea, summariseLets, type Let } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { buildStores } from '../../store/stores.ts';
+import { rentLets } from '../../valuation/evidence.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -21,6 +22,7 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ query, build }) => {
     const store = await buildStores.get(build!);
+    // A build published before the valuation_evidence stage has no rent_lets: 503, nothing charged.
     if (!store.tables.has('rent_lets')) notServedYet('GET /rents/long-term')();
     const area = rentArea(query);
     const kind = query.property_type ?? null;
@@ -28,14 +30,17 @@ export default defineRoute({
     if (area.postcode !== null && (await store.query('postcode_exists', [area.postcode])).length === 0) {
       throw new ApiError('not_found', `Postcode ${area.postcode} is not in the postcode directory.`);
     }
-    let rows: Record<string, unknown>[];
-    if (area.level === 'radius') {
-      const { dlat, dlng } = degreeBox(area.lat, area.radius_m);
-      rows = await store.query('rents_lt_radius', [area.lat, area.lng, area.radius_m, dlat, dlng, kind, group]);
-    } else {
-      rows = await store.query(area.level === 'sector' ? 'rents_lt_sector' : 'rents_lt_outcode', [area.code, kind, group]);
-    }
-    if (rows.length === 0) {
+    const idx = await rentLets.get(build!);
+    const lets: Let[] = [];
+    const take = (i: number) => {
+      if (kind !== null && idx.flat[i] !== (kind === 'flat' ? 1 : 0)) return;
+      if (group !== null && bedroomGroup(idx.bedrooms[i]!) !== group) return;
+      lets.push({ bedrooms: idx.bedrooms[i]!, rent_pcm: idx.rent[i]!, date: idx.date[i]! });
+    };
+    if (area.level === 'radius') idx.grid.within(area.lat, area.lng, area.radius_m, take);
+    else (area.level === 'sector' ? idx.bySector : idx.byOutcode).get(area.code)?.forEach(take);
+    const summary = summariseLets(lets);
+    if (!summary) {
       const filters = [kind && `${kind}s`, group !== null && `${group === 4 ? '4+' : group} bedrooms`].filter(Boolean).join(', ');
       throw new ApiError('not_found', `No whole-property lets recorded in the last 24 months ${area.level === 'radius' ? area.label : `in ${area.label}`}${filters ? ` (${filters})` : ''}.`);
     }
@@ -43,15 +48,8 @@ export default defineRoute({
       location: area.label,
       area: { level: area.level, code: area.level === 'radius' ? null : area.code, radius_m: area.level === 'radius' ? area.radius_m : null },
       property_type: kind,
-      period: { from: rows.map((r) => String(r.first_let)).sort()[0]!, to: rows.map((r) => String(r.last_let)).sort().at(-1)! },
-      by_bedrooms: rows.map((r) => ({
-        bedrooms: Number(r.bedrooms),
-        median_pcm: Number(r.median_pcm),
-        mean_pcm: Number(r.mean_pcm),
-        p25_pcm: Number(r.p25_pcm),
-        p75_pcm: Number(r.p75_pcm),
-        sample_size: Number(r.sample_size),
-      })),
+      period: { from: summary.from, to: summary.to },
+      by_bedrooms: summary.by_bedrooms,
       currency: 'GBP' as const,
     };
   },

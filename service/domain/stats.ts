@@ -1,0 +1,44 @@
+/** Order statistics used by the rent and GDV models. Pure. */
+
+/** Quantile by linear interpolation between closest ranks (DuckDB quantile_cont, numpy default). */
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const pos = (n - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.min(n - 1, lo + 1);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+export function median(values: readonly number[]): number {
+  return quantileSorted([...values].sort((a, b) => a - b), 0.5);
+}
+
+export interface RentStats {
+  median_pcm: number;
+  mean_pcm: number;
+  p25_pcm: number;
+  p75_pcm: number;
+  sample_size: number;
+}
+
+const r2 = (v: number) => Math.round(v * 100) / 100;
+
+/** Median, mean, quartiles and count of monthly rents, to the penny. */
+export function rentStats(rents: readonly number[]): RentStats {
+  const s = [...rents].sort((a, b) => a - b);
+  return {
+    median_pcm: r2(quantileSorted(s, 0.5)),
+    mean_pcm: r2(s.reduce((t, v) => t + v, 0) / s.length),
+    p25_pcm: r2(quantileSorted(s, 0.25)),
+    p75_pcm: r2(quantileSorted(s, 0.75)),
+    sample_size: s.length,
+  };
+}
+
+/** Great-circle distance in metres (haversine, mean Earth radius 6,371 km). */
+export function distanceM(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  return 12_742_000 * Math.asin(Math.sqrt(a));
+}

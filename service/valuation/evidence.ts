@@ -1,0 +1,115 @@
+import type { BuildInfo } from '../middleware/data.ts';
+import { PerBuild } from '../store/per-build.ts';
+import { buildStores } from '../store/stores.ts';
+
+/**
+ * The build's lets and floor-area-matched sales held in memory (typed arrays), with a grid
+ * for radius queries and index lists by sector and outcode: a request aggregates a few
+ * hundred or thousand rows in JavaScript instead of scanning Parquet (docs/valuation.md).
+ */
+
+const CELL_LAT = 0.01; // ≈ 1.1 km
+const CELL_LNG = 0.016; // ≈ 1.1 km at UK latitudes
+const cellKey = (iy: number, ix: number) => (iy + 20_000) * 100_000 + (ix + 50_000);
+
+/** Points in grid cells of about 1.1 km for radius queries. */
+export class PointGrid {
+  private readonly cells = new Map<number, Int32Array>();
+
+  constructor(readonly lat: Float64Array, readonly lng: Float64Array) {
+    const lists = new Map<number, number[]>();
+    for (let i = 0; i < lat.length; i++) {
+      const k = cellKey(Math.floor(lat[i]! / CELL_LAT), Math.floor(lng[i]! / CELL_LNG));
+      let l = lists.get(k);
+      if (!l) lists.set(k, (l = []));
+      l.push(i);
+    }
+    for (const [k, l] of lists) this.cells.set(k, Int32Array.from(l));
+  }
+
+  /** Calls `visit(i, metres)` for every point within `radiusM` of (lat, lng). */
+  within(lat: number, lng: number, radiusM: number, visit: (i: number, d: number) => void): void {
+    const rad = Math.PI / 180;
+    const dLat = radiusM / 111_320;
+    const dLng = dLat / Math.max(0.01, Math.cos(lat * rad));
+    const y0 = Math.floor((lat - dLat) / CELL_LAT), y1 = Math.floor((lat + dLat) / CELL_LAT);
+    const x0 = Math.floor((lng - dLng) / CELL_LNG), x1 = Math.floor((lng + dLng) / CELL_LNG);
+    const cosLat = Math.cos(lat * rad);
+    for (let y = y0; y <= y1; y++) {
+      for (let x = x0; x <= x1; x++) {
+        const cell = this.cells.get(cellKey(y, x));
+        if (!cell) continue;
+        for (const i of cell) {
+          const a = Math.sin(((this.lat[i]! - lat) * rad) / 2) ** 2 + cosLat * Math.cos(this.lat[i]! * rad) * Math.sin(((this.lng[i]! - lng) * rad) / 2) ** 2;
+          const d = 12_742_000 * Math.asin(Math.sqrt(a));
+          if (d <= radiusM) visit(i, d);
+        }
+      }
+    }
+  }
+}
+
+function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {
+  const lists = new Map<string, number[]>();
+  keys.forEach((k, i) => {
+    if (k === null) return;
+    let l = lists.get(k);
+    if (!l) lists.set(k, (l = []));
+    l.push(i);
+  });
+  return new Map([...lists].map(([k, l]) => [k, Int32Array.from(l)]));
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+/** Whole-property lets: rent, bedrooms, house (0) or flat (1), date; by sector, outcode and position. */
+export interface RentLetsIndex {
+  n: number;
+  rent: Float64Array;
+  bedrooms: Uint8Array;
+  flat: Uint8Array;
+  date: string[];
+  bySector: Map<string, Int32Array>;
+  byOutcode: Map<string, Int32Array>;
+  grid: PointGrid;
+}
+
+/** Sales with floor areas: £ per sq ft, house (0) or flat (1), new build (1) or not; by position. */
+export interface SqftSalesIndex {
+  n: number;
+  gbpSqft: Float64Array;
+  flat: Uint8Array;
+  newBuild: Uint8Array;
+  grid: PointGrid;
+}
+
+export async function loadRentLets(build: BuildInfo): Promise<RentLetsIndex> {
+  const rows = await (await buildStores.get(build)).query('valuation_rent_lets');
+  const n = rows.length;
+  const lat = new Float64Array(n), lng = new Float64Array(n), rent = new Float64Array(n);
+  const bedrooms = new Uint8Array(n), flat = new Uint8Array(n);
+  const date: string[] = new Array(n);
+  const sectors: (string | null)[] = new Array(n), outcodes: (string | null)[] = new Array(n);
+  rows.forEach((r, i) => {
+    lat[i] = Number(r.lat); lng[i] = Number(r.lng); rent[i] = Number(r.rent_pcm);
+    bedrooms[i] = Math.min(255, Number(r.bedrooms)); flat[i] = r.property_type === 'flat' ? 1 : 0;
+    date[i] = String(r.let_date); sectors[i] = str(r.sector); outcodes[i] = str(r.outcode);
+  });
+  return { n, rent, bedrooms, flat, date, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new PointGrid(lat, lng) };
+}
+
+export async function loadSqftSales(build: BuildInfo): Promise<SqftSalesIndex> {
+  const rows = await (await buildStores.get(build)).query('valuation_sqft_sales');
+  const n = rows.length;
+  const lat = new Float64Array(n), lng = new Float64Array(n), gbpSqft = new Float64Array(n);
+  const flat = new Uint8Array(n), newBuild = new Uint8Array(n);
+  rows.forEach((r, i) => {
+    lat[i] = Number(r.lat); lng[i] = Number(r.lng); gbpSqft[i] = Number(r.gbp_sqft);
+    flat[i] = r.kind === 'flat' ? 1 : 0; newBuild[i] = r.new_build === true ? 1 : 0;
+  });
+  return { n, gbpSqft, flat, newBuild, grid: new PointGrid(lat, lng) };
+}
+
+/** Per build, loaded on first use and swapped with the build (like the search index). */
+export const rentLets = new PerBuild<RentLetsIndex>(loadRentLets);
+export const sqftSales = new PerBuild<SqftSalesIndex>(loadSqftSales);
