@@ -1,5 +1,8 @@
 import Flatbush from 'flatbush';
-import { FLAT_SEASONALITY, proximity, type PropertyKind, type Seasonality, type StrComparable } from '../domain/str/estimate.ts';
+import {
+  bedroomResemblance, comparableOrder, FLAT_SEASONALITY, proximity, similarityOf,
+  type PropertyKind, type Seasonality, type StrComparable, type StrSubject,
+} from '../domain/str/estimate.ts';
 import { PerBuild } from '../store/per-build.ts';
 import { buildStores } from '../store/stores.ts';
 
@@ -14,6 +17,12 @@ export function haversineM(lat1: number, lng1: number, lat2: number, lng2: numbe
   const dLng = (lng2 - lng1) * RAD;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_M * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Listings near a point: row numbers and distances in metres. */
+export interface NearHits {
+  rows: Int32Array;
+  dist: Float64Array;
 }
 
 const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
@@ -37,7 +46,8 @@ export class StrListingIndex {
   private readonly blocked: Float64Array;
   private readonly rev: Float64Array;
   private readonly adr: Float64Array;
-  private readonly la: (string | null)[];
+  private readonly la: Int32Array; // -1 none, else index into laNames
+  private readonly laNames: string[] = [];
   private readonly sector: (string | null)[];
   private readonly seasons: Map<string, Seasonality>;
 
@@ -55,7 +65,8 @@ export class StrListingIndex {
     this.blocked = new Float64Array(n);
     this.rev = new Float64Array(n);
     this.adr = new Float64Array(n);
-    this.la = new Array<string | null>(n);
+    this.la = new Int32Array(n);
+    const laIds = new Map<string, number>();
     this.sector = new Array<string | null>(n);
     rows.forEach((r, i) => {
       this.ids[i] = String(r.id);
@@ -69,7 +80,13 @@ export class StrListingIndex {
       this.blocked[i] = num(r.blocked_share);
       this.rev[i] = num(r.revenue_ltm);
       this.adr[i] = num(r.adr_ltm);
-      this.la[i] = r.la_code === null || r.la_code === undefined ? null : String(r.la_code);
+      if (r.la_code === null || r.la_code === undefined) this.la[i] = -1;
+      else {
+        const la = String(r.la_code);
+        let id = laIds.get(la);
+        if (id === undefined) laIds.set(la, (id = this.laNames.push(la) - 1));
+        this.la[i] = id;
+      }
       this.sector[i] = r.sector === null || r.sector === undefined ? null : String(r.sector);
     });
     if (n > 0) {
@@ -98,60 +115,144 @@ export class StrListingIndex {
   }
 
   /**
-   * Listings within `radiusM` of the point (great-circle distance), optionally leaving one
-   * listing out (leave-one-out accuracy). Returns the comparables and their row numbers.
+   * Listings within `radiusM` of the point, optionally leaving one listing out (leave-one-out
+   * accuracy): their row numbers and distances, no objects. Distance is equirectangular from
+   * the point, within 0.1% of the great-circle distance at 2 km.
    */
-  near(lat: number, lng: number, radiusM: number, excludeId?: string): { comps: StrComparable[]; rows: number[] } {
-    if (!this.tree) return { comps: [], rows: [] };
-    const dLat = (radiusM / EARTH_M) / RAD;
-    const dLng = dLat / Math.max(0.01, Math.cos(lat * RAD));
+  near(lat: number, lng: number, radiusM: number, excludeId?: string): NearHits {
+    if (!this.tree) return { rows: new Int32Array(0), dist: new Float64Array(0) };
+    const dLat = radiusM / EARTH_M / RAD;
+    const cos = Math.max(0.01, Math.cos(lat * RAD));
+    const dLng = dLat / cos;
     const hits = this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat);
-    const comps: StrComparable[] = [];
-    const rows: number[] = [];
-    for (const i of hits) {
-      const d = haversineM(lat, lng, this.lat[i]!, this.lng[i]!);
-      if (d > radiusM) continue;
-      const id = this.ids[i]!;
-      if (id === excludeId) continue;
-      const k = this.kind[i]!;
-      const baths = this.baths[i]!;
-      comps.push({
-        id,
-        distance_m: d,
-        bedrooms: this.beds[i]!,
-        bathrooms: Number.isNaN(baths) ? null : baths,
-        property_type: k === 1 ? 'house' : k === 2 ? 'apartment' : null,
-        base_adr: this.baseAdr[i]!,
-        occupancy: this.occ[i]!,
-        blocked_share: this.blocked[i]!,
-        revenue_ltm: this.rev[i]!,
-        adr_ltm: this.adr[i]!,
-      });
-      rows.push(i);
+    const rows = new Int32Array(hits.length);
+    const dist = new Float64Array(hits.length);
+    const kLat = EARTH_M * RAD;
+    const kLng = kLat * cos;
+    const r2 = radiusM * radiusM;
+    const latA = this.lat, lngA = this.lng;
+    let n = 0;
+    for (let h = 0; h < hits.length; h++) {
+      const i = hits[h]!;
+      const y = (latA[i]! - lat) * kLat;
+      const x = (lngA[i]! - lng) * kLng;
+      const d2 = x * x + y * y;
+      if (d2 > r2) continue;
+      if (excludeId !== undefined && this.ids[i] === excludeId) continue;
+      rows[n] = i;
+      dist[n++] = Math.sqrt(d2);
     }
-    return { comps, rows };
+    return { rows: rows.subarray(0, n), dist: dist.subarray(0, n) };
   }
 
-  /** The local authority most of these listings are in, weighted by proximity. */
-  laOf(rows: readonly number[], comps: readonly StrComparable[]): string | null {
-    const w = new Map<string, number>();
-    rows.forEach((i, j) => {
-      const la = this.la[i];
-      if (la) w.set(la, (w.get(la) ?? 0) + proximity(comps[j]!.distance_m));
-    });
+  private kindOf(i: number): PropertyKind | null {
+    const k = this.kind[i]!;
+    return k === 1 ? 'house' : k === 2 ? 'apartment' : null;
+  }
+
+  /** Row `i` as a comparable at distance `d`. */
+  comparable(i: number, d: number): StrComparable {
+    const baths = this.baths[i]!;
+    return {
+      id: this.ids[i]!,
+      distance_m: d,
+      bedrooms: this.beds[i]!,
+      bathrooms: Number.isNaN(baths) ? null : baths,
+      property_type: this.kindOf(i),
+      base_adr: this.baseAdr[i]!,
+      occupancy: this.occ[i]!,
+      blocked_share: this.blocked[i]!,
+      revenue_ltm: this.rev[i]!,
+      adr_ltm: this.adr[i]!,
+    };
+  }
+
+  /** Every hit as a comparable (small hit sets, tests). */
+  comparables(h: NearHits): StrComparable[] {
+    return Array.from(h.rows, (i, j) => this.comparable(i, h.dist[j]!));
+  }
+
+  /** `inferPropertyType` over the hits, without objects. */
+  inferType(bedrooms: number, h: NearHits): PropertyKind {
+    let house = 0;
+    let flat = 0;
+    const { rows, dist } = h;
+    for (let j = 0; j < rows.length; j++) {
+      const i = rows[j]!;
+      const k = this.kind[i]!;
+      if (k === 0) continue;
+      const w = bedroomResemblance(this.beds[i]! - bedrooms) * proximity(dist[j]!);
+      if (k === 1) house += w;
+      else flat += w;
+    }
+    return house > flat ? 'house' : 'apartment';
+  }
+
+  /**
+   * The `k` hits with the highest weight (similarity × proximity, ordered as `selectComparables`
+   * orders them), as comparables: a bounded heap over the hits, objects only for the chosen.
+   */
+  top(subject: Omit<StrSubject, 'finish_quality'>, h: NearHits, k: number): StrComparable[] {
+    const n = h.rows.length;
+    const w = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      const i = h.rows[j]!;
+      const baths = this.baths[i]!;
+      w[j] = similarityOf(subject.bedrooms, subject.bathrooms, subject.property_type, this.beds[i]!, Number.isNaN(baths) ? null : baths, this.kindOf(i)) * proximity(h.dist[j]!);
+    }
+    // "a before b" in the final order; the heap keeps the worst of the chosen at its root.
+    const before = (a: number, b: number) => comparableOrder(w[a]!, h.dist[a]!, this.ids[h.rows[a]!]!, w[b]!, h.dist[b]!, this.ids[h.rows[b]!]!) < 0;
+    const heap: number[] = [];
+    const down = (x: number) => {
+      for (;;) {
+        const l = 2 * x + 1, r = l + 1;
+        let m = x;
+        if (l < heap.length && before(heap[m]!, heap[l]!)) m = l;
+        if (r < heap.length && before(heap[m]!, heap[r]!)) m = r;
+        if (m === x) return;
+        [heap[x], heap[m]] = [heap[m]!, heap[x]!];
+        x = m;
+      }
+    };
+    for (let j = 0; j < n; j++) {
+      if (heap.length < k) {
+        heap.push(j);
+        for (let x = heap.length - 1; x > 0; ) {
+          const p = (x - 1) >> 1;
+          if (!before(heap[p]!, heap[x]!)) break;
+          [heap[x], heap[p]] = [heap[p]!, heap[x]!];
+          x = p;
+        }
+      } else if (before(j, heap[0]!)) {
+        heap[0] = j;
+        down(0);
+      }
+    }
+    return heap.map((j) => this.comparable(h.rows[j]!, h.dist[j]!));
+  }
+
+  /** The local authority most of the hits are in, weighted by proximity. */
+  laOf(h: NearHits): string | null {
+    const w = new Float64Array(this.laNames.length);
+    const { rows, dist } = h;
+    for (let j = 0; j < rows.length; j++) {
+      const la = this.la[rows[j]!]!;
+      if (la >= 0) w[la]! += proximity(dist[j]!);
+    }
     let best: string | null = null;
-    let bestW = -1;
-    for (const [la, x] of [...w].sort(([a], [b]) => (a < b ? -1 : 1))) if (x > bestW) [best, bestW] = [la, x];
+    let bestW = 0;
+    w.forEach((x, la) => {
+      const name = this.laNames[la]!;
+      if (x > bestW || (x === bestW && x > 0 && best !== null && name < best)) [best, bestW] = [name, x];
+    });
     return best;
   }
 
-  /** Sector of the nearest of these listings (for a location label), if any. */
-  nearestSector(rows: readonly number[], comps: readonly StrComparable[]): string | null {
+  /** Sector of the nearest hit (for a location label), if any. */
+  nearestSector(h: NearHits): string | null {
     let best = -1;
-    rows.forEach((_, j) => {
-      if (best < 0 || comps[j]!.distance_m < comps[best]!.distance_m) best = j;
-    });
-    return best < 0 ? null : this.sector[rows[best]!] ?? null;
+    for (let j = 0; j < h.dist.length; j++) if (best < 0 || h.dist[j]! < h.dist[best]!) best = j;
+    return best < 0 ? null : this.sector[h.rows[best]!] ?? null;
   }
 
   /** The LA's month-of-year indices, else the build-wide ones, else flat. */
@@ -159,8 +260,6 @@ export class StrListingIndex {
     return (la ? this.seasons.get(la) : undefined) ?? this.seasons.get('*') ?? FLAT_SEASONALITY;
   }
 }
-
-export type { PropertyKind };
 
 /** The process's listing index of the build being served, loaded off the request path and swapped per build. */
 export const strListingIndexes = new PerBuild<StrListingIndex>(async (b) => {

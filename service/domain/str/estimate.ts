@@ -101,15 +101,44 @@ export interface StrEstimateFigures {
 
 /** Resemblance of a listing to the property on bedrooms, bathrooms and type, 0–1. */
 export function similarity(subject: Omit<StrSubject, 'finish_quality'>, c: Pick<StrComparable, 'bedrooms' | 'bathrooms' | 'property_type'>): number {
+  return similarityOf(subject.bedrooms, subject.bathrooms, subject.property_type, c.bedrooms, c.bathrooms, c.property_type);
+}
+
+/** `similarity` on plain values (the listing index scores thousands of candidates without objects). */
+export function similarityOf(
+  beds: number, baths: number, type: PropertyKind,
+  cBeds: number, cBaths: number | null, cType: PropertyKind | null,
+): number {
   const p = STR_ESTIMATE;
-  const beds = p.bedroomFactor ** Math.abs(c.bedrooms - subject.bedrooms);
-  const baths = c.bathrooms === null ? p.bathroomFactor : p.bathroomFactor ** Math.abs(c.bathrooms - subject.bathrooms);
-  const type = c.property_type === null ? p.unknownTypeFactor : c.property_type === subject.property_type ? 1 : p.otherTypeFactor;
-  return beds * baths * type;
+  const b = bedroomResemblance(cBeds - beds);
+  const ba = cBaths === null ? p.bathroomFactor : bathroomResemblance(cBaths - baths);
+  const t = cType === null ? p.unknownTypeFactor : cType === type ? 1 : p.otherTypeFactor;
+  return b * ba * t;
+}
+
+// factor ** |Δ| for Δ in half steps (counts are whole, bathrooms may be halves), tabulated:
+// scoring thousands of candidates per request should not call Math.pow for each.
+const STEPS = 64;
+const table = (f: number) => Float64Array.from({ length: STEPS + 1 }, (_, k) => f ** (k / 2));
+const BED_POW = table(STR_ESTIMATE.bedroomFactor);
+const BATH_POW = table(STR_ESTIMATE.bathroomFactor);
+const powOf = (t: Float64Array, f: number, delta: number): number => {
+  const k = Math.abs(delta) * 2;
+  return Number.isInteger(k) && k <= STEPS ? t[k]! : f ** Math.abs(delta);
+};
+/** bedroomFactor ** |Δ| */
+export const bedroomResemblance = (delta: number): number => powOf(BED_POW, STR_ESTIMATE.bedroomFactor, delta);
+/** bathroomFactor ** |Δ| */
+export const bathroomResemblance = (delta: number): number => powOf(BATH_POW, STR_ESTIMATE.bathroomFactor, delta);
+
+/** Order of comparables: higher weight first, then nearer, then lower id (reproducible). */
+export function comparableOrder(aW: number, aD: number, aId: string, bW: number, bD: number, bId: string): number {
+  return bW - aW || aD - bD || (aId < bId ? -1 : aId > bId ? 1 : 0);
 }
 
 export function proximity(distanceM: number): number {
-  return 1 / (1 + (distanceM / STR_ESTIMATE.distanceScaleM) ** 2);
+  const x = distanceM / STR_ESTIMATE.distanceScaleM;
+  return 1 / (1 + x * x);
 }
 
 /**
@@ -121,7 +150,7 @@ export function inferPropertyType(bedrooms: number, candidates: readonly Pick<St
   let house = 0;
   let flat = 0;
   for (const c of candidates) {
-    const w = STR_ESTIMATE.bedroomFactor ** Math.abs(c.bedrooms - bedrooms) * proximity(c.distance_m);
+    const w = bedroomResemblance(c.bedrooms - bedrooms) * proximity(c.distance_m);
     if (c.property_type === 'house') house += w;
     else if (c.property_type === 'apartment') flat += w;
   }
@@ -139,7 +168,7 @@ export function selectComparables(subject: StrSubject, candidates: readonly StrC
     const sim = similarity(subject, c);
     return { c, sim, w: sim * proximity(c.distance_m) };
   });
-  scored.sort((a, b) => b.w - a.w || a.c.distance_m - b.c.distance_m || (a.c.id < b.c.id ? -1 : a.c.id > b.c.id ? 1 : 0));
+  scored.sort((a, b) => comparableOrder(a.w, a.c.distance_m, a.c.id, b.w, b.c.distance_m, b.c.id));
   return scored.slice(0, STR_ESTIMATE.maxComparables);
 }
 

@@ -1,19 +1,12 @@
 import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrEstimateBodySchema, StrEstimateSchema } from '../../../schemas/api/str.ts';
-import {
-  defaultBathrooms,
-  estimateStr,
-  inferPropertyType,
-  STR_ESTIMATE,
-  type PropertyKind,
-  type StrEstimateFigures,
-  type StrSubject,
-} from '../../domain/str/estimate.ts';
+import { STR_ESTIMATE, type PropertyKind, type StrEstimateFigures } from '../../domain/str/estimate.ts';
 import type { BuildInfo } from '../../middleware/data.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { propertyRecords } from '../../records/property-records.ts';
 import { buildStores } from '../../store/stores.ts';
-import { strListingIndexes, type StrListingIndex } from '../../str/listing-index.ts';
+import { estimateAt } from '../../str/estimator.ts';
+import { strListingIndexes } from '../../str/listing-index.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -54,26 +47,6 @@ async function locate(body: Body, build: BuildInfo): Promise<Located> {
     return { lat: Number(row.lat), lng: Number(row.lng), label: pc, la: row.la_code === null ? null : String(row.la_code) };
   }
   return { lat: body.lat!, lng: body.lng!, label: null, la: null };
-}
-
-/** The estimate for a located property, from the build's listing index (also used by the accuracy bench). */
-export function estimateAt(
-  index: StrListingIndex,
-  at: { lat: number; lng: number; la?: string | null },
-  input: { bedrooms: number; bathrooms?: number | undefined; property_type?: PropertyKind | undefined; finish_quality: StrSubject['finish_quality']; include_comparables: boolean },
-  excludeId?: string,
-): { figures: StrEstimateFigures; sector: string | null } | undefined {
-  const { comps, rows } = index.near(at.lat, at.lng, STR_ESTIMATE.radiusM, excludeId);
-  if (comps.length === 0) return undefined;
-  const subject: StrSubject = {
-    bedrooms: input.bedrooms,
-    bathrooms: input.bathrooms ?? defaultBathrooms(input.bedrooms),
-    property_type: input.property_type ?? inferPropertyType(input.bedrooms, comps),
-    finish_quality: input.finish_quality,
-  };
-  const season = index.seasonality(at.la ?? index.laOf(rows, comps));
-  const figures = estimateStr(subject, comps, season, { includeComparables: input.include_comparables, radiusM: STR_ESTIMATE.radiusM });
-  return { figures, sector: index.nearestSector(rows, comps) };
 }
 
 export default defineRoute({
