@@ -1,0 +1,224 @@
+/**
+ * GET /v1/risks/{uprn} on a published build (default: the lead's 1,000,000-address build).
+ *
+ *   npx tsx bench/risks.ts [--data-dir data/bench/dd-1000000-42] [--seconds 15] [--connections 10] [--runs 3]
+ *
+ * 0. Links the build's files into a temp DATA_DIR and writes its property record file afresh
+ *    with the current stage (the published build may predate it or its flag columns).
+ * 1. Opens the endpoint's data as the service does (the property record file and the
+ *    in-memory designation index): open time and RSS.
+ * 2. In process, no HTTP: the handler (two binary searches, assembly), 3,000 random UPRNs.
+ * 3. A real server (real ledger, metering on) in this process on a temp DATA_DIR whose
+ *    `current` points at the build (nothing is written into the build's folder); autocannon in
+ *    a second process drives /v1/risks/{uprn} over random UPRNs of the build, then over UPRNs
+ *    inside at least one designation (longer answers). Server-side latency is taken in the
+ *    server from request to response finish; throughput from the load generator. Each load is
+ *    run `--runs` times; the medians are reported with every run.
+ * Writes bench/results/risks-<addresses>.json.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildApp } from '../service/app.ts';
+import { loadConfig } from '../service/config.ts';
+import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
+import { createLogger } from '../service/log.ts';
+import { fileDataSource } from '../service/middleware/data.ts';
+import risksRoute, { riskData } from '../service/routes/v1/risks.ts';
+import type { BuildContext } from '../etl/pipeline/context.ts';
+import { propertyRecordsStage } from '../etl/records/stage.ts';
+import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
+import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
+import { tempDir } from '../test/support/tmp.ts';
+
+const argStr = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : dflt;
+};
+const arg = (name: string, dflt: number) => Number(argStr(name, String(dflt)));
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+interface LoadSpec {
+  url: string;
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+}
+
+/** The load generator, run in its own process so it does not share the server's CPU thread. */
+async function loadChild(specPath: string): Promise<void> {
+  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
+  let next = 0;
+  const r = await autocannon({
+    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
+    requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
+  });
+  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
+}
+
+function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
+  const specPath = join(dir, `${name}.json`);
+  writeFileSync(specPath, JSON.stringify(spec));
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
+  });
+}
+
+/** Seeded shuffle, so every run asks for the same UPRNs in the same order. */
+function shuffled<T>(xs: T[], seed = 42): T[] {
+  const a = [...xs];
+  let s = seed;
+  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+async function main(): Promise<void> {
+  const source = resolve(argStr('data-dir', 'data/bench/dd-1000000-42'));
+  const SECONDS = arg('seconds', 15);
+  const CONNECTIONS = arg('connections', 10);
+  const RUNS = arg('runs', 3);
+  const buildDir = realpathSync(join(source, 'current'));
+  const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as { build_id: string; tables: Record<string, { rows: number }> };
+  const N = manifest.tables.properties!.rows;
+  const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+  const { dir: dataDir, cleanup } = tempDir('pi-bench-risks-');
+  // A copy of the build (links to its files) with the property record file written afresh by
+  // the current ETL stage: the published build may predate the file or its flag columns.
+  const copyDir = join(dataDir, 'builds', manifest.build_id);
+  mkdirSync(copyDir, { recursive: true });
+  for (const f of readdirSync(buildDir)) if (f !== PROPERTY_RECORDS_FILE) symlinkSync(join(buildDir, f), join(copyDir, f));
+  let t = performance.now();
+  {
+    const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+    const conn = await db.connect();
+    await conn.run(`CREATE VIEW properties AS SELECT * FROM read_parquet('${buildDir}/properties.parquet')`);
+    const ctx = { db, conn, buildDir: copyDir, artifacts: {}, log: { info: () => undefined, warn: () => undefined, error: () => undefined } } as unknown as BuildContext;
+    await propertyRecordsStage.run(ctx);
+    conn.closeSync();
+    db.closeSync();
+  }
+  const recordsWriteMs = performance.now() - t;
+  symlinkSync(join('builds', manifest.build_id), join(dataDir, 'current'));
+  const build = fileDataSource(dataDir).current()!;
+  log(`property records written in ${Math.round(recordsWriteMs)} ms`);
+
+  // UPRNs to ask for: random ones of the build, and ones inside a designation.
+  const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const conn = await db.connect();
+  const uprnsOf = async (q: string) => (await conn.runAndReadAll(q)).getRowObjectsJS().map((r) => String(r.uprn));
+  const all = shuffled(await uprnsOf(`SELECT uprn FROM read_parquet('${buildDir}/properties.parquet') USING SAMPLE 60000 ROWS (reservoir, 42) ORDER BY uprn`));
+  const designated = shuffled(await uprnsOf(`SELECT DISTINCT uprn FROM read_parquet('${buildDir}/uprn_designations.parquet') ORDER BY uprn`)).slice(0, 60_000);
+  const designatedShare = (await conn.runAndReadAll(`SELECT count(DISTINCT uprn)::DOUBLE / ${N} AS s FROM read_parquet('${buildDir}/uprn_designations.parquet')`)).getRowObjectsJS()[0]!.s as number;
+  conn.closeSync();
+  db.closeSync();
+
+  // 1. The endpoint's data as the service opens it: the record file and the designation index.
+  global.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  t = performance.now();
+  if (!(await riskData.prepare(build))) throw new Error('the build cannot serve /risks (no uprn_designations.parquet?)');
+  const openMs = performance.now() - t;
+  global.gc?.();
+  const rssOpen = process.memoryUsage().rss;
+  log(`risk data opened in ${Math.round(openMs)} ms (RSS ${mb(rss0)} → ${mb(rssOpen)} MB)`);
+
+  // 2. In process: the handler alone (record lookup, designation lookup, assembly), sequential.
+  const handlerMs: number[] = [];
+  const input = (uprn: string) => ({ params: { uprn }, build }) as unknown as Parameters<typeof risksRoute.handler>[0];
+  for (let i = 0; i < 3_000; i++) {
+    const t0 = performance.now();
+    await risksRoute.handler(input(all[i % all.length]!));
+    handlerMs.push(performance.now() - t0);
+  }
+  log(`handler in process ${JSON.stringify(summary(handlerMs))}`);
+
+  // 3. The server and the load generator.
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
+  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dataDir), logger: createLogger('silent') });
+  const cb = koa.callback();
+  let serverMs: number[] = [];
+  const statuses: Record<string, number> = {};
+  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const t0 = process.hrtime.bigint();
+    res.on('finish', () => {
+      serverMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+    });
+    void cb(req, res);
+  }, config);
+  const port = await listen(server, 0, '127.0.0.1');
+  const headers = { authorization: `Bearer ${api_key}` };
+  const url = `http://127.0.0.1:${port}`;
+
+  const load: Record<string, unknown> = {};
+  for (const [name, uprns] of [['random', all], ['designated', designated]] as const) {
+    const paths = uprns.map((u) => `/v1/risks/${u}`);
+    const runs: Record<string, unknown>[] = [];
+    for (let k = 0; k < RUNS; k++) {
+      serverMs = [];
+      const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, `${name}-${k}`);
+      runs.push({ server: summary(serverMs), ...client, load_average: loadavg().map(r2) });
+      log(`${name} run ${k + 1}: ${JSON.stringify(runs.at(-1))}`);
+    }
+    const srv = (key: 'p50_ms' | 'p95_ms' | 'p99_ms') => median(runs.map((r) => (r.server as Record<string, number>)[key]!));
+    load[name] = {
+      median: { server_p50_ms: srv('p50_ms'), server_p95_ms: srv('p95_ms'), server_p99_ms: srv('p99_ms'), rps: median(runs.map((r) => r.rps as number)) },
+      runs,
+    };
+  }
+
+  const result = {
+    benchmark: 'risks',
+    command: `npx tsx bench/risks.ts --data-dir ${argStr('data-dir', 'data/bench/dd-1000000-42')} --seconds ${SECONDS} --connections ${CONNECTIONS} --runs ${RUNS}`,
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? null,
+    build_id: manifest.build_id,
+    addresses: N,
+    designation_rows: manifest.tables.uprn_designations?.rows ?? null,
+    share_of_uprns_designated: r2(designatedShare * 100) / 100,
+    property_records_write_ms: Math.round(recordsWriteMs),
+    open_ms: Math.round(openMs),
+    rss_before_open_mb: mb(rss0),
+    rss_after_open_mb: mb(rssOpen),
+    handler_in_process: summary(handlerMs),
+    load: { connections: CONNECTIONS, seconds: SECONDS, runs: RUNS, ...load },
+    statuses,
+    load_average_at_end: loadavg().map(r2),
+  };
+  const out = resolve(import.meta.dirname, 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `risks-${N}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  await closeGracefully(server, 1_000);
+  await ledger.close();
+  cleanup();
+  process.exit(0);
+}
+
+if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
+else await main();
