@@ -21,7 +21,7 @@ export function storeSql(name: string): string {
  * request path): a point lookup on a Parquet view decompresses a whole row group
  * (hundreds of ms under load), on the in-memory table it is an index probe.
  */
-export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn' };
+export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn', postcodes: 'postcode' };
 
 /**
  * Read-only queries over one build's Parquet tables: every `<table>.parquet` in the build
