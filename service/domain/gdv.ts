@@ -4,6 +4,7 @@
  * the build; × floor area × count per unit type. Pure.
  */
 import type { FinishQuality } from './hmo.ts';
+import { median } from './stats.ts';
 
 export type UnitKind = 'house' | 'flat';
 
@@ -93,4 +94,24 @@ export function gdv(units: readonly GdvUnit[], evidence: ReadonlyMap<UnitKind, K
     confidence,
     currency: 'GBP' as const,
   };
+}
+
+export interface NearSale {
+  /** Metres from the site. */
+  d: number;
+  new_build: boolean;
+  gbp_sqft: number;
+}
+
+/** Count and median £ per sq ft of the new-build (or resale) sales within each radius of GDV_RADII_M. */
+export function ringsOf(sales: readonly NearSale[], newBuild: boolean): Ring[] {
+  const pts = sales.filter((s) => s.new_build === newBuild).sort((a, b) => a.d - b.d);
+  const rings: Ring[] = [];
+  let k = 0;
+  for (const r of GDV_RADII_M) {
+    while (k < pts.length && pts[k]!.d <= r) k++;
+    if (k === 0) continue;
+    rings.push({ radius_m: r, new_build: newBuild, n: k, median_gbp_sqft: median(pts.slice(0, k).map((p) => p.gbp_sqft)) });
+  }
+  return rings;
 }

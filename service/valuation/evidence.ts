@@ -84,7 +84,7 @@ export interface SqftSalesIndex {
 }
 
 export async function loadRentLets(build: BuildInfo): Promise<RentLetsIndex> {
-  const rows = await (await buildStores.get(build)).query('valuation_rent_lets');
+  const rows = await (await buildStores.get(build)).query('rents_lets_all');
   const n = rows.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), rent = new Float64Array(n);
   const bedrooms = new Uint8Array(n), flat = new Uint8Array(n);
@@ -99,7 +99,7 @@ export async function loadRentLets(build: BuildInfo): Promise<RentLetsIndex> {
 }
 
 export async function loadSqftSales(build: BuildInfo): Promise<SqftSalesIndex> {
-  const rows = await (await buildStores.get(build)).query('valuation_sqft_sales');
+  const rows = await (await buildStores.get(build)).query('gdv_sqft_sales_all');
   const n = rows.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), gbpSqft = new Float64Array(n);
   const flat = new Uint8Array(n), newBuild = new Uint8Array(n);

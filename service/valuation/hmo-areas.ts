@@ -1,19 +1,18 @@
+import type { RecordFile } from '../../schemas/record-file-format.ts';
+import { valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure } from '../domain/hmo.ts';
+import { median } from '../domain/stats.ts';
+import { ApiError } from '../middleware/errors.ts';
 import type { BuildInfo } from '../middleware/data.ts';
-import type { HmoYieldFigure, RoomRentFigure } from '../domain/hmo.ts';
+import { propertyRecords } from '../records/property-records.ts';
 import { PerBuild } from '../store/per-build.ts';
 import { buildStores } from '../store/stores.ts';
 
 /** A build's area room rents and HMO yields (a few hundred rows), held in memory. */
 export interface HmoAreas {
+  district(sector: string): string | null;
   roomRent(sector: string | null, outcode: string | null, district: string | null): RoomRentFigure | undefined;
   hmoYield(sector: string | null, outcode: string | null, district: string | null): HmoYieldFigure | undefined;
 }
-
-const median = (v: number[]) => {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 export async function loadHmoAreas(build: BuildInfo): Promise<HmoAreas> {
   const store = await buildStores.get(build);
@@ -26,6 +25,8 @@ export async function loadHmoAreas(build: BuildInfo): Promise<HmoAreas> {
     yields.set(`${r.area_level}:${r.area_code}`, y);
     if (r.area_level === 'district') districtYields.push(y);
   }
+  const districts = new Map<string, string>();
+  for (const r of await store.query('hmo_sector_districts')) districts.set(String(r.sector), String(r.la_code));
   // Areas with no sales of their own (Scotland is not in Price Paid) borrow the median district.
   const allAreas: HmoYieldFigure | undefined = districtYields.length
     ? {
@@ -38,6 +39,7 @@ export async function loadHmoAreas(build: BuildInfo): Promise<HmoAreas> {
   const levels = (sector: string | null, outcode: string | null, district: string | null) =>
     [['sector', sector], ['outcode', outcode], ['district', district]] as const;
   return {
+    district: (sector) => districts.get(sector) ?? null,
     roomRent(sector, outcode, district) {
       // The most local area with enough lets of its own; else the district's figure (ONS or thin).
       for (const [level, code] of levels(sector, outcode, district)) {
@@ -57,9 +59,6 @@ export async function loadHmoAreas(build: BuildInfo): Promise<HmoAreas> {
   };
 }
 
-/** Per build, loaded on first use (off later requests' path) and swapped with the build. */
-export const hmoAreas = new PerBuild<HmoAreas>(loadHmoAreas);
-
 /**
  * The build's data date for a valuation: the latest as-of date of the sources it rests on
  * (Price Paid and rental evidence), else the build's creation date.
@@ -73,3 +72,56 @@ export function dataDate(build: BuildInfo, kinds: readonly string[] = ['price_pa
   }
   return best || created;
 }
+
+/** The record file columns the HMO valuation reads. */
+const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'article_4'];
+
+/**
+ * Values one UPRN as an HMO from one build's property records (the in-memory record file the
+ * property endpoint serves: bedrooms, type, postcode, the Article 4 flag) and area figures,
+ * opened together so a request never mixes two builds. No SQL on the request path.
+ */
+export class HmoValuer {
+  constructor(
+    private readonly records: RecordFile,
+    readonly areas: HmoAreas,
+    readonly asOf: string,
+  ) {}
+
+  /** Undefined for an unknown UPRN; ApiError not_found when the area has no figures. */
+  value(uprn: string, o: HmoOptions): HmoValuation | undefined {
+    const p = this.records.get(Number(uprn));
+    if (!p) return undefined;
+    const postcode = String(p.postcode ?? '');
+    const outcode = postcode.includes(' ') ? postcode.split(' ')[0]! : null;
+    const sector = postcode.length > 2 && outcode ? postcode.slice(0, -2) : null;
+    const district = sector ? this.areas.district(sector) : null;
+    const room = this.areas.roomRent(sector, outcode, district);
+    if (!room) throw new ApiError('not_found', `No room rents are recorded for the area of UPRN ${uprn} (${postcode}), so it cannot be valued as an HMO.`);
+    const yld = this.areas.hmoYield(sector, outcode, district);
+    if (!yld) throw new ApiError('not_found', `No HMO yield can be measured for the area of UPRN ${uprn} (no recent sales of 3+ bedroom houses in this build).`);
+    return valueHmo(
+      {
+        uprn,
+        bedrooms: p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms),
+        kind: p.property_type === 'Flat' ? 'flat' : 'house',
+        article_4: p.article_4 === true,
+        room_rent: room,
+        hmo_yield: yld,
+        as_of: this.asOf,
+      },
+      o,
+    );
+  }
+}
+
+/** Per build; undefined when the build cannot serve HMO valuations (no HMO yields or record columns). */
+export const hmoValuers = new PerBuild<HmoValuer | undefined>(async (build) => {
+  const store = await buildStores.get(build);
+  if (!store.tables.has('hmo_yields_area') || !store.tables.has('rents_rooms')) return undefined;
+  const [records, areas] = await Promise.all([propertyRecords.prepare(build).catch(() => undefined), loadHmoAreas(build)]);
+  if (!records) return undefined;
+  const names = new Set(records.columns.map((c) => c.name));
+  if (!RECORD_COLUMNS.every((c) => names.has(c))) return undefined;
+  return new HmoValuer(records, areas, dataDate(build));
+});

@@ -34,3 +34,21 @@ describe('GDV evidence', () => {
     expect(r.evidence.map((e) => e.basis)).toEqual(['new_build', 'resale_with_premium']);
   });
 });
+
+describe('rings of near sales', () => {
+  it('count and median within each radius, new build and resale apart', async () => {
+    const { ringsOf } = await import('../../service/domain/gdv.ts');
+    const sales = [
+      { d: 100, new_build: true, gbp_sqft: 400 }, { d: 800, new_build: true, gbp_sqft: 500 }, { d: 900, new_build: false, gbp_sqft: 300 },
+      { d: 4000, new_build: true, gbp_sqft: 600 }, { d: 12000, new_build: true, gbp_sqft: 900 },
+    ];
+    expect(ringsOf(sales, true)).toEqual([
+      { radius_m: 500, new_build: true, n: 1, median_gbp_sqft: 400 },
+      { radius_m: 1000, new_build: true, n: 2, median_gbp_sqft: 450 },
+      { radius_m: 2000, new_build: true, n: 2, median_gbp_sqft: 450 },
+      { radius_m: 5000, new_build: true, n: 3, median_gbp_sqft: 500 },
+      { radius_m: 10000, new_build: true, n: 3, median_gbp_sqft: 500 },
+    ]);
+    expect(ringsOf(sales, false).map((r) => r.radius_m)).toEqual([1000, 2000, 5000, 10000]);
+  });
+});

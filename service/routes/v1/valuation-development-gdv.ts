@@ -1,10 +1,12 @@
 import { DevelopmentGdvBodySchema, DevelopmentGdvSchema } from '../../../schemas/api/valuation.ts';
-import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, chooseEvidence, gdv, type KindEvidence, type Ring, type UnitKind } from '../../domain/gdv.ts';
-import { degreeBox, parsePostcodeOrSector } from '../../domain/rents.ts';
+import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, chooseEvidence, gdv, ringsOf, type KindEvidence, type NearSale, type UnitKind } from '../../domain/gdv.ts';
+import { parsePostcodeOrSector } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import type { BuildInfo } from '../../middleware/data.ts';
+import { propertyRecords } from '../../records/property-records.ts';
 import { PerBuild } from '../../store/per-build.ts';
 import { buildStores } from '../../store/stores.ts';
+import { sqftSales } from '../../valuation/evidence.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -37,8 +39,8 @@ export default defineRoute({
     if (!store.tables.has('sqft_sales')) notServedYet('POST /valuations/development-gdv')();
     let site: { lat: number; lng: number };
     if (body.uprn !== undefined) {
-      const [p] = await store.query('gdv_uprn_point', [BigInt(body.uprn)]);
-      if (!p) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
+      const p = (await propertyRecords.prepare(build!)).get(Number(body.uprn));
+      if (!p || p.lat === null) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
       site = { lat: Number(p.lat), lng: Number(p.lng) };
     } else if (body.postcode !== undefined) {
       const pc = parsePostcodeOrSector(body.postcode).full!;
@@ -48,15 +50,16 @@ export default defineRoute({
     } else {
       site = { lat: body.lat!, lng: body.lng! };
     }
-    const measured = await premiums.get(build!);
-    const { dlat, dlng } = degreeBox(site.lat, MAX_RADIUS);
+    const [measured, sales] = await Promise.all([premiums.get(build!), sqftSales.get(build!)]);
+    const near: Record<UnitKind, NearSale[]> = { house: [], flat: [] };
+    sales.grid.within(site.lat, site.lng, MAX_RADIUS, (i, d) => {
+      near[sales.flat[i] === 1 ? 'flat' : 'house'].push({ d, new_build: sales.newBuild[i] === 1, gbp_sqft: sales.gbpSqft[i]! });
+    });
     const evidence = new Map<UnitKind, KindEvidence>();
     for (const kind of [...new Set(body.units.map((u) => u.property_type))].sort()) {
-      const rings: Ring[] = (await store.query('gdv_sqft_rings', [site.lat, site.lng, dlat, dlng, kind])).map((r) => ({
-        radius_m: Number(r.radius_m), new_build: r.new_build === true, n: Number(r.n), median_gbp_sqft: Number(r.median_gbp_sqft),
-      }));
       const premium = measured.get(kind) ?? measured.get('all') ?? DEFAULT_NEW_BUILD_PREMIUM;
-      const e = chooseEvidence(kind, rings, premium);
+      // Resale rings only when no radius holds enough new-build sales.
+      const e = chooseEvidence(kind, ringsOf(near[kind], true), premium) ?? chooseEvidence(kind, ringsOf(near[kind], false), premium);
       if (!e) throw new ApiError('not_found', `Too few ${kind} sales with a floor area within ${MAX_RADIUS / 1000} km of the site to value ${kind}s.`);
       evidence.set(kind, e);
     }
