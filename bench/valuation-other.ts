@@ -41,6 +41,10 @@ import { propertyRecordsStage } from '../etl/records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import hmoRoute from '../service/routes/v1/valuation-hmo.ts';
+import rentsRoute from '../service/routes/v1/rents-long-term.ts';
+import gdvRoute from '../service/routes/v1/valuation-development-gdv.ts';
+import type { RouteDef } from '../service/routes/types.ts';
 
 const argStr = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -263,6 +267,28 @@ async function main(): Promise<void> {
       finish_quality: choice(finishes),
     }));
 
+  // Handler only, in process (no HTTP, auth or metering): what the endpoint itself costs.
+  const handlerOnly = async (route: RouteDef, inputs: { params?: unknown; query?: unknown; body?: unknown }[]) => {
+    const ms: number[] = [];
+    for (const inp of inputs) {
+      const t0 = performance.now();
+      try {
+        await route.handler({ params: inp.params, query: inp.query, body: inp.body, build } as never);
+      } catch {
+        /* 404s count too */
+      }
+      ms.push(performance.now() - t0);
+    }
+    return summary(ms.slice(50));
+  };
+  const qs = (path: string) => Object.fromEntries(new URL(path, 'http://x').searchParams);
+  const inProcess = {
+    hmo: await handlerOnly(hmoRoute, hmoPaths.slice(0, 2000).map((p) => ({ params: { uprn: p.split('/')[3] }, query: hmoRoute.query!.parse(qs(p)) }))),
+    rents_long_term: await handlerOnly(rentsRoute, rentPaths.slice(0, 2000).map((p) => ({ query: rentsRoute.query!.parse(qs(p)) }))),
+    development_gdv: await handlerOnly(gdvRoute, gdvBodies.slice(0, 1000).map((b) => ({ body: gdvRoute.body!.parse(JSON.parse(b)) }))),
+  };
+  log(`handler only, in process: ${JSON.stringify(inProcess)}`);
+
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
   const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
@@ -289,6 +315,8 @@ async function main(): Promise<void> {
   }
 
   const endpoints = [
+    // The floor of the chain (auth, rate limit, metering, ledger) on this machine: the property record.
+    { name: 'baseline_property_record', spec: { method: 'GET' as const, paths: uprns.map((u) => `/v1/properties/${u}`) } },
     { name: 'hmo', spec: { method: 'GET' as const, paths: hmoPaths } },
     { name: 'rents_long_term', spec: { method: 'GET' as const, paths: rentPaths } },
     { name: 'development_gdv', spec: { method: 'POST' as const, paths: ['/v1/valuations/development-gdv'], bodies: gdvBodies } },
@@ -326,6 +354,7 @@ async function main(): Promise<void> {
     loadavg_at_end: loadavg().map(r2),
     note: 'shared 2-core machine; other agents run builds and tests at the same time',
     hmo_accuracy: accuracy,
+    handler_only_in_process: inProcess,
     load: { connections: CONNECTIONS, seconds: SECONDS, runs: RUNS, ...results },
     service_rss_mb: Math.round(process.memoryUsage().rss / 1048576),
   };

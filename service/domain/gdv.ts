@@ -29,12 +29,6 @@ export const GDV_FINISH_FACTOR: Readonly<Record<FinishQuality, number>> = {
   very_high: 1.1,
 };
 
-export interface Ring {
-  radius_m: number;
-  new_build: boolean;
-  n: number;
-  median_gbp_sqft: number;
-}
 
 export interface KindEvidence {
   property_type: UnitKind;
@@ -47,18 +41,24 @@ export interface KindEvidence {
   gbp_sqft: number;
 }
 
-/** The smallest radius with enough new-build sales; else the smallest with enough resales × premium. */
-export function chooseEvidence(kind: UnitKind, rings: readonly Ring[], premium: number): KindEvidence | undefined {
+/**
+ * The smallest radius with enough new-build sales of the kind; else the smallest with enough
+ * resales, × the premium. `within(r)` gives the kind's sales within r metres: the caller widens
+ * the search only as far as needed (most sites stop at 1–2 km).
+ */
+export function expandingEvidence(kind: UnitKind, within: (radiusM: number) => readonly NearSale[], premium: number): KindEvidence | undefined {
   for (const r of GDV_RADII_M) {
-    const nb = rings.find((x) => x.radius_m === r && x.new_build);
-    if (nb && nb.n >= MIN_NEW_BUILD_SALES) {
-      return { property_type: kind, basis: 'new_build', count: nb.n, radius_m: r, median_gbp_sqft: nb.median_gbp_sqft, new_build_premium: null, gbp_sqft: nb.median_gbp_sqft };
+    const nb = within(r).filter((s) => s.new_build);
+    if (nb.length >= MIN_NEW_BUILD_SALES) {
+      const m = median(nb.map((s) => s.gbp_sqft));
+      return { property_type: kind, basis: 'new_build', count: nb.length, radius_m: r, median_gbp_sqft: m, new_build_premium: null, gbp_sqft: m };
     }
   }
   for (const r of GDV_RADII_M) {
-    const rs = rings.find((x) => x.radius_m === r && !x.new_build);
-    if (rs && rs.n >= MIN_RESALES) {
-      return { property_type: kind, basis: 'resale_with_premium', count: rs.n, radius_m: r, median_gbp_sqft: rs.median_gbp_sqft, new_build_premium: premium, gbp_sqft: rs.median_gbp_sqft * premium };
+    const rs = within(r).filter((s) => !s.new_build);
+    if (rs.length >= MIN_RESALES) {
+      const m = median(rs.map((s) => s.gbp_sqft));
+      return { property_type: kind, basis: 'resale_with_premium', count: rs.length, radius_m: r, median_gbp_sqft: m, new_build_premium: premium, gbp_sqft: m * premium };
     }
   }
   return undefined;
@@ -101,17 +101,4 @@ export interface NearSale {
   d: number;
   new_build: boolean;
   gbp_sqft: number;
-}
-
-/** Count and median £ per sq ft of the new-build (or resale) sales within each radius of GDV_RADII_M. */
-export function ringsOf(sales: readonly NearSale[], newBuild: boolean): Ring[] {
-  const pts = sales.filter((s) => s.new_build === newBuild).sort((a, b) => a.d - b.d);
-  const rings: Ring[] = [];
-  let k = 0;
-  for (const r of GDV_RADII_M) {
-    while (k < pts.length && pts[k]!.d <= r) k++;
-    if (k === 0) continue;
-    rings.push({ radius_m: r, new_build: newBuild, n: k, median_gbp_sqft: median(pts.slice(0, k).map((p) => p.gbp_sqft)) });
-  }
-  return rings;
 }

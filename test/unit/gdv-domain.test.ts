@@ -1,27 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { chooseEvidence, evidenceConfidence, gdv, MIN_NEW_BUILD_SALES, type Ring } from '../../service/domain/gdv.ts';
+import { evidenceConfidence, expandingEvidence, gdv, MIN_NEW_BUILD_SALES, MIN_RESALES, type NearSale } from '../../service/domain/gdv.ts';
 
-const ring = (radius_m: number, new_build: boolean, n: number, median_gbp_sqft: number): Ring => ({ radius_m, new_build, n, median_gbp_sqft });
+const sale = (d: number, new_build: boolean, gbp_sqft: number): NearSale => ({ d, new_build, gbp_sqft });
+const withinOf = (sales: NearSale[]) => {
+  const asked: number[] = [];
+  return { asked, within: (r: number) => (asked.push(r), sales.filter((s) => s.d <= r)) };
+};
+const many = (n: number, d: number, nb: boolean, gbp: number) => Array.from({ length: n }, () => sale(d, nb, gbp));
 
 describe('GDV evidence', () => {
-  it('the smallest radius with enough new-build sales wins', () => {
-    const e = chooseEvidence('flat', [ring(500, true, 2, 500), ring(1000, true, MIN_NEW_BUILD_SALES, 450), ring(2000, true, 30, 400), ring(500, false, 50, 380)], 1.08)!;
+  it('the smallest radius with enough new-build sales wins, searching no further', () => {
+    const w = withinOf([sale(100, true, 400), sale(300, true, 420), ...many(MIN_NEW_BUILD_SALES - 2, 800, true, 450), ...many(30, 1500, true, 400), ...many(50, 200, false, 380)]);
+    const e = expandingEvidence('flat', w.within, 1.08)!;
     expect(e).toMatchObject({ basis: 'new_build', radius_m: 1000, count: MIN_NEW_BUILD_SALES, gbp_sqft: 450, new_build_premium: null });
+    expect(w.asked).toEqual([500, 1000]);
     expect(evidenceConfidence(e)).toBe('High');
     expect(evidenceConfidence({ ...e, radius_m: 5000 })).toBe('Medium');
   });
   it('no new builds within 10 km: resale £/sq ft × premium, Low', () => {
-    const e = chooseEvidence('house', [ring(10000, true, 3, 500), ring(500, false, 4, 300), ring(1000, false, 12, 310)], 1.1)!;
-    expect(e).toMatchObject({ basis: 'resale_with_premium', radius_m: 1000, count: 12, median_gbp_sqft: 310, new_build_premium: 1.1 });
+    const w = withinOf([...many(3, 9000, true, 500), ...many(4, 300, false, 300), ...many(MIN_RESALES, 900, false, 310), sale(20000, true, 999)]);
+    const e = expandingEvidence('house', w.within, 1.1)!;
+    expect(e).toMatchObject({ basis: 'resale_with_premium', radius_m: 1000, count: MIN_RESALES + 4, median_gbp_sqft: 310, new_build_premium: 1.1 });
     expect(e.gbp_sqft).toBeCloseTo(341, 6);
     expect(evidenceConfidence(e)).toBe('Low');
   });
   it('nothing near enough: undefined', () => {
-    expect(chooseEvidence('house', [ring(10000, false, 3, 300)], 1.08)).toBeUndefined();
+    expect(expandingEvidence('house', withinOf(many(3, 9000, false, 300)).within, 1.08)).toBeUndefined();
   });
   it('lines: £/sq ft × finish × area to the £1,000, × count; confidence is the weakest kind', () => {
-    const flat = chooseEvidence('flat', [ring(500, true, 10, 400)], 1.08)!;
-    const house = chooseEvidence('house', [ring(500, false, 40, 300)], 1.1)!;
+    const flat = expandingEvidence('flat', withinOf(many(10, 100, true, 400)).within, 1.08)!;
+    const house = expandingEvidence('house', withinOf(many(40, 100, false, 300)).within, 1.1)!;
     const r = gdv(
       [{ property_type: 'flat', bedrooms: 2, floor_area_sqft: 700, count: 10 }, { property_type: 'house', bedrooms: 3, floor_area_sqft: 1000, count: 2 }],
       new Map([['flat', flat], ['house', house]]),
@@ -32,23 +40,5 @@ describe('GDV evidence', () => {
     expect(r.gdv).toBe(3_634_000);
     expect(r.confidence).toBe('Low');
     expect(r.evidence.map((e) => e.basis)).toEqual(['new_build', 'resale_with_premium']);
-  });
-});
-
-describe('rings of near sales', () => {
-  it('count and median within each radius, new build and resale apart', async () => {
-    const { ringsOf } = await import('../../service/domain/gdv.ts');
-    const sales = [
-      { d: 100, new_build: true, gbp_sqft: 400 }, { d: 800, new_build: true, gbp_sqft: 500 }, { d: 900, new_build: false, gbp_sqft: 300 },
-      { d: 4000, new_build: true, gbp_sqft: 600 }, { d: 12000, new_build: true, gbp_sqft: 900 },
-    ];
-    expect(ringsOf(sales, true)).toEqual([
-      { radius_m: 500, new_build: true, n: 1, median_gbp_sqft: 400 },
-      { radius_m: 1000, new_build: true, n: 2, median_gbp_sqft: 450 },
-      { radius_m: 2000, new_build: true, n: 2, median_gbp_sqft: 450 },
-      { radius_m: 5000, new_build: true, n: 3, median_gbp_sqft: 500 },
-      { radius_m: 10000, new_build: true, n: 3, median_gbp_sqft: 500 },
-    ]);
-    expect(ringsOf(sales, false).map((r) => r.radius_m)).toEqual([1000, 2000, 5000, 10000]);
   });
 });

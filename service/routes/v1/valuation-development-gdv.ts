@@ -1,5 +1,5 @@
 import { DevelopmentGdvBodySchema, DevelopmentGdvSchema } from '../../../schemas/api/valuation.ts';
-import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, chooseEvidence, gdv, ringsOf, type KindEvidence, type NearSale, type UnitKind } from '../../domain/gdv.ts';
+import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, expandingEvidence, gdv, type KindEvidence, type NearSale, type UnitKind } from '../../domain/gdv.ts';
 import { parsePostcodeOrSector } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import type { BuildInfo } from '../../middleware/data.ts';
@@ -51,15 +51,21 @@ export default defineRoute({
       site = { lat: body.lat!, lng: body.lng! };
     }
     const [measured, sales] = await Promise.all([premiums.get(build!), sqftSales.get(build!)]);
-    const near: Record<UnitKind, NearSale[]> = { house: [], flat: [] };
-    sales.grid.within(site.lat, site.lng, MAX_RADIUS, (i, d) => {
-      near[sales.flat[i] === 1 ? 'flat' : 'house'].push({ d, new_build: sales.newBuild[i] === 1, gbp_sqft: sales.gbpSqft[i]! });
-    });
+    // Sales within r of the site, by kind, gathered once per radius actually needed.
+    const byRadius = new Map<number, Record<UnitKind, NearSale[]>>();
+    const within = (r: number) => {
+      let near = byRadius.get(r);
+      if (!near) {
+        const n: Record<UnitKind, NearSale[]> = { house: [], flat: [] };
+        sales.grid.within(site.lat, site.lng, r, (i, d) => n[sales.flat[i] === 1 ? 'flat' : 'house'].push({ d, new_build: sales.newBuild[i] === 1, gbp_sqft: sales.gbpSqft[i]! }));
+        byRadius.set(r, (near = n));
+      }
+      return near;
+    };
     const evidence = new Map<UnitKind, KindEvidence>();
     for (const kind of [...new Set(body.units.map((u) => u.property_type))].sort()) {
       const premium = measured.get(kind) ?? measured.get('all') ?? DEFAULT_NEW_BUILD_PREMIUM;
-      // Resale rings only when no radius holds enough new-build sales.
-      const e = chooseEvidence(kind, ringsOf(near[kind], true), premium) ?? chooseEvidence(kind, ringsOf(near[kind], false), premium);
+      const e = expandingEvidence(kind, (r) => within(r)[kind], premium);
       if (!e) throw new ApiError('not_found', `Too few ${kind} sales with a floor area within ${MAX_RADIUS / 1000} km of the site to value ${kind}s.`);
       evidence.set(kind, e);
     }
