@@ -53,6 +53,7 @@ interface Home {
   district: string | null;
   country: string | null;
   group: number;
+  postcode: number;
   /** Sales in date order. */
   sales: Sale[];
   /** Certificates (lodgement day, area sq ft, age band code) in date order. */
@@ -126,7 +127,7 @@ async function loadHomes(buildDir: string): Promise<{ homes: Home[]; sales: Sale
   const c = await db.connect();
   const pq = (t: string) => `read_parquet('${join(buildDir, `${t}.parquet`).replaceAll("'", "''")}')`;
   const cols = async (sql: string) => (await c.runAndReadAll(sql)).getColumnsObjectJS() as Record<string, unknown[]>;
-  const p = await cols(`SELECT uprn::DOUBLE AS uprn, lat, lng, property_type, sector, outcode, la_code, country FROM ${pq('properties')} ORDER BY uprn`);
+  const p = await cols(`SELECT uprn::DOUBLE AS uprn, lat, lng, property_type, postcode, sector, outcode, la_code, country FROM ${pq('properties')} ORDER BY uprn`);
   const s = await cols(`SELECT uprn::DOUBLE AS uprn, transaction_id, price::DOUBLE AS price, (date - DATE '1970-01-01')::INTEGER AS day,
       (year(date) * 12 + month(date) - 1)::INTEGER AS month, category, property_type FROM ${pq('sales')} WHERE price > 0 ORDER BY uprn, date, price`);
   const e = await cols(`SELECT uprn::DOUBLE AS uprn, (lodgement_date - DATE '1970-01-01')::INTEGER AS day, total_floor_area_m2 * 10.7639 AS sqft, construction_age_band
@@ -134,6 +135,7 @@ async function loadHomes(buildDir: string): Promise<{ homes: Home[]; sales: Sale
   c.closeSync();
   db.closeSync();
   const groups = new Map<string, number>();
+  const postcodes = new Map<string, number>();
   const homes: Home[] = [];
   const byUprn = new Map<number, Home>();
   for (let i = 0; i < p.uprn!.length; i++) {
@@ -142,9 +144,11 @@ async function loadHomes(buildDir: string): Promise<{ homes: Home[]; sales: Sale
     const sector = str(p.sector![i]);
     const gk = sector ?? '';
     if (!groups.has(gk)) groups.set(gk, groups.size);
+    const pc = str(p.postcode![i]) ?? '';
+    if (!postcodes.has(pc)) postcodes.set(pc, postcodes.size);
     const h: Home = {
       uprn: Number(p.uprn![i]), x, y, type: typeCode(str(p.property_type![i])), sector, outcode: str(p.outcode![i]),
-      district: str(p.la_code![i]), country: str(p.country![i]), group: groups.get(gk)!, sales: [], epc: [],
+      district: str(p.la_code![i]), country: str(p.country![i]), group: groups.get(gk)!, postcode: postcodes.get(pc)!, sales: [], epc: [],
     };
     homes.push(h);
     byUprn.set(h.uprn, h);
@@ -247,7 +251,7 @@ export async function backtest(dataDir: string, sourcesDir: string, params: Sale
 }
 
 /** The backtest of several parameter sets over the same cut-offs (the index is solved once per month). */
-export async function backtestMany(dataDir: string, sourcesDir: string, paramSets: readonly SaleModelParams[], log = (_: string) => {}): Promise<BacktestResult[]> {
+export async function backtestMany(dataDir: string, sourcesDir: string, paramSets: readonly SaleModelParams[], log = (_: string) => {}, allSales = process.env.BACKTEST_LATEST_ONLY !== '1'): Promise<BacktestResult[]> {
   const t0 = performance.now();
   const buildDir = buildDirOf(dataDir);
   const { homes, sales } = await loadHomes(buildDir);
@@ -261,7 +265,7 @@ export async function backtestMany(dataDir: string, sourcesDir: string, paramSet
     const index = indexBefore(homes, cut, start);
     const lookup = new IndexLookup(index, cut - 1);
     // Evidence: each home's latest sale before the cut, its floor area as lodged before the cut.
-    const ev = { band: [] as number[], uprn: [] as number[], x: [] as number[], y: [] as number[], type: [] as number[], area: [] as number[], logValue: [] as number[], age: [] as number[], group: [] as number[] };
+    const ev = { pc: [] as number[], latest: [] as number[], band: [] as number[], uprn: [] as number[], x: [] as number[], y: [] as number[], type: [] as number[], area: [] as number[], logValue: [] as number[], age: [] as number[], group: [] as number[] };
     const cutDay = Date.UTC(Math.floor(cut / 12), cut % 12, 1) / 86_400_000;
     const areaBefore = (h: Home, day = cutDay) => {
       let a = NaN;
@@ -274,17 +278,24 @@ export async function backtestMany(dataDir: string, sourcesDir: string, paramSet
       return a;
     };
     for (const h of homes) {
-      let latest: Sale | undefined;
-      for (const s of h.sales) if (s.day < cutDay) latest = s;
-      if (!latest) continue;
-      const g = lookup.logGrowth(h, latest.month);
-      if (g === null) continue;
-      ev.uprn.push(h.uprn); ev.x.push(h.x); ev.y.push(h.y); ev.type.push(h.type); ev.area.push(areaBefore(h));
-      ev.logValue.push(Math.log(latest.price) + g); ev.age.push(cut - 1 - latest.month); ev.group.push(h.group); ev.band.push(ageBefore(h));
+      let last = -1;
+      h.sales.forEach((s, j) => {
+        if (s.day < cutDay) last = j;
+      });
+      if (last < 0) continue;
+      const band = ageBefore(h);
+      const area = areaBefore(h);
+      for (let j = allSales ? 0 : last; j <= last; j++) {
+        const sale = h.sales[j]!;
+        const g = lookup.logGrowth(h, sale.month);
+        if (g === null) continue;
+        ev.uprn.push(h.uprn); ev.x.push(h.x); ev.y.push(h.y); ev.type.push(h.type); ev.area.push(area);
+        ev.logValue.push(Math.log(sale.price) + g); ev.age.push(cut - 1 - sale.month); ev.group.push(h.group); ev.band.push(band); ev.latest.push(j === last ? 1 : 0); ev.pc.push(h.postcode);
+      }
     }
     const cols = {
       uprn: Float64Array.from(ev.uprn), x: Float64Array.from(ev.x), y: Float64Array.from(ev.y), type: Uint8Array.from(ev.type),
-      areaSqft: Float64Array.from(ev.area), logValue: Float64Array.from(ev.logValue), ageMonths: Int32Array.from(ev.age), group: Int32Array.from(ev.group), age: Uint8Array.from(ev.band),
+      areaSqft: Float64Array.from(ev.area), logValue: Float64Array.from(ev.logValue), ageMonths: Int32Array.from(ev.age), group: Int32Array.from(ev.group), age: Uint8Array.from(ev.band), latest: Uint8Array.from(ev.latest), postcode: Int32Array.from(ev.pc),
     };
     let n = 0;
     let evSize = 0;
@@ -301,12 +312,12 @@ export async function backtestMany(dataDir: string, sourcesDir: string, paramSet
         // Its floor area as known the day before the sale (a certificate carries no price).
         const area = areaBefore(h, target.day);
         const subject = {
-          uprn: h.uprn, x: h.x, y: h.y, type: h.type, areaSqft: Number.isNaN(area) ? null : area, age: ageBefore(h, target.day), path: h,
+          uprn: h.uprn, x: h.x, y: h.y, type: h.type, areaSqft: Number.isNaN(area) ? null : area, age: ageBefore(h, target.day), postcode: h.postcode, path: h,
           lastSale: prev ? { price: prev.price, month: prev.month } : null,
         };
         const est = valueSale(subject, lookup, evidence);
         const g = prev ? lookup.logGrowth(h, prev.month) : null;
-        const sq = subject.areaSqft ? evidence.sqftEstimate(h.x, h.y, h.uprn, h.type, subject.areaSqft, subject.age) : null;
+        const sq = subject.areaSqft ? evidence.sqftEstimate(h.x, h.y, h.uprn, h.type, subject.areaSqft, subject.age, h.postcode) : null;
         const cp = evidence.compsEstimate(h.x, h.y, h.uprn, h.type);
         rowSets[k]!.push({
           month: cut, rung: est.value === null ? 'none' : est.confidence, price: target.price, trueValue: t.trueValue,

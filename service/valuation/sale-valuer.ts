@@ -3,7 +3,7 @@ import { PerBuild } from '../store/per-build.ts';
 import type { BuildStore } from '../store/store.ts';
 import { buildStores } from '../store/stores.ts';
 import {
-  IndexLookup, SaleEvidence, ageCode, toMetres, typeCode, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
+  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, toMetres, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation/sale.ts';
 
 /**
@@ -16,7 +16,8 @@ import {
 export class SaleValuer {
   private constructor(
     private readonly uprns: Float64Array,
-    private readonly postcodes: (string | null)[],
+    private readonly postcodeId: Int32Array,
+    private readonly postcodeOf: readonly string[],
     private readonly x: Float64Array,
     private readonly y: Float64Array,
     private readonly type: Uint8Array,
@@ -55,17 +56,21 @@ export class SaleValuer {
     const price = this.lastPrice[i]!;
     const estimate = valueSale(
       {
-        uprn, x: this.x[i]!, y: this.y[i]!, type: this.type[i]!, areaSqft: area > 0 ? area : null, age: this.age[i]!, path: this.paths[i]!,
+        uprn, x: this.x[i]!, y: this.y[i]!, type: this.type[i]!, areaSqft: area > 0 ? area : null, age: this.age[i]!, postcode: this.postcodeId[i]!, path: this.paths[i]!,
         lastSale: price > 0 ? { price, month: this.lastMonth[i]! } : null,
       },
       this.lookup,
       this.evidence,
     );
-    return { postcode: this.postcodes[i] ?? '', estimate, areaSqft: area > 0 ? area : null };
+    return { postcode: this.postcodeOf[this.postcodeId[i]!] ?? '', estimate, areaSqft: area > 0 ? area : null };
   }
 
   static async open(store: BuildStore): Promise<SaleValuer> {
-    const ix = await store.queryColumns('valuation_index');
+    // A build without the price tables (e.g. a search-only fixture) opens an empty model:
+    // every home then has no valuation, and nothing is re-tried per request.
+    const complete = ['properties', 'sales', 'price_index_monthly'].every((t) => store.tables.has(t));
+    const q = (name: string) => (complete ? store.queryColumns(name) : Promise.resolve({} as Record<string, unknown[]>));
+    const ix = await q('valuation_index');
     const index: AreaIndex = { start: Infinity, series: new Map(), enough: new Map() };
     let end = -Infinity;
     for (const m of ix.month_no ?? []) {
@@ -88,58 +93,61 @@ export class SaleValuer {
     }
     const lookup = new IndexLookup(index, end);
 
-    const h = await store.queryColumns('valuation_homes');
-    const n = h.uprn?.length ?? 0;
+    const keys = await q('valuation_home_keys');
     const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    const uprns = new Float64Array(n);
+    const pathOf: AreaPath[] = [];
+    const postcodeOf: string[] = [];
+    const ageOf: number[] = [];
+    for (let r = 0; r < (keys.kind?.length ?? 0); r++) {
+      const id = Number(keys.id![r]);
+      if (keys.kind![r] === 'path') pathOf[id] = { sector: str(keys.a![r]), outcode: str(keys.b![r]), district: str(keys.c![r]), country: str(keys.d![r]) };
+      else if (keys.kind![r] === 'postcode') postcodeOf[id] = str(keys.a![r]) ?? '';
+      else ageOf[id] = ageCode(str(keys.a![r]));
+    }
+    const h = await q('valuation_homes');
+    const n = h.uprn?.length ?? 0;
+    const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
+    const uprns = Float64Array.from(h.uprn ?? [], Number);
     const x = new Float64Array(n);
     const y = new Float64Array(n);
-    const type = new Uint8Array(n);
-    const area = new Float64Array(n);
-    const age = new Uint8Array(n);
-    const lastPrice = new Float64Array(n);
-    const lastMonth = new Int32Array(n);
-    const paths: AreaPath[] = new Array(n);
-    const postcodes: (string | null)[] = new Array(n);
-    const groups = new Map<string, number>();
-    const group = new Int32Array(n);
-    const pathCache = new Map<string, AreaPath>();
-    for (let i = 0; i < n; i++) {
-      uprns[i] = Number(h.uprn![i]);
-      postcodes[i] = str(h.postcode![i]);
-      [x[i], y[i]] = toMetres(Number(h.lat![i]), Number(h.lng![i]));
-      type[i] = typeCode(str(h.property_type![i]));
-      const a = h.floor_area_sqft![i];
-      area[i] = a === null || a === undefined ? NaN : Number(a);
-      age[i] = ageCode(str(h.construction_age![i]));
-      const p = h.last_sold_price![i];
-      lastPrice[i] = p === null || p === undefined ? NaN : Number(p);
-      lastMonth[i] = Number(h.last_sold_month![i] ?? 0);
-      const path: AreaPath = { sector: str(h.sector![i]), outcode: str(h.outcode![i]), district: str(h.la_code![i]), country: str(h.country![i]) };
-      const pk = `${path.sector}|${path.outcode}|${path.district}|${path.country}`;
-      let shared = pathCache.get(pk);
-      if (!shared) pathCache.set(pk, (shared = path));
-      paths[i] = shared;
-      if (!groups.has(pk)) groups.set(pk, groups.size);
-      group[i] = groups.get(pk)!;
-    }
-    // Evidence: every home with a sale its area index can bring to the valuation month.
-    const keep: number[] = [];
-    const logValue: number[] = [];
-    for (let i = 0; i < n; i++) {
-      if (!(lastPrice[i]! > 0)) continue;
-      const g = lookup.logGrowth(paths[i]!, lastMonth[i]!);
+    for (let i = 0; i < n; i++) [x[i], y[i]] = toMetres(Number(h.lat![i]), Number(h.lng![i]));
+    const type = Uint8Array.from(h.type_code ?? [], Number);
+    const area = Float64Array.from(h.floor_area_sqft ?? [], num);
+    const lastPrice = Float64Array.from(h.last_sold_price ?? [], num);
+    const lastMonth = Int32Array.from(h.last_sold_month ?? [], (v) => Number(v ?? 0));
+    const group = Int32Array.from(h.path_id ?? [], Number);
+    const postcodeId = Int32Array.from(h.postcode_id ?? [], Number);
+    const age = Uint8Array.from(h.age_id ?? [], (v) => ageOf[Number(v)] ?? UNKNOWN_TYPE);
+    const paths: AreaPath[] = Array.from(group, (g) => pathOf[g]!);
+
+    // Evidence: every recorded sale its home's area index can bring to the valuation month.
+    const sl = await q('valuation_sales');
+    const m = sl.uprn?.length ?? 0;
+    const ev = {
+      uprn: new Float64Array(m), x: new Float64Array(m), y: new Float64Array(m), type: new Uint8Array(m), areaSqft: new Float64Array(m),
+      logValue: new Float64Array(m), ageMonths: new Int32Array(m), group: new Int32Array(m), age: new Uint8Array(m), latest: new Uint8Array(m), postcode: new Int32Array(m),
+    };
+    let k = 0;
+    let i = 0;
+    for (let r = 0; r < m; r++) {
+      const u = Number(sl.uprn![r]);
+      while (i < n && uprns[i]! < u) i++;
+      if (i >= n || uprns[i] !== u) continue;
+      const month = Number(sl.month![r]);
+      const g = lookup.logGrowth(paths[i]!, month);
       if (g === null) continue;
-      keep.push(i);
-      logValue.push(Math.log(lastPrice[i]!) + g);
+      ev.uprn[k] = u; ev.x[k] = x[i]!; ev.y[k] = y[i]!; ev.type[k] = type[i]!; ev.areaSqft[k] = area[i]!;
+      ev.logValue[k] = Math.log(Number(sl.price![r])) + g; ev.ageMonths[k] = end - month; ev.group[k] = group[i]!; ev.age[k] = age[i]!;
+      ev.postcode[k] = postcodeId[i]!;
+      ev.latest[k] = r + 1 < m && Number(sl.uprn![r + 1]) === u ? 0 : 1;
+      k++;
     }
-    const pickF = (a: Float64Array) => Float64Array.from(keep, (i) => a[i]!);
+    const cut = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => a.subarray(0, k) as T;
     const evidence = new SaleEvidence({
-      uprn: pickF(uprns), x: pickF(x), y: pickF(y), type: Uint8Array.from(keep, (i) => type[i]!), areaSqft: pickF(area),
-      logValue: Float64Array.from(logValue), ageMonths: Int32Array.from(keep, (i) => end - lastMonth[i]!),
-      group: Int32Array.from(keep, (i) => group[i]!), age: Uint8Array.from(keep, (i) => age[i]!),
+      uprn: cut(ev.uprn), x: cut(ev.x), y: cut(ev.y), type: cut(ev.type), areaSqft: cut(ev.areaSqft), logValue: cut(ev.logValue),
+      ageMonths: cut(ev.ageMonths), group: cut(ev.group), age: cut(ev.age), latest: cut(ev.latest), postcode: cut(ev.postcode),
     });
-    return new SaleValuer(uprns, postcodes, x, y, type, area, age, lastPrice, lastMonth, paths, lookup, evidence);
+    return new SaleValuer(uprns, postcodeId, postcodeOf, x, y, type, area, age, lastPrice, lastMonth, paths, lookup, evidence);
   }
 }
 

@@ -61,6 +61,16 @@ describe('GET /v1/valuations/{uprn}/sale', () => {
     expect(r.json).toMatchObject({ confidence: 'Low', method: 'comparables' });
   });
 
+  it('the property record carries the same value as service_estimate, and it over the floor area as service_sqft', async () => {
+    const sale = (await get(sold.uprn)).json;
+    const rec = (await call(s.base, 'GET', `/v1/properties/${sold.uprn}?fields=service_estimate,service_sqft,floor_area_sqft`, { key })).json;
+    expect(rec.service_estimate).toBe(sale.value);
+    if (rec.floor_area_sqft) expect(rec.service_sqft).toBe(Math.round(sale.value / rec.floor_area_sqft));
+    else expect(rec.service_sqft).toBeNull();
+    const none = (await call(s.base, 'GET', `/v1/properties/${scottish!.uprn}?fields=service_estimate,service_sqft`, { key })).json;
+    expect(none).toEqual({ service_estimate: null, service_sqft: null });
+  });
+
   it('is reproducible: the same build and UPRN give the same answer', async () => {
     const a = await get(sold.uprn);
     const b = await get(sold.uprn);

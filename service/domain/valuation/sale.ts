@@ -48,6 +48,8 @@ export interface SaleModelParams {
   sizeBeta: number;
   /** Nearest sold homes with a floor area used for £/sq ft, and the fewest accepted. */
   sqftK: number;
+  /** With at least this many sales with a floor area in the home's own postcode, only those are used (0: off). */
+  samePostcodeMin: number;
   sqftMin: number;
   /** Nearest sold homes of the same type used as comparables, and the fewest accepted. */
   compsK: number;
@@ -63,7 +65,8 @@ export const SALE_MODEL: SaleModelParams = {
   highWeights: [[30 * 12, 0.5]],
   highOutlierLog: 0.4,
   sizeBeta: 0.2,
-  sqftK: 20,
+  sqftK: 30,
+  samePostcodeMin: 8,
   sqftMin: 4,
   compsK: 7,
   compsMin: 3,
@@ -136,7 +139,10 @@ export class IndexLookup {
   }
 }
 
-/** Sold homes (their latest sale before the valuation month), columnar. */
+/**
+ * Sales before the valuation month, columnar: every recorded sale of every home (the £/sq ft
+ * estimate uses them all), `latest` marking each home's latest (comparables are distinct homes).
+ */
 export interface EvidenceColumns {
   uprn: Float64Array;
   /** Local metres (see `toMetres`). */
@@ -153,6 +159,10 @@ export interface EvidenceColumns {
   group: Int32Array;
   /** Construction age band code (`ageCode`). */
   age: Uint8Array;
+  /** 1 on each home's latest sale. */
+  latest: Uint8Array;
+  /** Postcode id of the home (any consistent numbering). */
+  postcode: Int32Array;
 }
 
 /** Local metres from WGS84 (equirectangular about 54°N; fine for distances of a few km). */
@@ -204,11 +214,17 @@ export class SaleEvidence {
   }
 
   /** The £/sq ft estimate (log value) for a home of `areaSqft` and type `type`, or null. */
-  sqftEstimate(x: number, y: number, uprn: number, type: number, areaSqft: number, age = UNKNOWN_TYPE): { log: number; n: number } | null {
+  sqftEstimate(x: number, y: number, uprn: number, type: number, areaSqft: number, age = UNKNOWN_TYPE, postcode = -1): { log: number; n: number } | null {
     if (!this.tree) return null;
     const p = this.params;
     const c = this.cols;
-    const ids = this.tree.neighbors(x, y, p.sqftK, p.radiusM, (i) => c.uprn[i] !== uprn && !Number.isNaN(this.z[i]!) && c.ageMonths[i]! <= p.evidenceMaxAgeMonths);
+    const usable = (i: number) => c.uprn[i] !== uprn && !Number.isNaN(this.z[i]!) && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
+    let ids: number[] = [];
+    if (p.samePostcodeMin > 0 && postcode >= 0) {
+      ids = this.tree.neighbors(x, y, 4 * p.sqftK, 1000, (i) => c.postcode[i] === postcode && usable(i));
+      if (ids.length < p.samePostcodeMin) ids = [];
+    }
+    if (!ids.length) ids = this.tree.neighbors(x, y, p.sqftK, p.radiusM, usable);
     if (ids.length < p.sqftMin) return null;
     const zs = ids.map((i) => this.z[i]!);
     const log = median(zs) + (1 - p.sizeBeta) * Math.log(areaSqft) + (type < 4 ? this.typeLog[type]! : 0) + (age < AGE_BANDS.length ? this.ageLog[age]! : 0);
@@ -220,7 +236,7 @@ export class SaleEvidence {
     if (!this.tree) return null;
     const p = this.params;
     const c = this.cols;
-    const fresh = (i: number) => c.uprn[i] !== uprn && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
+    const fresh = (i: number) => c.latest[i] === 1 && c.uprn[i] !== uprn && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
     if (type < 4) {
       const same = this.tree.neighbors(x, y, p.compsK, p.radiusM, (i) => fresh(i) && c.type[i] === type);
       if (same.length >= p.compsMin) return { log: median(same.map((i) => c.logValue[i]!)), n: same.length };
@@ -291,6 +307,8 @@ export interface SaleSubject {
   areaSqft: number | null;
   /** Construction age band code (`ageCode`). */
   age: number;
+  /** Postcode id, as in the evidence (−1 unknown). */
+  postcode: number;
   path: AreaPath;
   /** Its last sale (price and month number), if any. */
   lastSale: { price: number; month: number } | null;
@@ -313,7 +331,7 @@ function highWeight(p: SaleModelParams, age: number): number {
 /** The cascade. Unrounded log value in `log`, for the backtest; `value` rounded. */
 export function valueSale(s: SaleSubject, index: IndexLookup, ev: SaleEvidence): SaleEstimate & { log?: number } {
   const p = ev.params;
-  const sqft = s.areaSqft !== null && s.areaSqft > 0 ? ev.sqftEstimate(s.x, s.y, s.uprn, s.type, s.areaSqft, s.age) : null;
+  const sqft = s.areaSqft !== null && s.areaSqft > 0 ? ev.sqftEstimate(s.x, s.y, s.uprn, s.type, s.areaSqft, s.age, s.postcode) : null;
   const comps = sqft ? null : ev.compsEstimate(s.x, s.y, s.uprn, s.type);
   const anchor = sqft ?? comps;
   if (s.lastSale && s.lastSale.price > 0 && index.now - s.lastSale.month <= p.highMaxAgeMonths) {

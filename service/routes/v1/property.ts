@@ -3,14 +3,18 @@ import { FieldsSelector, PropertyRecordSchema, type PropertyRecord } from '../..
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { propertyRecords } from '../../records/property-records.ts';
+import { saleValuers } from '../../valuation/sale-valuer.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-/** A `properties` row as the spec's record. The valuation fields wait for the valuation model. */
-export function toPropertyRecord(r: Record<string, unknown>): PropertyRecord {
+/**
+ * A `properties` row as the spec's record. `estimate` is the sale valuation of the same build
+ * (GET /valuations/{uprn}/sale's value): `service_estimate`, and over the floor area `service_sqft`.
+ */
+export function toPropertyRecord(r: Record<string, unknown>, estimate: number | null = null): PropertyRecord {
   const current = str(r.epc_current_rating);
   const potential = str(r.epc_potential_rating);
   return {
@@ -27,8 +31,8 @@ export function toPropertyRecord(r: Record<string, unknown>): PropertyRecord {
     tenure: str(r.tenure) as PropertyRecord['tenure'],
     construction_age: str(r.construction_age),
     epc: current === null && potential === null ? null : { current_rating: current, potential_rating: potential },
-    service_estimate: null,
-    service_sqft: null,
+    service_estimate: estimate,
+    service_sqft: estimate !== null && Number(r.floor_area_sqft) > 0 ? Math.round(estimate / Number(r.floor_area_sqft)) : null,
     plot_size: num(r.plot_size),
     last_sold_price: num(r.last_sold_price),
     last_sold_date: str(r.last_sold_date),
@@ -43,7 +47,7 @@ export default defineRoute({
   path: '/properties/{uprn}',
   operationId: 'getProperty',
   summary: 'Merged property record',
-  description: '`service_estimate` and `service_sqft` are null until the valuation model is served.',
+  description: '`service_estimate` is the sale valuation\'s value (GET /valuations/{uprn}/sale) and `service_sqft` that value over the floor area; null when the home has no valuation (no usable evidence, or no floor area for `service_sqft`).',
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
@@ -56,7 +60,10 @@ export default defineRoute({
     const records = await propertyRecords.get(build!).catch(notServedYet('GET /properties/{uprn}'));
     const row = records.get(Number(params.uprn));
     if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    const record = toPropertyRecord(row);
+    // The same build's sale valuation; a build the model cannot open (no sales tables) gives nulls.
+    const valuer = await saleValuers.prepare(build!).catch(() => undefined);
+    const v = valuer?.value(Number(params.uprn))?.estimate.value ?? null;
+    const record = toPropertyRecord(row, v);
     if (!query.fields) return record;
     return Object.fromEntries(query.fields.map((f) => [f, record[f as keyof PropertyRecord]]));
   },

@@ -1,0 +1,202 @@
+/**
+ * GET /v1/valuations/{uprn}/sale at scale, on a published build (default the 1M-address one).
+ *
+ *   npx tsx bench/valuation-sale.ts [--data-dir data/bench/dd-1000000-42] [--seconds 15] [--connections 10] [--rate-share 0.5] [--runs 3]
+ *
+ * 1. Opens the build's store and the sale valuer as the service does: open time and memory (RSS).
+ * 2. In process: time of one valuation (no HTTP) over 100,000 random UPRNs, and the rung mix.
+ * 3. A real server (real ledger in a temporary DATA_DIR whose `current` points at the build,
+ *    so nothing is written into the build's folder; metering on) in this process; autocannon
+ *    in a second process drives random UPRNs, flat out, then at rate-share × the flat-out
+ *    throughput, `--runs` times each. Server-side latency is taken in the server from request
+ *    to response finish; throughput from the load generator. Medians over the runs are reported.
+ * Writes bench/results/valuation-sale-<addresses>.json.
+ */
+import { DuckDBInstance } from '@duckdb/node-api';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import os, { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildApp } from '../service/app.ts';
+import { loadConfig } from '../service/config.ts';
+import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
+import { createLogger } from '../service/log.ts';
+import { fileDataSource, type BuildInfo } from '../service/middleware/data.ts';
+import { buildStores } from '../service/store/stores.ts';
+import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
+import { monthLabel, saleValuers } from '../service/valuation/sale-valuer.ts';
+import { tempDir } from '../test/support/tmp.ts';
+
+const argv = process.argv;
+const arg = (name: string, dflt: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+const argS = (name: string, dflt: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1]! : dflt;
+};
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+const summary = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
+};
+const med = (v: number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.floor((s.length - 1) / 2)] ?? NaN;
+};
+
+interface LoadSpec {
+  url: string;
+  paths: string[];
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+  rate?: number;
+}
+
+async function loadChild(specPath: string): Promise<void> {
+  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
+  let next = 0;
+  const r = await autocannon({
+    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
+    ...(spec.rate ? { overallRate: spec.rate } : {}),
+    requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
+  });
+  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
+}
+
+function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
+  const specPath = join(dir, `${name}.json`);
+  writeFileSync(specPath, JSON.stringify(spec));
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
+  });
+}
+
+async function main(): Promise<void> {
+  const SECONDS = arg('seconds', 15);
+  const CONNECTIONS = arg('connections', 10);
+  const RATE_SHARE = arg('rate-share', 0.5);
+  const RUNS = arg('runs', 3);
+  const source = resolve(argS('data-dir', 'data/bench/dd-1000000-42'));
+  const buildDir = realpathSync(join(source, 'current'));
+  const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+  // A DATA_DIR of our own (ledger, accounts) whose `current` is the build: nothing written into the source.
+  const { dir: dataDir, cleanup } = tempDir('pi-bench-sale-');
+  symlinkSync(buildDir, join(dataDir, 'current'));
+  const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as { build_id?: string };
+  const build: BuildInfo = { id: manifest.build_id ?? 'bench', dir: buildDir, manifest: manifest as never };
+
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  const uprnRows = (await conn.runAndReadAll(`SELECT uprn::DOUBLE AS u FROM read_parquet('${join(buildDir, 'properties.parquet')}') ORDER BY hash(uprn) LIMIT 100000`)).getColumnsObjectJS();
+  const uprns = (uprnRows.u as number[]).map(Number);
+  const [{ n: addresses }] = (await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${join(buildDir, 'properties.parquet')}')`)).getRowObjectsJS() as [{ n: number }];
+  conn.closeSync();
+  db.closeSync();
+
+  global.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  let t = performance.now();
+  await buildStores.prepare(build);
+  const storeOpenMs = performance.now() - t;
+  const rssStore = process.memoryUsage().rss;
+  t = performance.now();
+  const valuer = await saleValuers.prepare(build);
+  const valuerOpenMs = performance.now() - t;
+  const rssValuer = process.memoryUsage().rss;
+  log(`store ${Math.round(storeOpenMs)} ms, valuer ${Math.round(valuerOpenMs)} ms (RSS ${mb(rss0)} → ${mb(rssStore)} → ${mb(rssValuer)} MB), ${valuer.evidence.size} evidence sales, as of ${monthLabel(valuer.asOfMonth)}`);
+
+  const inProc: number[] = [];
+  const rungs: Record<string, number> = {};
+  for (const u of uprns) {
+    const t0 = performance.now();
+    const r = valuer.value(u);
+    inProc.push(performance.now() - t0);
+    const k = !r ? 'unknown' : r.estimate.value === null ? 'no_evidence' : r.estimate.confidence;
+    rungs[k] = (rungs[k] ?? 0) + 1;
+  }
+  log(`in process ${JSON.stringify(summary(inProc))} rungs ${JSON.stringify(rungs)}`);
+
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
+  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dataDir), logger: createLogger('silent') });
+  const cb = koa.callback();
+  let serverMs: number[] = [];
+  const statuses: Record<string, number> = {};
+  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+    const t0 = process.hrtime.bigint();
+    res.on('finish', () => {
+      serverMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+    });
+    void cb(req, res);
+  }, config);
+  const port = await listen(server, 0, '127.0.0.1');
+  const headers = { authorization: `Bearer ${api_key}` };
+  const url = `http://127.0.0.1:${port}`;
+  const paths = uprns.map((u) => `/v1/valuations/${u}/sale`);
+  // Warm up (first request opens the build in the app's own per-build caches if needed).
+  await runLoad({ url, paths: paths.slice(0, 200), headers, connections: 2, seconds: 2 }, dataDir, 'warm');
+
+  const runs: Record<string, unknown>[] = [];
+  for (let k = 0; k < RUNS; k++) {
+    serverMs = [];
+    const flat = await runLoad({ url, paths: paths.slice((k * 20_000) % 60_000), headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, `flat-${k}`);
+    const flatServer = summary(serverMs);
+    log(`run ${k + 1} flat out: ${JSON.stringify({ server: flatServer, ...flat })} load ${os.loadavg().map(r2)}`);
+    const rate = Math.max(1, Math.round(flat.rps! * RATE_SHARE));
+    serverMs = [];
+    const fixed = await runLoad({ url, paths: paths.slice(50_000), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `rate-${k}`);
+    const fixedServer = summary(serverMs);
+    log(`run ${k + 1} at ${rate} req/s: ${JSON.stringify({ server: fixedServer, ...fixed })}`);
+    runs.push({ flat: { server: flatServer, ...flat }, at_rate: { rate_rps: rate, server: fixedServer, ...fixed }, load_average: os.loadavg().map(r2) });
+  }
+  const pick = (f: (r: any) => number) => med(runs.map(f));
+  const result = {
+    benchmark: 'valuation-sale',
+    command: `npx tsx bench/valuation-sale.ts ${argv.slice(2).join(' ')}`.trim(),
+    when: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? null,
+    build: buildDir,
+    addresses,
+    as_of_month: monthLabel(valuer.asOfMonth),
+    evidence_sales: valuer.evidence.size,
+    store_open_ms: Math.round(storeOpenMs),
+    valuer_open_ms: Math.round(valuerOpenMs),
+    rss_mb: { before: mb(rss0), after_store: mb(rssStore), after_valuer: mb(rssValuer) },
+    in_process: { ...summary(inProc), rungs },
+    medians_over_runs: {
+      flat_out: { rps: pick((r) => r.flat.rps), server_p50_ms: pick((r) => r.flat.server.p50_ms), server_p95_ms: pick((r) => r.flat.server.p95_ms), server_p99_ms: pick((r) => r.flat.server.p99_ms) },
+      at_rate: { rps: pick((r) => r.at_rate.rate_rps), server_p50_ms: pick((r) => r.at_rate.server.p50_ms), server_p95_ms: pick((r) => r.at_rate.server.p95_ms), server_p99_ms: pick((r) => r.at_rate.server.p99_ms) },
+    },
+    runs,
+    load: { connections: CONNECTIONS, seconds: SECONDS, rate_share: RATE_SHARE },
+    statuses,
+    load_average_end: os.loadavg().map(r2),
+  };
+  const out = resolve(import.meta.dirname, 'results');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `valuation-sale-${addresses}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result.medians_over_runs, null, 2));
+  await closeGracefully(server, 1_000);
+  await ledger.close();
+  cleanup();
+  process.exit(0);
+}
+
+if (argv.includes('--load-child')) await loadChild(argv[argv.indexOf('--load-child') + 1]!);
+else await main();
