@@ -256,8 +256,8 @@ export async function backtestMany(dataDir: string, sourcesDir: string, paramSet
   const buildDir = buildDirOf(dataDir);
   const { homes, sales } = await loadHomes(buildDir);
   const truth = loadTruth(sourcesDir);
-  const start = Math.min(...sales.map((s) => s.month));
-  const last = Math.max(...sales.map((s) => s.month));
+  const start = sales.reduce((m, s) => Math.min(m, s.month), Infinity);
+  const last = sales.reduce((m, s) => Math.max(m, s.month), -Infinity);
   const months: number[] = [];
   for (let m = last - 11; m <= last; m++) months.push(m);
   const rowSets: Row[][] = paramSets.map(() => []);
