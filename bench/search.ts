@@ -2,7 +2,7 @@
  * Address search and property record at national scale, on addresses-only synthetic data
  * (etl/search/sql/bench_*.sql: the region generator is too slow for 10M addresses).
  *
- *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10]
+ *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-share 0.5]
  *
  * 1. Generates N addresses and their property rows in DuckDB, runs the real ETL stage
  *    (searchIndexStage) into a build folder: build time and index size.
@@ -10,7 +10,8 @@
  * 3. In process: engine time per query (no HTTP) and top-1/top-5 on typed queries at scale.
  * 4. A real server (real ledger, metering on) in this process; autocannon in a second
  *    process drives /v1/addresses/search (distinct typed queries) and /v1/properties/{uprn}
- *    (random UPRNs). Server-side latency is taken in the server from request to response
+ *    (random UPRNs), first flat out, then at a fixed arrival rate of rate-share × the
+ *    flat-out throughput. Server-side latency is taken in the server from request to response
  *    finish; throughput from the load generator.
  * Writes bench/results/search-<N>.json.
  */
@@ -19,11 +20,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { cpus } from 'node:os';
+import os, { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { accuracy, relevanceQueries } from '../test/support/search-relevance.ts';
 import { searchIndexStage } from '../etl/search/stage.ts';
+import { propertyRecordsStage } from '../etl/records/stage.ts';
+import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
+import { propertyRecords } from '../service/records/property-records.ts';
 import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
 import { buildApp } from '../service/app.ts';
 import { loadConfig } from '../service/config.ts';
@@ -55,6 +59,8 @@ interface LoadSpec {
   headers: Record<string, string>;
   connections: number;
   seconds: number;
+  /** Requests per second over all connections; flat out when absent. */
+  rate?: number;
 }
 
 /** The load generator, run in its own process so it does not share the server's CPU thread. */
@@ -65,6 +71,7 @@ async function loadChild(specPath: string): Promise<void> {
   let next = 0;
   const r = await autocannon({
     url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
+    ...(spec.rate ? { overallRate: spec.rate } : {}),
     requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
   });
   process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
@@ -85,6 +92,7 @@ async function main(): Promise<void> {
   const N = arg('addresses', 1_000_000);
   const SECONDS = arg('seconds', 15);
   const CONNECTIONS = arg('connections', 10);
+  const RATE_SHARE = arg('rate-share', 0.5);
   const { dir: dataDir, cleanup } = tempDir('pi-bench-search-');
   const buildId = '20260101T000000Z-be0c40';
   const buildDir = join(dataDir, 'builds', buildId);
@@ -103,11 +111,16 @@ async function main(): Promise<void> {
   const generateMs = performance.now() - t;
   log(`generated ${N} addresses in ${Math.round(generateMs)} ms`);
   t = performance.now();
-  const ctx = { conn, buildDir, buildId, artifacts: {}, log: { info: () => undefined, warn: () => undefined, error: () => undefined } } as unknown as BuildContext;
+  const ctx = { db, conn, buildDir, buildId, artifacts: {}, log: { info: () => undefined, warn: () => undefined, error: () => undefined } } as unknown as BuildContext;
   await searchIndexStage.run(ctx);
   const indexBuildMs = performance.now() - t;
   const indexBytes = statSync(join(buildDir, SEARCH_INDEX_FILE)).size;
   log(`index built in ${Math.round(indexBuildMs)} ms, ${mb(indexBytes)} MB`);
+  t = performance.now();
+  await propertyRecordsStage.run(ctx);
+  const recordsBuildMs = performance.now() - t;
+  const recordsBytes = statSync(join(buildDir, PROPERTY_RECORDS_FILE)).size;
+  log(`record file built in ${Math.round(recordsBuildMs)} ms, ${mb(recordsBytes)} MB`);
   await conn.run(`COPY (SELECT * FROM properties ORDER BY uprn) TO '${join(buildDir, 'properties.parquet')}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
   const truthRows = (await conn.runAndReadAll(sql('bench_truth_sample'), { k: 40_000, seed: 42 })).getRowObjectsJson();
   const truth = truthRows.map((r) => ({ ...(r as never as Parameters<typeof relevanceQueries>[0][number]), uprn: Number(r.uprn) }));
@@ -127,18 +140,28 @@ async function main(): Promise<void> {
   t = performance.now();
   await buildStores.prepare(build);
   const storeOpenMs = performance.now() - t;
+  const rssStore = process.memoryUsage().rss;
+  t = performance.now();
+  const records = await propertyRecords.prepare(build);
+  const recordsLoadMs = performance.now() - t;
+  const rssRecords = process.memoryUsage().rss;
   log(`index loaded in ${Math.round(indexLoadMs)} ms (RSS ${mb(rss0)} → ${mb(rssIndex)} MB), store opened in ${Math.round(storeOpenMs)} ms`);
 
   // 3. In process: engine time and accuracy at scale, on queries the load will not repeat.
   const accSet = relevanceQueries(truth.slice(0, 20_000), 5_000, 8);
   const engineMs: number[] = [];
+  const kindOf = new Map(accSet.map((q) => [q.q, q.kind]));
+  const engineByKind: Record<string, number[]> = {};
   const acc = accuracy(accSet, (q) => {
     const t0 = performance.now();
     const r = index.search(q, 5).map((m) => m.uprn);
-    engineMs.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    engineMs.push(ms);
+    (engineByKind[kindOf.get(q) ?? '?'] ??= []).push(ms);
     return r;
   });
   log(`engine ${JSON.stringify(summary(engineMs))}; top1 ${acc.top1} top5 ${acc.top5}`);
+  for (const [k, ms] of Object.entries(engineByKind)) log(`  ${k} ${JSON.stringify(summary(ms))}`);
 
   const store = await buildStores.prepare(build);
   const storeMs: number[] = [];
@@ -148,6 +171,13 @@ async function main(): Promise<void> {
     storeMs.push(performance.now() - t0);
   }
   log(`store lookup (sequential, in process) ${JSON.stringify(summary(storeMs))}`);
+  const recordMs: number[] = [];
+  for (let i = 0; i < 100_000; i++) {
+    const t0 = performance.now();
+    records.get(100000000000 + ((i * 7919) % N));
+    recordMs.push(performance.now() - t0);
+  }
+  log(`record file lookup (in process) ${JSON.stringify(summary(recordMs))}`);
 
   // 4. The server and the load generator.
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
@@ -176,12 +206,19 @@ async function main(): Promise<void> {
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   const propertyPaths = Array.from({ length: 60_000 }, () => `/v1/properties/${100000000000 + Math.floor(rand() * N)}`);
 
+  // Flat out (saturation: latency is mostly queueing), then at a fixed arrival rate of
+  // RATE_SHARE of that throughput (latency as a client sees it at a sustainable load).
   const load: Record<string, unknown> = {};
   for (const [name, paths] of [['search', searchPaths], ['property', propertyPaths]] as const) {
     serverMs[name] = [];
     const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, name);
     load[name] = { server: summary(serverMs[name]!), ...client };
-    log(`${name}: ${JSON.stringify(load[name])}`);
+    log(`${name} flat out: ${JSON.stringify(load[name])}`);
+    const rate = Math.max(1, Math.round(client.rps! * RATE_SHARE));
+    serverMs[name] = [];
+    const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
+    load[`${name}_at_${Math.round(RATE_SHARE * 100)}pct`] = { rate_rps: rate, server: summary(serverMs[name]!), ...fixed };
+    log(`${name} at ${rate} req/s: ${JSON.stringify(load[`${name}_at_${Math.round(RATE_SHARE * 100)}pct`])}`);
   }
   const rssEnd = process.memoryUsage().rss;
 
@@ -196,8 +233,13 @@ async function main(): Promise<void> {
     index: { build_ms: Math.round(indexBuildMs), bytes: indexBytes, mb: mb(indexBytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_before_mb: mb(rss0), rss_after_mb: mb(rssIndex) },
     store_open_ms: Math.round(storeOpenMs),
     store_lookup_in_process: summary(storeMs),
+    record_file: { build_ms: Math.round(recordsBuildMs), bytes: recordsBytes, mb: mb(recordsBytes), load_ms: Math.round(recordsLoadMs), rss_delta_mb: mb(rssRecords - rssStore), lookup_in_process: summary(recordMs) },
     uv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? '4 (default)',
-    engine_in_process: { queries: accSet.length, ...summary(engineMs), top1: acc.top1, top5: acc.top5, by_kind: acc.byKind },
+    engine_in_process: {
+      queries: accSet.length, ...summary(engineMs), top1: acc.top1, top5: acc.top5,
+      by_kind: Object.fromEntries(Object.entries(acc.byKind).map(([k, v]) => [k, { ...v, ...summary(engineByKind[k] ?? []) }])),
+    },
+    load_average: os.loadavg().map(r2),
     load: { connections: CONNECTIONS, seconds: SECONDS, ...load },
     statuses,
     service_rss_mb: mb(rssEnd),

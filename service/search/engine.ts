@@ -56,6 +56,10 @@ export class SearchIndex {
   private readonly acc: Float32Array;
   private readonly seen: Uint32Array;
   private readonly termSeen: Uint32Array;
+  /** The addresses the current query's candidate pass touched (first nTouched entries). */
+  private readonly touched: Uint32Array;
+  /** Per query term slot, the word similarity by vocabulary id (reset after each query). */
+  private readonly simSlots: Float64Array[] = [];
   private epoch = 0;
   private termEpoch = 0;
   private readonly cache = new LRUCache<string, AddressMatch[]>({ max: 20_000 });
@@ -79,6 +83,7 @@ export class SearchIndex {
     this.acc = new Float32Array(this.n);
     this.seen = new Uint32Array(this.n);
     this.termSeen = new Uint32Array(this.n);
+    this.touched = new Uint32Array(this.n);
   }
 
   static load(path: string): SearchIndex {
@@ -108,9 +113,21 @@ export class SearchIndex {
     }
     const numberIds = p.numbers.map((n) => this.find(n));
     const candidates = this.candidates([...terms, ...pcTerm]);
-    const scored = candidates.map((ord) => ({ ord, score: this.score(ord, p, terms, numberIds) }));
-    scored.sort((a, b) => b.score - a.score || a.ord - b.ord);
-    return scored.slice(0, MAX_RESULTS).map(({ ord, score }) => this.match(ord, score));
+    const sims = terms.map((t, j) => this.simSlot(j, t));
+    try {
+      const scored = candidates.map((ord) => ({ ord, score: this.score(ord, p, terms, sims, numberIds) }));
+      scored.sort((a, b) => b.score - a.score || a.ord - b.ord);
+      return scored.slice(0, MAX_RESULTS).map(({ ord, score }) => this.match(ord, score));
+    } finally {
+      terms.forEach((t, j) => { for (const id of t.sims.keys()) sims[j]![id] = 0; });
+    }
+  }
+
+  /** Term j's word similarities as an array by vocabulary id (an array read, not a Map lookup, per address word). */
+  private simSlot(j: number, t: Term): Float64Array {
+    const a = (this.simSlots[j] ??= new Float64Array(this.vocab.length));
+    for (const [id, sim] of t.sims) a[id] = sim;
+    return a;
   }
 
   private wordTerm(w: string, partial: boolean): Term {
@@ -143,26 +160,28 @@ export class SearchIndex {
    */
   private candidates(terms: Term[]): number[] {
     const epoch = ++this.epoch;
-    const touched: number[] = [];
+    const touched = this.touched;
+    let nTouched = 0;
     const { acc, seen, termSeen } = this;
     const { postOff, postings } = this.d;
     const usable = terms.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
     for (let k = 0; k < usable.length; k++) {
       const t = usable[k]!;
       if (k >= 1 && t.df > BIG_TERM) break;
-      if (k >= 2 && touched.length >= ENOUGH_TOUCHED) break;
+      if (k >= 2 && nTouched >= ENOUGH_TOUCHED) break;
       const stamp = ++this.termEpoch;
       let budget = BIG_TERM;
-      const ords: Array<[number, number, number]> = t.range
-        ? [[t.range[0], t.range[1], POSTCODE_WEIGHT]]
-        : [...t.sims].sort((a, b) => b[1] - a[1]).map(([id, sim]) => [postOff[id]!, postOff[id + 1]!, Math.log(1 + this.n / t.df) * sim]);
-      for (const [from, to, w] of ords) {
+      // A postcode term is one run of ordinals; a word term, the postings of each matching word.
+      const runs: Array<[number, number, number, boolean]> = t.range
+        ? [[t.range[0], t.range[1], POSTCODE_WEIGHT, false]]
+        : [...t.sims].sort((a, b) => b[1] - a[1]).map(([id, sim]) => [postOff[id]!, postOff[id + 1]!, Math.log(1 + this.n / t.df) * sim, true]);
+      for (const [from, to, w, posted] of runs) {
         for (let i = from; i < to && budget-- > 0; i++) {
-          const ord = t.range ? i : postings[i]!;
+          const ord = posted ? postings[i]! : i;
           if (seen[ord] !== epoch) {
             seen[ord] = epoch;
             acc[ord] = 0;
-            touched.push(ord);
+            touched[nTouched++] = ord;
           }
           if (termSeen[ord] === stamp) continue; // one contribution per term, its best word
           termSeen[ord] = stamp;
@@ -170,7 +189,7 @@ export class SearchIndex {
         }
       }
     }
-    return topK(touched, acc, CANDIDATES);
+    return topK(touched.subarray(0, nTouched), acc, CANDIDATES);
   }
 
   /**
@@ -180,7 +199,7 @@ export class SearchIndex {
    * (so a shorter address that holds the query ranks first). Numbers must be present and
    * in order; a postcode given puts its addresses above all others.
    */
-  private score(ord: number, p: ParsedQuery, terms: Term[], numberIds: number[]): number {
+  private score(ord: number, p: ParsedQuery, terms: Term[], sims: Float64Array[], numberIds: number[]): number {
     const { docOff, docWords } = this.d;
     const from = docOff[ord]!;
     const to = docOff[ord + 1]!;
@@ -188,10 +207,15 @@ export class SearchIndex {
     if (terms.length > 0) {
       let qW = 0;
       let matched = 0;
-      for (const t of terms) {
+      for (let j = 0; j < terms.length; j++) {
+        const t = terms[j]!;
+        const sim = sims[j]!;
         qW += t.grams;
         let best = 0;
-        for (let i = from; i < to && best < 1; i++) best = Math.max(best, t.sims.get(docWords[i]!) ?? 0);
+        for (let i = from; i < to && best < 1; i++) {
+          const v = sim[docWords[i]!]!;
+          if (v > best) best = v;
+        }
         matched += t.grams * best;
       }
       let dW = 0;
@@ -261,11 +285,15 @@ export function lowerBound(sorted: readonly string[], key: string): number {
   return lo;
 }
 
-/** The k ordinals with the highest score (min-heap), ties to the lower ordinal. */
-function topK(ords: number[], score: Float32Array, k: number): number[] {
-  if (ords.length <= k) return ords;
+/**
+ * The k ordinals with the highest score (min-heap), ties to the lower ordinal. Most
+ * touched addresses score below the heap's minimum and are rejected by one comparison.
+ */
+function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
+  if (ords.length <= k) return Array.from(ords);
   const heap: number[] = [];
-  const less = (a: number, b: number) => score[a]! < score[b]! || (score[a] === score[b] && a > b);
+  const sc = (o: number) => score[o]!;
+  const less = (a: number, b: number) => sc(a) < sc(b) || (sc(a) === sc(b) && a > b);
   const down = (i: number) => {
     for (;;) {
       const l = 2 * i + 1;
@@ -278,6 +306,7 @@ function topK(ords: number[], score: Float32Array, k: number): number[] {
       i = m;
     }
   };
+  let min = -Infinity;
   for (const o of ords) {
     if (heap.length < k) {
       heap.push(o);
@@ -287,9 +316,11 @@ function topK(ords: number[], score: Float32Array, k: number): number[] {
         [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
         i = parent;
       }
-    } else if (less(heap[0]!, o)) {
+      if (heap.length === k) min = sc(heap[0]!);
+    } else if (sc(o) >= min && less(heap[0]!, o)) {
       heap[0] = o;
       down(0);
+      min = sc(heap[0]!);
     }
   }
   return heap;
