@@ -1,11 +1,11 @@
 import Flatbush from 'flatbush';
 import {
-  HISTORY_MONTHS, LISTING_TYPE_CODES, RATING_FIELDS, TIER_NAMES, gradeBenchmark, monthIndex,
+  HISTORY_MONTHS, LISTING_TYPE_CODES, RATING_FIELDS, TIER_NAMES, gradeBenchmark,
   type GradeBenchmark, type MarketListings,
 } from '../domain/str/market.ts';
 import { PerBuild } from '../store/per-build.ts';
 import { buildStores } from '../store/stores.ts';
-import { haversineM, type RunNamed } from './listing-index.ts';
+import { haversineM } from './listing-index.ts';
 
 const EARTH_M = 6_371_008.8;
 const RAD = Math.PI / 180;
@@ -13,10 +13,16 @@ const RAD = Math.PI / 180;
 const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-/** `str_market_listings` rows as the column-wise set the market analysis aggregates. */
-export function marketListingsFromRows(rows: readonly Record<string, unknown>[]): MarketListings {
-  const n = rows.length;
-  const amenityKeys = n > 0 ? Object.keys(rows[0]!).filter((k) => k.startsWith('has_')).map((k) => k.slice(4)).sort() : [];
+type Columns = Record<string, readonly unknown[]>;
+
+/**
+ * `str_market_listings` and `str_market_months` (column-wise query results) as the set the
+ * market analysis aggregates. A listing's months are right-aligned: its latest month is slot 23.
+ */
+export function marketListingsFromColumns(l: Columns, m: Columns): MarketListings {
+  const ids = l.id ?? [];
+  const n = ids.length;
+  const amenityKeys = Object.keys(l).filter((k) => k.startsWith('has_')).map((k) => k.slice(4)).sort();
   const K = amenityKeys.length;
   const M = HISTORY_MONTHS;
   const s: MarketListings = {
@@ -28,45 +34,55 @@ export function marketListingsFromRows(rows: readonly Record<string, unknown>[])
     active: new Uint8Array(n), blocked: new Uint8Array(n), new30: new Uint8Array(n),
     bookedAhead30: new Float32Array(n), openNext30: new Float32Array(n), stay: new Float32Array(n),
     amenityKeys, amenities: new Uint8Array(n * K),
-    endMonth: new Int32Array(n),
+    endMonth: new Int32Array(n).fill(-1),
     live: new Uint8Array(n * M), available: new Float32Array(n * M), booked: new Float32Array(n * M), revenue: new Float32Array(n * M),
   };
-  rows.forEach((r, i) => {
-    s.lat[i] = num(r.lat);
-    s.lng[i] = num(r.lng);
-    s.postcode[i] = text(r.postcode);
-    s.sector[i] = text(r.sector);
-    s.outcode[i] = text(r.outcode);
-    s.country[i] = text(r.country);
-    const t = LISTING_TYPE_CODES.indexOf(r.listing_type as (typeof LISTING_TYPE_CODES)[number]);
+  const col = (name: string) => l[name] ?? [];
+  const [lat, lng, postcode, sector, outcode, country] = ['lat', 'lng', 'postcode', 'sector', 'outcode', 'country'].map(col);
+  const [ltype, ptype, beds, tier, active, blocked, new30, ahead, open, stay] =
+    ['listing_type', 'property_type', 'bedrooms', 'price_tier', 'active', 'blocked', 'new_30d', 'booked_ahead_30d', 'available_next_30d', 'stay_nights'].map(col);
+  const ratings = RATING_FIELDS.map((f) => col(`rating_${f}`));
+  const amen = amenityKeys.map((k) => col(`has_${k}`));
+  for (let i = 0; i < n; i++) {
+    s.lat[i] = num(lat![i]);
+    s.lng[i] = num(lng![i]);
+    s.postcode[i] = text(postcode![i]);
+    s.sector[i] = text(sector![i]);
+    s.outcode[i] = text(outcode![i]);
+    s.country[i] = text(country![i]);
+    const t = LISTING_TYPE_CODES.indexOf(ltype![i] as (typeof LISTING_TYPE_CODES)[number]);
     s.type[i] = t < 0 ? 255 : t;
-    s.kind[i] = r.property_type === 'house' ? 1 : r.property_type === 'apartment' ? 2 : 0;
-    s.beds[i] = r.bedrooms === null || r.bedrooms === undefined ? -1 : Number(r.bedrooms);
-    s.tier[i] = TIER_NAMES.indexOf(r.price_tier as (typeof TIER_NAMES)[number]);
-    RATING_FIELDS.forEach((f, k) => (s.ratings[i * 7 + k] = num(r[`rating_${f}`])));
-    s.active[i] = r.active === true ? 1 : 0;
-    s.blocked[i] = r.blocked === true ? 1 : 0;
-    s.new30[i] = r.new_30d === true ? 1 : 0;
-    s.bookedAhead30[i] = num(r.booked_ahead_30d) || 0;
-    s.openNext30[i] = num(r.available_next_30d) || 0;
-    s.stay[i] = num(r.stay_nights) || 0;
-    amenityKeys.forEach((k, a) => (s.amenities[i * K + a] = r[`has_${k}`] === true ? 1 : 0));
-    s.endMonth[i] = monthIndex(String(r.last_month));
-    const live = r.live as unknown[];
-    const av = r.available as unknown[];
-    const bk = r.booked as unknown[];
-    const rv = r.revenue as unknown[];
-    // Right-align: a listing with fewer than 24 rows keeps its last month in slot 23.
-    const off = M - live.length;
-    for (let j = 0; j < live.length && j + off >= 0; j++) {
-      s.live[i * M + off + j] = live[j] === true ? 1 : 0;
-      s.available[i * M + off + j] = num(av[j]) || 0;
-      s.booked[i * M + off + j] = num(bk[j]) || 0;
-      s.revenue[i * M + off + j] = num(rv[j]) || 0;
-    }
-  });
+    s.kind[i] = ptype![i] === 'house' ? 1 : ptype![i] === 'apartment' ? 2 : 0;
+    s.beds[i] = beds![i] === null || beds![i] === undefined ? -1 : Number(beds![i]);
+    s.tier[i] = TIER_NAMES.indexOf(tier![i] as (typeof TIER_NAMES)[number]);
+    for (let k = 0; k < 7; k++) s.ratings[i * 7 + k] = num(ratings[k]![i]);
+    s.active[i] = active![i] === true ? 1 : 0;
+    s.blocked[i] = blocked![i] === true ? 1 : 0;
+    s.new30[i] = new30![i] === true ? 1 : 0;
+    s.bookedAhead30[i] = num(ahead![i]) || 0;
+    s.openNext30[i] = num(open![i]) || 0;
+    s.stay[i] = num(stay![i]) || 0;
+    for (let a = 0; a < K; a++) s.amenities[i * K + a] = amen[a]![i] === true ? 1 : 0;
+  }
+  // Months arrive sorted by listing row and month: a listing's last month comes last.
+  const [rn, mi, live, av, bk, rv] = ['rn', 'mi', 'live', 'available', 'booked', 'revenue'].map((k) => m[k] ?? []);
+  for (let r = rn!.length - 1; r >= 0; r--) {
+    const i = Number(rn![r]);
+    if (!(i >= 0 && i < n)) continue;
+    const month = Number(mi![r]);
+    if (s.endMonth[i]! < 0) s.endMonth[i] = month;
+    const j = M - 1 - (s.endMonth[i]! - month);
+    if (j < 0) continue;
+    s.live[i * M + j] = live![r] === true ? 1 : 0;
+    s.available[i * M + j] = num(av![r]) || 0;
+    s.booked[i * M + j] = num(bk![r]) || 0;
+    s.revenue[i * M + j] = num(rv![r]) || 0;
+  }
   return s;
 }
+
+/** Runs a named statement for its columns (BuildStore.queryColumns, or a plain connection). */
+export type RunColumns = (name: string) => Promise<Columns>;
 
 /**
  * One build's listings for the market analysis: the column-wise set, a packed R-tree
@@ -96,8 +112,10 @@ export class StrMarketSet {
     this.bench = gradeBenchmark(s);
   }
 
-  static async load(run: RunNamed): Promise<StrMarketSet> {
-    return new StrMarketSet(marketListingsFromRows(await run('str_market_listings')));
+  static async load(run: RunColumns): Promise<StrMarketSet> {
+    const listings = await run('str_market_listings');
+    const months = await run('str_market_months');
+    return new StrMarketSet(marketListingsFromColumns(listings, months));
   }
 
   sector(code: string): readonly number[] {
@@ -143,5 +161,5 @@ export function pointInRing(x: number, y: number, ring: readonly (readonly [numb
 /** The process's market set of the build being served, loaded off the request path and swapped per build. */
 export const strMarketSets = new PerBuild<StrMarketSet>(async (b) => {
   const store = await buildStores.prepare(b);
-  return StrMarketSet.load((name) => store.query(name));
+  return StrMarketSet.load((name) => store.queryColumns(name));
 });

@@ -1,15 +1,14 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { dimensionValues, gradeOf, type Grade } from '../../service/domain/str/market.ts';
 import { storeSql } from '../../service/store/store.ts';
-import { StrMarketSet, marketListingsFromRows } from '../../service/str/market-set.ts';
+import { StrMarketSet } from '../../service/str/market-set.ts';
 
 /**
  * The market set the service would load, built from a connection holding the STR marts
  * (a staged context), and the grade of every benchmark area (postcode sector) of it.
  */
 export async function marketGrades(conn: DuckDBConnection): Promise<{ set: StrMarketSet; grades: { area: string; grade: Grade }[] }> {
-  const rows = (await conn.runAndReadAll(storeSql('str_market_listings'))).getRowObjectsJson() as Record<string, unknown>[];
-  const set = new StrMarketSet(marketListingsFromRows(rows));
+  const set = await StrMarketSet.load(async (name) => (await conn.runAndReadAll(storeSql(name))).getColumnsObjectJS());
   const grades = set.bench.areas.map((area) => ({ area, grade: gradeOf(set.bench, dimensionValues(set.listings, set.sector(area))) }));
   return { set, grades };
 }

@@ -128,7 +128,17 @@ class Acc {
     // Window slots -12..-1 are the year before the window (the prior block).
     const d = this.end - s.endMonth[i]!;
     const base = i * HISTORY_MONTHS;
-    for (let j = 0; j < HISTORY_MONTHS; j++) this.put(j - d, s.live[base + j]!, s.available[base + j]!, s.booked[base + j]!, s.revenue[base + j]!);
+    if (d === 0) {
+      const { live, avail, booked, rev } = this;
+      for (let j = 0; j < HISTORY_MONTHS; j++) {
+        live[j]! += s.live[base + j]!;
+        avail[j]! += s.available[base + j]!;
+        booked[j]! += s.booked[base + j]!;
+        rev[j]! += s.revenue[base + j]!;
+      }
+    } else {
+      for (let j = 0; j < HISTORY_MONTHS; j++) this.put(j - d, s.live[base + j]!, s.available[base + j]!, s.booked[base + j]!, s.revenue[base + j]!);
+    }
     if (s.priorLive && s.priorRevenue) {
       this.hasPrior = true;
       const pb = i * 12;
@@ -321,9 +331,52 @@ export function gradeOf(bench: GradeBenchmark, v: Record<Dimension, number | nul
   };
 }
 
-function perf(a: Acc) {
-  const l = a.ltm();
-  return { listings: a.active, adr: r2(l.adr), occupancy_pct: pct(l.occupancy), revenue_pcm: r2(l.revenue_pcm) };
+/**
+ * Each listing's sums over its own last 12 months (revenue, booked, available nights, live
+ * months), computed once per set: the breakdowns add four numbers per listing, not 96.
+ */
+const ltmCache = new WeakMap<MarketListings, Float64Array>();
+function listingLtm(s: MarketListings): Float64Array {
+  let t = ltmCache.get(s);
+  if (!t) {
+    t = new Float64Array(s.n * 4);
+    for (let i = 0; i < s.n; i++) {
+      const base = i * HISTORY_MONTHS;
+      for (let j = HISTORY_MONTHS - 12; j < HISTORY_MONTHS; j++) {
+        t[i * 4]! += s.revenue[base + j]!;
+        t[i * 4 + 1]! += s.booked[base + j]!;
+        t[i * 4 + 2]! += s.available[base + j]!;
+        t[i * 4 + 3]! += s.live[base + j]!;
+      }
+    }
+    ltmCache.set(s, t);
+  }
+  return t;
+}
+
+/** Last-12-month sums of a breakdown group. */
+class Group {
+  rev = 0;
+  booked = 0;
+  avail = 0;
+  live = 0;
+  active = 0;
+  add(t: Float64Array, s: MarketListings, i: number): void {
+    this.rev += t[i * 4]!;
+    this.booked += t[i * 4 + 1]!;
+    this.avail += t[i * 4 + 2]!;
+    this.live += t[i * 4 + 3]!;
+    this.active += s.active[i]!;
+  }
+}
+
+function perf(g: Group) {
+  return {
+    listings: g.active,
+    adr: r2(g.booked > 0 ? g.rev / g.booked : 0),
+    occupancy_pct: pct(g.avail > 0 ? g.booked / g.avail : null),
+    revenue_pcm: r2(g.live > 0 ? g.rev / g.live : 0),
+  };
 }
 
 /** The requested sections of the market analysis for the listings `idx` (non-empty). */
@@ -411,17 +464,20 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
     for (const i of base) for (let a = 0; a < K; a++) counts[a]! += s.amenities[i * K + a]!;
     out.amenities = Object.fromEntries(s.amenityKeys.map((key, a) => [`${key}_pct`, r1((counts[a]! / base.length) * 100)]));
   }
-  const groups = (keyOf: (i: number) => number) => {
-    const m = new Map<number, Acc>();
+  const ltmOf = listingLtm(s);
+  const groups = (keyOf: (i: number) => number): [number, Group][] => {
+    const m: Group[] = [];
     for (let k = 0; k < idx.length; k++) {
       const i = idx[k]!;
       const key = keyOf(i);
       if (key < 0) continue;
-      let a = m.get(key);
-      if (!a) m.set(key, (a = new Acc(end)));
-      a.add(s, i);
+      (m[key] ??= new Group()).add(ltmOf, s, i);
     }
-    return [...m].filter(([, a]) => a.active > 0).sort((x, y) => x[0] - y[0]);
+    const out: [number, Group][] = [];
+    m.forEach((g, key) => {
+      if (g && g.active > 0) out.push([key, g]);
+    });
+    return out;
   };
   if (include.has('by_bedrooms')) {
     out.by_bedrooms = groups((i) => s.beds[i]!).map(([beds, a]) => ({ bedrooms: beds, ...perf(a) }));

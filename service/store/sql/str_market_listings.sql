@@ -1,21 +1,18 @@
 -- str_market_listings: every placed short-term-let listing with what the market analysis
--- needs (docs/str.md, "The market analysis") and its 24 months as lists ordered by month,
--- loaded once per build into service/str/market-set.ts.
+-- needs (docs/str.md, "The market analysis"), loaded once per build into
+-- service/str/market-set.ts with its months (str_market_months).
 SELECT
-  l.id, l.lat, l.lng, l.postcode, l.sector, l.outcode, l.country,
-  l.listing_type, l.property_type, l.bedrooms, l.price_tier,
-  l.rating_overall, l.rating_cleanliness, l.rating_accuracy, l.rating_communication,
-  l.rating_location, l.rating_check_in, l.rating_value,
-  l.active, l.blocked, coalesce(l.first_review > l.scrape_date - 30, false) AS new_30d,
-  l.booked_ahead_30d, l.available_next_30d, l.stay_nights,
-  COLUMNS('^has_'),
-  m.last_month, m.live, m.available, m.booked, m.revenue
+  l.id, CAST(l.lat AS DOUBLE) AS lat, CAST(l.lng AS DOUBLE) AS lng, l.postcode, l.sector, l.outcode, l.country,
+  l.listing_type, l.property_type, CAST(l.bedrooms AS INTEGER) AS bedrooms, l.price_tier,
+  CAST(l.rating_overall AS DOUBLE) AS rating_overall, CAST(l.rating_cleanliness AS DOUBLE) AS rating_cleanliness,
+  CAST(l.rating_accuracy AS DOUBLE) AS rating_accuracy, CAST(l.rating_communication AS DOUBLE) AS rating_communication,
+  CAST(l.rating_location AS DOUBLE) AS rating_location, CAST(l.rating_check_in AS DOUBLE) AS rating_check_in,
+  CAST(l.rating_value AS DOUBLE) AS rating_value,
+  coalesce(l.active, false) AS active, coalesce(l.blocked, false) AS blocked,
+  coalesce(l.first_review > l.scrape_date - 30, false) AS new_30d,
+  CAST(l.booked_ahead_30d AS DOUBLE) AS booked_ahead_30d, CAST(l.available_next_30d AS DOUBLE) AS available_next_30d,
+  CAST(l.stay_nights AS DOUBLE) AS stay_nights,
+  COLUMNS('^has_')
 FROM str_listings l
-JOIN (
-  SELECT id, max(month) AS last_month,
-    list(live ORDER BY month) AS live, list(available_nights ORDER BY month) AS available,
-    list(booked_nights ORDER BY month) AS booked, list(revenue ORDER BY month) AS revenue
-  FROM str_listing_months GROUP BY id
-) m USING (id)
 WHERE l.lat IS NOT NULL AND l.lng IS NOT NULL
 ORDER BY l.id
