@@ -97,16 +97,21 @@ const rssMb = Math.round((process.memoryUsage().rss - rss0) / 1048576);
 log(`index: ${index.size} listings loaded in ${Math.round(loadMs)} ms (+${rssMb} MB RSS)`);
 const r = rng(SEED, 'bench-str');
 const inProc: number[] = [];
+/** CPU time of each call (this thread): what the call costs, whatever else the machine runs. */
+const inProcCpu: number[] = [];
 const candidates: number[] = [];
 for (const p of samplePoints) {
   const beds = r.int(1, 4);
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   const e = estimateAt(index, { lat: Number(p.lat), lng: Number(p.lng) }, { bedrooms: beds, finish_quality: 'average', include_comparables: false });
   inProc.push(performance.now() - t0);
+  const cu = process.cpuUsage(c0);
+  inProcCpu.push((cu.user + cu.system) / 1000);
   candidates.push(e ? index.near(Number(p.lat), Number(p.lng), 2000).rows.length : 0);
 }
 const cand = [...candidates].sort((a, b) => a - b);
-log(`in process: ${JSON.stringify(summary(inProc))}; candidates within 2 km p50 ${pct(cand, 50)}, p95 ${pct(cand, 95)}, max ${cand[cand.length - 1]}`);
+log(`in process: ${JSON.stringify(summary(inProc))}; cpu ${JSON.stringify(summary(inProcCpu))}; candidates within 2 km p50 ${pct(cand, 50)}, p95 ${pct(cand, 95)}, max ${cand[cand.length - 1]}`);
 store.close();
 
 // 3. HTTP through the real service.
@@ -117,10 +122,11 @@ const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: 
 const server = createHttpServer(koa.callback(), config);
 const port = await listen(server, 0, '127.0.0.1');
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-function post(body: unknown): Promise<number> {
-  const data = JSON.stringify(body);
+function post(body: unknown, path = '/v1/valuations/str-estimate', method = 'POST'): Promise<number> {
+  const data = method === 'POST' ? JSON.stringify(body) : '';
   return new Promise((res, rej) => {
-    const req = request({ host: '127.0.0.1', port, path: '/v1/valuations/str-estimate', method: 'POST', agent, headers: { authorization: `Bearer ${api_key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (resp) => {
+    const headers = { authorization: `Bearer ${api_key}`, ...(method === 'POST' ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) };
+    const req = request({ host: '127.0.0.1', port, path, method, agent, headers }, (resp) => {
       resp.resume();
       resp.on('end', () => res(resp.statusCode ?? 0));
     });
@@ -132,7 +138,13 @@ function post(body: unknown): Promise<number> {
 t = performance.now();
 await post({ lat: Number(samplePoints[0]!.lat), lng: Number(samplePoints[0]!.lng), bedrooms: 2 });
 const firstMs = performance.now() - t;
-const http: Record<string, number[]> = { lat_lng: [], postcode: [], uprn: [] };
+// Baseline: the property record (1 credit, metered the same way: auth, rate limit, ledger), the service's floor.
+const http: Record<string, number[]> = { lat_lng: [], postcode: [], uprn: [], baseline_property_record: [] };
+for (const p of samplePoints.slice(0, 500)) {
+  const t0 = performance.now();
+  await post(undefined, `/v1/properties/${p.uprn}`, 'GET');
+  http.baseline_property_record!.push(performance.now() - t0);
+}
 const statuses = new Map<number, number>();
 for (const [i, p] of samplePoints.entries()) {
   const form = (['lat_lng', 'postcode', 'uprn'] as const)[i % 3]!;
@@ -154,6 +166,7 @@ const out = {
   index: { listings: index.size, load_ms: Math.round(loadMs), rss_mb: rssMb },
   candidates_within_2km: { p50: pct(cand, 50), p95: pct(cand, 95), max: cand[cand.length - 1] },
   in_process: summary(inProc),
+  in_process_cpu: summary(inProcCpu),
   http: { first_request_ms: Math.round(firstMs), ...httpSummary, statuses: Object.fromEntries(statuses) },
   load_average_before: load0.map(r2), load_average_after: loadavg().map(r2),
 };
