@@ -81,7 +81,9 @@ describe('OpenAPI document', () => {
     expect(market.find((p: Json) => p.name === 'price_tier')).toMatchObject({ explode: true, schema: { type: 'array' } });
     expect(market.find((p: Json) => p.name === 'radius_m').schema.maximum).toBe(5_000);
     const str = doc.paths['/valuations/str-estimate'].post.requestBody.content['application/json'].schema;
-    expect(str.required).toEqual(['bedrooms']);
+    // bedrooms: required except with uprn (then the property record's), so not in `required`; the rule is in its description.
+    expect(str.required ?? []).not.toContain('bedrooms');
+    expect(str.properties.bedrooms.description).toMatch(/uprn/);
     expect(str.properties.include_comparables.default).toBe(false);
   });
 

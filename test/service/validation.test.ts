@@ -59,8 +59,10 @@ describe('validated input', () => {
     const both = await postJson(s.base, '/v1/valuations/str-estimate', key, { uprn: '1', postcode: 'BS1 4DJ', bedrooms: 2 });
     expect(both.status).toBe(400);
     expect(both.json.errors).toEqual([{ path: 'body.location', message: 'give the location in exactly one way: uprn, postcode or lat+lng' }]);
-    const missing = await postJson(s.base, '/v1/valuations/str-estimate', key, { uprn: '1' });
+    // bedrooms is required, except with uprn (the property record's count is the default).
+    const missing = await postJson(s.base, '/v1/valuations/str-estimate', key, { postcode: 'BS1 4DJ' });
     expect(missing.json.errors.map((e: { path: string }) => e.path)).toEqual(['body.bedrooms']);
+    expect((await postJson(s.base, '/v1/valuations/str-estimate', key, { uprn: '1' })).status).toBe(200);
     const notObject = await postJson(s.base, '/v1/valuations/str-estimate', key, [1, 2]);
     expect(notObject.status).toBe(400);
   });
