@@ -2,9 +2,15 @@ import { LongTermRentsQuerySchema, LongTermRentsSchema } from '../../../schemas/
 import { bedroomGroup, rentArea, summariseLets, type Let } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { buildStores } from '../../store/stores.ts';
-import { rentLets } from '../../valuation/evidence.ts';
+import { rentLets, type RentLetsIndex } from '../../valuation/evidence.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
+
+/**
+ * Answers for a sector or outcode (with its filters) are a pure function of the build's lets:
+ * kept per build after the first ask (bounded by areas × 3 types × 6 bedroom choices).
+ */
+const areaAnswers = new WeakMap<RentLetsIndex, Map<string, ReturnType<typeof summariseLets>>>();
 
 export default defineRoute({
   method: 'GET',
@@ -31,15 +37,26 @@ export default defineRoute({
       throw new ApiError('not_found', `Postcode ${area.postcode} is not in the postcode directory.`);
     }
     const idx = await rentLets.get(build!);
-    const lets: Let[] = [];
-    const take = (i: number) => {
-      if (kind !== null && idx.flat[i] !== (kind === 'flat' ? 1 : 0)) return;
-      if (group !== null && bedroomGroup(idx.bedrooms[i]!) !== group) return;
-      lets.push({ bedrooms: idx.bedrooms[i]!, rent_pcm: idx.rent[i]!, date: idx.date[i]! });
+    const pick = () => {
+      const lets: Let[] = [];
+      const take = (i: number) => {
+        if (kind !== null && idx.flat[i] !== (kind === 'flat' ? 1 : 0)) return;
+        if (group !== null && bedroomGroup(idx.bedrooms[i]!) !== group) return;
+        lets.push({ bedrooms: idx.bedrooms[i]!, rent_pcm: idx.rent[i]!, date: idx.date[i]! });
+      };
+      if (area.level === 'radius') idx.grid.within(area.lat, area.lng, area.radius_m, take);
+      else (area.level === 'sector' ? idx.bySector : idx.byOutcode).get(area.code)?.forEach(take);
+      return summariseLets(lets);
     };
-    if (area.level === 'radius') idx.grid.within(area.lat, area.lng, area.radius_m, take);
-    else (area.level === 'sector' ? idx.bySector : idx.byOutcode).get(area.code)?.forEach(take);
-    const summary = summariseLets(lets);
+    let summary: ReturnType<typeof summariseLets>;
+    if (area.level === 'radius') summary = pick();
+    else {
+      let memo = areaAnswers.get(idx);
+      if (!memo) areaAnswers.set(idx, (memo = new Map()));
+      const k = `${area.level}:${area.code}:${kind}:${group}`;
+      if (memo.has(k)) summary = memo.get(k);
+      else memo.set(k, (summary = pick()));
+    }
     if (!summary) {
       const filters = [kind && `${kind}s`, group !== null && `${group === 4 ? '4+' : group} bedrooms`].filter(Boolean).join(', ');
       throw new ApiError('not_found', `No whole-property lets recorded in the last 24 months ${area.level === 'radius' ? area.label : `in ${area.label}`}${filters ? ` (${filters})` : ''}.`);
