@@ -24,7 +24,12 @@ export const StrEstimateBodySchema = z
     if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: uprn, postcode or lat+lng' });
   });
 
-const MonthFigures = { adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number(), revpar: z.number() };
+const MonthFigures = {
+  adr: z.number().meta({ description: 'average daily rate: revenue ÷ booked nights, GBP' }),
+  occupancy_pct: z.number().meta({ description: 'booked share of the available (unblocked) nights, 0-100' }),
+  revenue_pcm: z.number().meta({ description: 'revenue of the month (a year\'s monthly mean in projected_monthly), GBP' }),
+  revpar: z.number().meta({ description: 'revenue ÷ available nights, GBP' }),
+};
 
 /** One comparable listing of the STR estimate (docs/str.md, "The estimate"). */
 export const StrComparableSchema = z
@@ -43,15 +48,20 @@ export const StrComparableSchema = z
 
 export const StrEstimateSchema = z
   .object({
-    location_label: z.string(),
+    location_label: z.string().meta({ description: 'the address (uprn), the postcode, or the point and the nearest listing\'s sector' }),
     currency: z.literal('GBP'),
-    projected_monthly: z.object(MonthFigures),
-    projected_annual: z.object({ revenue: z.number(), occupancy_pct: z.number(), high_season_months: z.array(Month3), low_season_months: z.array(Month3) }),
-    monthly_breakdown: z.array(z.object({ month: Month3, ...MonthFigures })).length(12),
+    projected_monthly: z.object(MonthFigures).meta({ description: 'the year\'s ADR, occupancy and revpar, and revenue ÷ 12' }),
+    projected_annual: z.object({
+      revenue: z.number().meta({ description: 'GBP, the sum of the 12 months' }),
+      occupancy_pct: z.number(),
+      high_season_months: z.array(Month3).meta({ description: 'months with revenue at least 10% above the mean month' }),
+      low_season_months: z.array(Month3).meta({ description: 'months with revenue at least 10% below the mean month' }),
+    }),
+    monthly_breakdown: z.array(z.object({ month: Month3, ...MonthFigures })).length(12).meta({ description: 'January to December of a typical year at today\'s prices' }),
     comps: z.object({
-      listings_sampled: z.number().int(),
-      radius_m: z.number(),
-      similarity_weight_avg: z.number(),
+      listings_sampled: z.number().int().meta({ description: 'comparables used (at most 100)' }),
+      radius_m: z.number().meta({ description: 'search radius, metres (2000)' }),
+      similarity_weight_avg: z.number().meta({ description: 'mean resemblance of the comparables on bedrooms, bathrooms and type, 0-1' }),
       comparables: z.array(StrComparableSchema).optional().meta({ description: 'Only when include_comparables is true: the listings used, highest weight first.' }),
     }),
     confidence: z.enum(['High', 'Medium', 'Low']),
