@@ -14,7 +14,7 @@ export const strMartsStage: Stage = {
   name: 'marts_str',
   description: 'short-term lets: listings with nearest postcode, tiers and amenities; review-rate occupancy and ADR by month; area aggregates',
   reads: ['stg_airbnb_listings', 'stg_airbnb_calendar', 'stg_airbnb_reviews', 'addresses', 'stg_onspd', 'stg_codepoint'],
-  writes: ['str_listings', 'str_listing_months', 'str_area_months', 'str_area_snapshot', 'str_seasonality', 'str_price_tiers'],
+  writes: ['str_listings', 'str_listing_months', 'str_listing_prior_months', 'str_area_months', 'str_area_snapshot', 'str_seasonality', 'str_price_tiers'],
   async run(ctx) {
     await buildStrMarts(ctx.conn, {}, (name) => ctx.progress(`marts_str ${name}`, 0));
     const [summary] = await queryRows(ctx.conn, `
@@ -64,7 +64,7 @@ export async function loadAmenityRules(conn: DuckDBConnection): Promise<void> {
 /** The statements, in dependency order. */
 export const STR_SQL_ORDER = [
   'str_listing_src', 'str_calendar_stats', 'str_postcode_points', 'str_listing_area', 'str_listing_base',
-  'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months_all', 'str_listing_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
+  'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months_all', 'str_listing_months', 'str_listing_prior_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
 ] as const;
 
 const c = col;
@@ -157,6 +157,15 @@ export const STR_TABLES: PublishedTable[] = [
       c('adr', 'GBP', EST, 'listed price × area price index of the month ÷ that of the scrape month; null when not live'),
       c('revenue', 'GBP', EST, 'booked nights × ADR; 0 when not live'),
       c('reviews', '', 'Inside Airbnb reviews', 'reviews dated in the month (0 when the reviews file does not cover it)'),
+    ],
+  },
+  {
+    name: 'str_listing_prior_months', sortKey: ['id', 'month'], description: 'the 12 months before each listing\'s published history: live flag and revenue, for the year-on-year change of any selection\'s first 12 published months',
+    columns: [
+      c('id', '', IA, 'listing id'),
+      c('month', 'ISO date (first of month)', 'derived', 'calendar month: one of the 12 before the listing\'s first published month'),
+      c('live', '', 'derived', 'the month lies between live_from and live_to (str_listings)'),
+      c('revenue', 'GBP', EST, 'booked nights × ADR; 0 when not live (as str_listing_months)'),
     ],
   },
   {

@@ -81,6 +81,25 @@ export function marketListingsFromColumns(l: Columns, m: Columns): MarketListing
   return s;
 }
 
+/**
+ * Adds `str_market_prior` (the 12 months before each listing's history) to the set: slot k of
+ * listing i is month endMonth − 35 + k.
+ */
+export function addPriorYear(s: MarketListings, p: Columns): void {
+  const M = HISTORY_MONTHS;
+  s.priorLive = new Uint8Array(s.n * 12);
+  s.priorRevenue = new Float32Array(s.n * 12);
+  const [rn, mi, live, rv] = ['rn', 'mi', 'live', 'revenue'].map((k) => p[k] ?? []);
+  for (let r = 0; r < rn!.length; r++) {
+    const i = Number(rn![r]);
+    if (!(i >= 0 && i < s.n) || s.endMonth[i]! < 0) continue;
+    const k = Number(mi![r]) - (s.endMonth[i]! - M - 11);
+    if (k < 0 || k >= 12) continue;
+    s.priorLive[i * 12 + k] = live![r] === true ? 1 : 0;
+    s.priorRevenue[i * 12 + k] = num(rv![r]) || 0;
+  }
+}
+
 /** Runs a named statement for its columns (BuildStore.queryColumns, or a plain connection). */
 export type RunColumns = (name: string) => Promise<Columns>;
 
@@ -115,7 +134,11 @@ export class StrMarketSet {
   static async load(run: RunColumns): Promise<StrMarketSet> {
     const listings = await run('str_market_listings');
     const months = await run('str_market_months');
-    return new StrMarketSet(marketListingsFromColumns(listings, months));
+    const s = marketListingsFromColumns(listings, months);
+    // A build published before str_listing_prior_months: the first year has no year-on-year change.
+    const prior = await run('str_market_prior').catch(() => undefined);
+    if (prior) addPriorYear(s, prior);
+    return new StrMarketSet(s);
   }
 
   sector(code: string): readonly number[] {

@@ -76,8 +76,9 @@ describe('GET /v1/str/market', () => {
       expect(h.occupancy_pct).toBeCloseTo((x.occupancy ?? 0) * 100, 0);
       expect(h.revenue_pcm).toBeCloseTo(x.revenue_per_listing ?? 0, 1);
       expect(h.revpar).toBeCloseTo(x.revpar ?? 0, 1);
-      // yoy is a fraction; the second year's compares months of the window.
-      if (g >= 12 && x.yoy_revenue_change !== null) expect(h.yoy_revenue_change).toBeCloseTo(x.yoy_revenue_change, 3);
+      // yoy is a fraction; the first year compares with str_listing_prior_months.
+      if (x.yoy_revenue_change === null) expect(h.yoy_revenue_change).toBeNull();
+      else expect(h.yoy_revenue_change).toBeCloseTo(x.yoy_revenue_change, 3);
     });
 
     // Summary: the last 12 months' sums over the outcode's listings.
