@@ -86,7 +86,7 @@ const Polygon = z
       }
     }
   })
-  .meta({ description: 'Space-separated lng,lat pairs; at least 3.' });
+  .meta({ description: 'Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule.' });
 
 export const StrMarketQuerySchema = z
   .strictObject({
@@ -132,9 +132,9 @@ const Sections = {
   amenities: z.record(z.string().regex(/_pct$/), z.number()),
   by_bedrooms: z.array(z.object({ bedrooms: z.number().int(), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })),
   by_listing_type: z.array(z.object({ listing_type: z.string(), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number() })),
-  by_price_tier: z.array(z.object({ tier: z.enum(PRICE_TIERS), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })),
+  by_price_tier: z.array(z.object({ tier: z.enum(PRICE_TIERS), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })).meta({ description: 'Tiers are quintiles of the listed nightly price among comparable listings (same local authority; whole homes by bedrooms 1, 2, 3, 4+, or rooms): Budget below the 20th percentile, Economy 20th-40th, Midscale 40th-60th, Upscale 60th-80th, Luxury from the 80th. Bounds in the str_price_tiers table.' }),
   demand: z.object({ booked_nights_30d: z.number().int(), available_nights_30d: z.number().int(), lead_time_avg_days: z.number().nullable(), length_of_stay_avg: z.number().nullable() }),
-  grade: z.object({ letter: z.enum(['A', 'B', 'C', 'D', 'E', 'F']), score_0_100: z.number().min(0).max(100), strongest: z.array(z.string()), weakest: z.array(z.string()) }),
+  grade: z.object({ letter: z.enum(['A', 'B', 'C', 'D', 'E', 'F']), score_0_100: z.number().min(0).max(100), strongest: z.array(z.string()), weakest: z.array(z.string()) }).meta({ description: 'The market against every postcode sector of the build: score_0_100 is the percentile of its mean dimension percentile; A from 85, B 70, C 50, D 30, E 15, F below. Dimensions: revenue, occupancy, revenue_growth, stability, supply_headroom, guest_rating; strongest and weakest name the two of highest and lowest percentile.' }),
 };
 
 export const StrMarketSchema = z
