@@ -102,7 +102,7 @@ const inProc: number[] = [];
 const within: number[] = [];
 for (const p of samplePoints) {
   const t0 = performance.now();
-  const idx = set.within(Number(p.lat), Number(p.lng), 5000);
+  const idx = Int32Array.from(set.within(Number(p.lat), Number(p.lng), 5000)).sort();
   if (idx.length > 0) JSON.stringify(marketSections(set.listings, idx, all, set.bench));
   inProc.push(performance.now() - t0);
   within.push(idx.length);

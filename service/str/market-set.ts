@@ -1,6 +1,6 @@
 import Flatbush from 'flatbush';
 import {
-  HISTORY_MONTHS, LISTING_TYPE_CODES, RATING_FIELDS, TIER_NAMES, gradeBenchmark,
+  AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, gradeBenchmark,
   type GradeBenchmark, type MarketListings,
 } from '../domain/str/market.ts';
 import { PerBuild } from '../store/per-build.ts';
@@ -35,7 +35,7 @@ export function marketListingsFromColumns(l: Columns, m: Columns): MarketListing
     bookedAhead30: new Float32Array(n), openNext30: new Float32Array(n), stay: new Float32Array(n),
     amenityKeys, amenities: new Uint8Array(n * K),
     endMonth: new Int32Array(n).fill(-1),
-    live: new Uint8Array(n * M), available: new Float32Array(n * M), booked: new Float32Array(n * M), revenue: new Float32Array(n * M),
+    months: new Float32Array(n * M * 4),
   };
   const col = (name: string) => l[name] ?? [];
   const [lat, lng, postcode, sector, outcode, country] = ['lat', 'lng', 'postcode', 'sector', 'outcode', 'country'].map(col);
@@ -73,10 +73,11 @@ export function marketListingsFromColumns(l: Columns, m: Columns): MarketListing
     if (s.endMonth[i]! < 0) s.endMonth[i] = month;
     const j = M - 1 - (s.endMonth[i]! - month);
     if (j < 0) continue;
-    s.live[i * M + j] = live![r] === true ? 1 : 0;
-    s.available[i * M + j] = num(av![r]) || 0;
-    s.booked[i * M + j] = num(bk![r]) || 0;
-    s.revenue[i * M + j] = num(rv![r]) || 0;
+    const o = (i * M + j) * 4;
+    s.months[o + LIVE] = live![r] === true ? 1 : 0;
+    s.months[o + AVAIL] = num(av![r]) || 0;
+    s.months[o + BOOKED] = num(bk![r]) || 0;
+    s.months[o + REV] = num(rv![r]) || 0;
   }
   return s;
 }
@@ -87,16 +88,16 @@ export function marketListingsFromColumns(l: Columns, m: Columns): MarketListing
  */
 export function addPriorYear(s: MarketListings, p: Columns): void {
   const M = HISTORY_MONTHS;
-  s.priorLive = new Uint8Array(s.n * 12);
-  s.priorRevenue = new Float32Array(s.n * 12);
+  const prior = new Float32Array(s.n * 24);
+  s.prior = prior;
   const [rn, mi, live, rv] = ['rn', 'mi', 'live', 'revenue'].map((k) => p[k] ?? []);
   for (let r = 0; r < rn!.length; r++) {
     const i = Number(rn![r]);
     if (!(i >= 0 && i < s.n) || s.endMonth[i]! < 0) continue;
     const k = Number(mi![r]) - (s.endMonth[i]! - M - 11);
     if (k < 0 || k >= 12) continue;
-    s.priorLive[i * 12 + k] = live![r] === true ? 1 : 0;
-    s.priorRevenue[i * 12 + k] = num(rv![r]) || 0;
+    prior[i * 24 + k * 2] = live![r] === true ? 1 : 0;
+    prior[i * 24 + k * 2 + 1] = num(rv![r]) || 0;
   }
 }
 

@@ -21,14 +21,13 @@ function fixture(opts: { booked: number[]; end?: number[]; beds?: number[]; type
     bookedAhead30: new Float32Array(n).fill(10), openNext30: new Float32Array(n).fill(15), stay: new Float32Array(n).fill(3),
     amenityKeys: ['kitchen', 'wifi'], amenities: new Uint8Array(n * 2),
     endMonth: Int32Array.from(opts.end ?? Array(n).fill(2025 * 12 + 8)),
-    live: new Uint8Array(n * M).fill(1), available: new Float32Array(n * M).fill(20), booked: new Float32Array(n * M), revenue: new Float32Array(n * M),
+    months: new Float32Array(n * M * 4),
   };
   for (let i = 0; i < n; i++) {
     s.ratings[i * 7] = opts.rating?.[i] ?? NaN;
     s.amenities[i * 2 + 1] = 1; // wifi
     for (let j = 0; j < M; j++) {
-      s.booked[i * M + j] = opts.booked[i]!;
-      s.revenue[i * M + j] = opts.booked[i]! * 100;
+      s.months.set([1, 20, opts.booked[i]!, opts.booked[i]! * 100], (i * M + j) * 4);
     }
   }
   return s;
@@ -59,8 +58,7 @@ describe('market aggregation (pure)', () => {
 
   it('the prior year gives the first year its year-on-year change', () => {
     const s = fixture({ booked: [10] });
-    s.priorLive = new Uint8Array(12).fill(1);
-    s.priorRevenue = new Float32Array(12).fill(500);
+    s.prior = new Float32Array(24).map((_, q) => (q % 2 === 0 ? 1 : 500));
     const out: any = marketSections(s, [0], new Set(['historical'] as const), emptyBench);
     expect(out.historical[0].yoy_revenue_change).toBe(1);
     expect(out.historical[12].yoy_revenue_change).toBe(0);

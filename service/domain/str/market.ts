@@ -67,13 +67,14 @@ export interface MarketListings {
   /** n × amenityKeys.length, 1 when the listing has it */
   amenities: Uint8Array;
   endMonth: Int32Array;
-  live: Uint8Array;
-  available: Float32Array;
-  booked: Float32Array;
-  revenue: Float32Array;
-  priorLive?: Uint8Array;
-  priorRevenue?: Float32Array;
+  /** n × 24 × 4: per listing and slot, [live (0/1), available, booked nights, revenue] */
+  months: Float32Array;
+  /** n × 12 × 2: per listing and month of the year before its history, [live, revenue] */
+  prior?: Float32Array;
 }
+
+/** Offsets within a listing-month of `MarketListings.months`. */
+export const LIVE = 0, AVAIL = 1, BOOKED = 2, REV = 3;
 
 export interface MarketFilters {
   listing_type?: string;
@@ -121,29 +122,53 @@ class Acc {
 
   constructor(readonly end: number) {}
 
+  /** Interleaved sums of the aligned fast path: 24 × [live, available, booked, revenue], then 12 × [live, revenue]. */
+  private readonly raw = new Float64Array(HISTORY_MONTHS * 4 + 24);
+
   add(s: MarketListings, i: number): void {
     this.listings++;
     if (s.active[i]) this.active++;
     // The selection's window ends at `end`; listing slot j is window slot j - d (d >= 0).
     // Window slots -12..-1 are the year before the window (the prior block).
     const d = this.end - s.endMonth[i]!;
-    const base = i * HISTORY_MONTHS;
+    const M4 = HISTORY_MONTHS * 4;
+    const base = i * M4;
+    const m = s.months;
     if (d === 0) {
-      const { live, avail, booked, rev } = this;
-      for (let j = 0; j < HISTORY_MONTHS; j++) {
-        live[j]! += s.live[base + j]!;
-        avail[j]! += s.available[base + j]!;
-        booked[j]! += s.booked[base + j]!;
-        rev[j]! += s.revenue[base + j]!;
+      // One contiguous run of 96 floats per listing: the hot loop of a market request.
+      const raw = this.raw;
+      for (let q = 0; q < M4; q++) raw[q]! += m[base + q]!;
+      if (s.prior) {
+        this.hasPrior = true;
+        const p = s.prior;
+        const pb = i * 24;
+        for (let q = 0; q < 24; q++) raw[M4 + q]! += p[pb + q]!;
       }
-    } else {
-      for (let j = 0; j < HISTORY_MONTHS; j++) this.put(j - d, s.live[base + j]!, s.available[base + j]!, s.booked[base + j]!, s.revenue[base + j]!);
+      return;
     }
-    if (s.priorLive && s.priorRevenue) {
+    for (let j = 0; j < HISTORY_MONTHS; j++) this.put(j - d, m[base + j * 4]!, m[base + j * 4 + 1]!, m[base + j * 4 + 2]!, m[base + j * 4 + 3]!);
+    if (s.prior) {
       this.hasPrior = true;
-      const pb = i * 12;
-      for (let k = 0; k < 12; k++) this.put(k - 12 - d, s.priorLive[pb + k]!, 0, 0, s.priorRevenue[pb + k]!);
+      const pb = i * 24;
+      for (let k = 0; k < 12; k++) this.put(k - 12 - d, s.prior[pb + k * 2]!, 0, 0, s.prior[pb + k * 2 + 1]!);
     }
+  }
+
+  /** Folds the fast path's sums into the slot arrays; call once after the last add. */
+  fold(): this {
+    const raw = this.raw;
+    for (let g = 0; g < HISTORY_MONTHS; g++) {
+      this.live[g]! += raw[g * 4]!;
+      this.avail[g]! += raw[g * 4 + 1]!;
+      this.booked[g]! += raw[g * 4 + 2]!;
+      this.rev[g]! += raw[g * 4 + 3]!;
+    }
+    for (let k = 0; k < 12; k++) {
+      this.priorLive[k]! += raw[HISTORY_MONTHS * 4 + k * 2]!;
+      this.priorRev[k]! += raw[HISTORY_MONTHS * 4 + k * 2 + 1]!;
+    }
+    raw.fill(0);
+    return this;
   }
 
   private put(g: number, live: number, avail: number, booked: number, rev: number): void {
@@ -202,7 +227,7 @@ function latestEnd(s: MarketListings, idx: ArrayLike<number>): number {
 function accumulate(s: MarketListings, idx: ArrayLike<number>, end: number): Acc {
   const a = new Acc(end);
   for (let k = 0; k < idx.length; k++) a.add(s, idx[k]!);
-  return a;
+  return a.fold();
 }
 
 /** The grade's raw dimension values for a group (null when not measurable). */
@@ -341,12 +366,12 @@ function listingLtm(s: MarketListings): Float64Array {
   if (!t) {
     t = new Float64Array(s.n * 4);
     for (let i = 0; i < s.n; i++) {
-      const base = i * HISTORY_MONTHS;
+      const base = i * HISTORY_MONTHS * 4;
       for (let j = HISTORY_MONTHS - 12; j < HISTORY_MONTHS; j++) {
-        t[i * 4]! += s.revenue[base + j]!;
-        t[i * 4 + 1]! += s.booked[base + j]!;
-        t[i * 4 + 2]! += s.available[base + j]!;
-        t[i * 4 + 3]! += s.live[base + j]!;
+        t[i * 4]! += s.months[base + j * 4 + REV]!;
+        t[i * 4 + 1]! += s.months[base + j * 4 + BOOKED]!;
+        t[i * 4 + 2]! += s.months[base + j * 4 + AVAIL]!;
+        t[i * 4 + 3]! += s.months[base + j * 4 + LIVE]!;
       }
     }
     ltmCache.set(s, t);

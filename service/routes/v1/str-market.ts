@@ -50,7 +50,7 @@ async function locate(set: StrMarketSet, q: Query, build: BuildInfo): Promise<{ 
 }
 
 /** The country most of the listings are in (ties: alphabetical), else the build's. */
-function countryOf(set: StrMarketSet, idx: readonly number[]): string {
+function countryOf(set: StrMarketSet, idx: ArrayLike<number>): string {
   const count = (ix: ArrayLike<number>) => {
     const m = new Map<string, number>();
     for (let k = 0; k < ix.length; k++) {
@@ -81,7 +81,8 @@ export default defineRoute({
     const set = await strMarketSets.get(build!).catch(notServedYet('GET /str/market'));
     const { idx: located, label } = await locate(set, query, build!);
     const s = set.listings;
-    const idx = located.filter((i) => passes(s, i, query));
+    // Ascending rows: the months are read in memory order.
+    const idx = Int32Array.from(located.filter((i) => passes(s, i, query))).sort();
     if (located.length === 0) throw new ApiError('not_found', `No short-term-let listings in ${label}.`);
     if (idx.length === 0) throw new ApiError('not_found', `None of the ${located.length} short-term-let listings in ${label} match the filters.`);
     const include = new Set<Section>(
