@@ -3,6 +3,7 @@ import { bedroomGroup, rentArea, summariseLets, type Let } from '../../domain/re
 import { ApiError } from '../../middleware/errors.ts';
 import { buildStores } from '../../store/stores.ts';
 import { rentLets, type RentLetsIndex } from '../../valuation/evidence.ts';
+import { postcodePoints } from '../../valuation/postcode-points.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -33,7 +34,7 @@ export default defineRoute({
     const area = rentArea(query);
     const kind = query.property_type ?? null;
     const group = query.bedrooms === undefined ? null : bedroomGroup(query.bedrooms);
-    if (area.postcode !== null && (await store.query('postcode_exists', [area.postcode])).length === 0) {
+    if (area.postcode !== null && !(await postcodePoints.get(build!)).get(area.postcode)) {
       throw new ApiError('not_found', `Postcode ${area.postcode} is not in the postcode directory.`);
     }
     const idx = await rentLets.get(build!);

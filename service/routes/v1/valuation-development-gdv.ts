@@ -7,6 +7,7 @@ import { propertyRecords } from '../../records/property-records.ts';
 import { PerBuild } from '../../store/per-build.ts';
 import { buildStores } from '../../store/stores.ts';
 import { sqftSales } from '../../valuation/evidence.ts';
+import { postcodePoints } from '../../valuation/postcode-points.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -44,9 +45,9 @@ export default defineRoute({
       site = { lat: Number(p.lat), lng: Number(p.lng) };
     } else if (body.postcode !== undefined) {
       const pc = parsePostcodeOrSector(body.postcode).full!;
-      const [p] = await store.query('gdv_postcode_point', [pc]);
+      const p = (await postcodePoints.get(build!)).get(pc);
       if (!p) throw new ApiError('not_found', `Postcode ${pc} is not in the postcode directory (or has no position).`);
-      site = { lat: Number(p.lat), lng: Number(p.lng) };
+      site = p;
     } else {
       site = { lat: body.lat!, lng: body.lng! };
     }
