@@ -48,7 +48,7 @@ export interface SaleModelParams {
   sizeBeta: number;
   /** Nearest sold homes with a floor area used for £/sq ft, and the fewest accepted. */
   sqftK: number;
-  /** With at least this many sales with a floor area in the home's own postcode, only those are used (0: off). */
+  /** With at least this many sales with a floor area in the home's own postcode, all of those and only those are used (0: off). */
   samePostcodeMin: number;
   sqftMin: number;
   /** Nearest sold homes of the same type used as comparables, and the fewest accepted. */
@@ -184,6 +184,9 @@ export class SaleEvidence {
   readonly ageLog: Float64Array;
   /** Location level z per evidence row (NaN without a floor area). */
   readonly z: Float64Array;
+  /** Evidence rows by postcode id: rows `byPostcode[pcStart[p] … pcStart[p + 1])`. */
+  private readonly byPostcode: Int32Array;
+  private readonly pcStart: Int32Array;
 
   constructor(
     readonly cols: EvidenceColumns,
@@ -199,6 +202,15 @@ export class SaleEvidence {
     }
     this.ageLog = groupEffects(cols.group, cols.age, AGE_BANDS.length, this.z);
     for (let i = 0; i < n; i++) if (cols.age[i]! < AGE_BANDS.length) this.z[i] = this.z[i]! - this.ageLog[cols.age[i]!]!;
+    // Counting sort of the rows by postcode id (ids < 0 left out).
+    let maxPc = -1;
+    for (let i = 0; i < n; i++) maxPc = Math.max(maxPc, cols.postcode[i]!);
+    this.pcStart = new Int32Array(maxPc + 2);
+    for (let i = 0; i < n; i++) if (cols.postcode[i]! >= 0) this.pcStart[cols.postcode[i]! + 1]!++;
+    for (let p = 0; p <= maxPc; p++) this.pcStart[p + 1]! += this.pcStart[p]!;
+    this.byPostcode = new Int32Array(this.pcStart[maxPc + 1] ?? 0);
+    const fill = this.pcStart.slice(0, maxPc + 1);
+    for (let i = 0; i < n; i++) if (cols.postcode[i]! >= 0) this.byPostcode[fill[cols.postcode[i]!]!++] = i;
     if (n === 0) {
       this.tree = null;
       return;
@@ -220,8 +232,8 @@ export class SaleEvidence {
     const c = this.cols;
     const usable = (i: number) => c.uprn[i] !== uprn && !Number.isNaN(this.z[i]!) && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
     let ids: number[] = [];
-    if (p.samePostcodeMin > 0 && postcode >= 0) {
-      ids = this.tree.neighbors(x, y, 4 * p.sqftK, 1000, (i) => c.postcode[i] === postcode && usable(i));
+    if (p.samePostcodeMin > 0 && postcode >= 0 && postcode + 1 < this.pcStart.length) {
+      for (let j = this.pcStart[postcode]!; j < this.pcStart[postcode + 1]!; j++) if (usable(this.byPostcode[j]!)) ids.push(this.byPostcode[j]!);
       if (ids.length < p.samePostcodeMin) ids = [];
     }
     if (!ids.length) ids = this.tree.neighbors(x, y, p.sqftK, p.radiusM, usable);
