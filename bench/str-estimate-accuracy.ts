@@ -2,7 +2,7 @@
  * Leave-one-out accuracy of the STR estimate (POST /valuations/str-estimate) on the synthetic
  * region, against its truth (test/support/str-accuracy.ts).
  *   npx tsx bench/str-estimate-accuracy.ts [--addresses N] [--seed S]
- * Writes bench/results/str-estimate-accuracy-<N>.json.
+ * Writes bench/results/str-estimate-accuracy-<N>-seed<S>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,4 +22,4 @@ const out = { addresses, seed, staged_seconds: staged, accuracy_seconds: (perfor
 process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
 const dir = resolve(import.meta.dirname, 'results');
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, `str-estimate-accuracy-${addresses}.json`), `${JSON.stringify(out, null, 2)}\n`);
+writeFileSync(join(dir, `str-estimate-accuracy-${addresses}-seed${seed}.json`), `${JSON.stringify(out, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  defaultBathrooms, estimateStr, FLAT_SEASONALITY, inferPropertyType, MONTHS, proximity, ridgeIntercept, selectComparables,
+  defaultBathrooms, effectiveComparables, estimateStr, FLAT_SEASONALITY, inferPropertyType, MONTHS, proximity, ridgeIntercept, selectComparables,
   similarity, STR_ESTIMATE, type Seasonality, type StrComparable, type StrSubject,
 } from '../../service/domain/str/estimate.ts';
 import { haversineM, StrListingIndex } from '../../service/str/listing-index.ts';
@@ -96,7 +96,7 @@ describe('STR estimate model', () => {
     expect(adr(6)).toBeGreaterThan(adr(4) * 1.3);
   });
 
-  it('at most 100 comparables, the most similar and nearest first; confidence from count and resemblance', () => {
+  it('at most 100 comparables, the most similar and nearest first; confidence from the effective number of comparables', () => {
     const comps = many(300, (i) => ({ distance_m: 10 * i, bedrooms: i % 3 === 0 ? 2 : 3 }));
     const chosen = selectComparables(subject, comps);
     expect(chosen).toHaveLength(STR_ESTIMATE.maxComparables);
@@ -104,8 +104,13 @@ describe('STR estimate model', () => {
     const e = estimateStr(subject, comps, FLAT_SEASONALITY);
     expect(e.comps.listings_sampled).toBe(100);
     expect(e.confidence).toBe('High');
+    // 4 identical and 8 two bedrooms off (weight 0.16 each): (4 + 1.28)² ÷ (4 + 8 × 0.0256) = 6.63 effective.
+    expect(effectiveComparables([1, 1, 1, 1, ...Array(8).fill(0.16)])).toBeCloseTo(6.63, 2);
     expect(estimateStr(subject, many(12, (i) => ({ bedrooms: i < 4 ? 2 : 4 })), FLAT_SEASONALITY).confidence).toBe('Medium');
-    expect(estimateStr(subject, many(5, () => ({})), FLAT_SEASONALITY).confidence).toBe('Low');
+    expect(estimateStr(subject, many(3, () => ({})), FLAT_SEASONALITY).confidence).toBe('Low');
+    // One identical comparable next door and 60 far, unlike ones: about one effective comparable.
+    expect(estimateStr(subject, [comp({ distance_m: 0 }), ...many(60, () => ({ distance_m: 1900, bedrooms: 5, property_type: 'house' }))], FLAT_SEASONALITY).confidence).toBe('Low');
+    expect(effectiveComparables([])).toBe(0);
     expect(() => estimateStr(subject, [], FLAT_SEASONALITY)).toThrow();
   });
 

@@ -35,6 +35,9 @@ export const STR_ESTIMATE = {
   finish: { below_average: 0.9, average: 1, above_average: 1.05, very_high: 1.1 } as Record<FinishQuality, number>,
   /** A month's occupancy never exceeds this. */
   maxMonthlyOccupancy: 0.95,
+  /** Confidence: effective number of comparables (Kish) for High and for Medium. */
+  highConfidenceEffective: 12,
+  mediumConfidenceEffective: 4,
   /** High (low) season: months whose revenue is at least this fraction above (below) the monthly mean. */
   seasonThreshold: 0.1,
 } as const;
@@ -202,6 +205,25 @@ function solve3(m: number[][], r: number[]): number[] {
   return [0, 1, 2].map((k) => det(m.map((row, i) => row.map((v, j) => (j === k ? r[i]! : v)))) / d);
 }
 
+/**
+ * Kish's effective number of comparables, (Σw)² ÷ Σw²: 100 equal weights count 100, one
+ * dominant comparable counts about 1. It measures how much similar, nearby evidence the
+ * estimate rests on.
+ */
+export function effectiveComparables(w: readonly number[]): number {
+  let s = 0, s2 = 0;
+  for (const x of w) {
+    s += x;
+    s2 += x * x;
+  }
+  return s2 > 0 ? (s * s) / s2 : 0;
+}
+
+/** High from 12 effective comparables, Medium from 4 (thresholds set on the synthetic region's errors: docs/str.md). */
+export function confidenceOf(effective: number): 'High' | 'Medium' | 'Low' {
+  return effective >= STR_ESTIMATE.highConfidenceEffective ? 'High' : effective >= STR_ESTIMATE.mediumConfidenceEffective ? 'Medium' : 'Low';
+}
+
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
@@ -251,8 +273,7 @@ export function estimateStr(
   const low = months.filter((m) => m.rev <= mean * (1 - p.seasonThreshold)).map((m) => m.month);
 
   const simAvg = chosen.reduce((a, x) => a + x.sim, 0) / chosen.length;
-  const sameBeds = chosen.filter((x) => x.c.bedrooms === subject.bedrooms).length;
-  const confidence = chosen.length >= 30 && sameBeds >= 10 && simAvg >= 0.5 ? 'High' : chosen.length >= 10 && sameBeds >= 3 ? 'Medium' : 'Low';
+  const confidence = confidenceOf(effectiveComparables(w));
 
   const out: StrEstimateFigures = {
     projected_monthly: {
