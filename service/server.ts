@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Config } from '../schemas/config.ts';
 import { buildApp, type Clock } from './app.ts';
+import { startBuildWarmer } from './build-warmer.ts';
 import { loadConfig } from './config.ts';
 import { adminSocketPath, ledgerDir, openFileLedger, startAdminServer } from './ledger/index.ts';
 import type { Ledger } from './ledger/types.ts';
@@ -79,10 +80,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, config.PORT, config.HOST);
   logger.info({ port, data_dir: config.DATA_DIR, build_id: dataSource.current()?.id ?? null }, 'listening');
+  const warmer = startBuildWarmer(dataSource, logger);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down: finishing in-flight requests');
+      warmer.stop();
       await closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS);
       await admin.close();
       await ledger.close();

@@ -8,13 +8,28 @@ import type { BuildInfo } from '../middleware/data.ts';
  * ready it replaces the old in one assignment and the old one is closed.
  */
 export class PerBuild<T> {
+  /** Every per-build resource of the process, in creation order (a store before what reads it). */
+  static readonly all: PerBuild<unknown>[] = [];
+
   private ready: { dir: string; value: T } | undefined;
   private opening: { dir: string; promise: Promise<T> } | undefined;
 
   constructor(
     private readonly open: (build: BuildInfo) => Promise<T>,
     private readonly close: (value: T) => void | Promise<void> = () => undefined,
-  ) {}
+  ) {
+    PerBuild.all.push(this as PerBuild<unknown>);
+  }
+
+  /**
+   * Opens every resource for `build` one after another (so their peak memory does not stack),
+   * off the request path: the server calls it when a build is published, so the first
+   * requests after a swap find everything ready. A resource that fails is reported and left
+   * to the request path (which answers 503 for it).
+   */
+  static async warmAll(build: BuildInfo, onFail: (index: number, err: unknown) => void = () => undefined): Promise<void> {
+    for (const [i, r] of PerBuild.all.entries()) await r.prepare(build).catch((err: unknown) => onFail(i, err));
+  }
 
   /** The resource for `build`, or the previous build's while this one opens. */
   async get(build: BuildInfo): Promise<T> {

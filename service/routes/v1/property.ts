@@ -60,8 +60,9 @@ export default defineRoute({
     const records = await propertyRecords.get(build!).catch(notServedYet('GET /properties/{uprn}'));
     const row = records.get(Number(params.uprn));
     if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    // The same build's sale valuation; a build the model cannot open (no sales tables) gives nulls.
-    const valuer = await saleValuers.prepare(build!).catch(() => undefined);
+    // The sale valuation (the previous build's while this build's model opens, like every
+    // per-build resource: a swap never holds a request); a model that cannot open gives nulls.
+    const valuer = await saleValuers.get(build!).catch(() => undefined);
     const v = valuer?.value(Number(params.uprn))?.estimate.value ?? null;
     const record = toPropertyRecord(row, v);
     if (!query.fields) return record;
