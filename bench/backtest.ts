@@ -1,7 +1,11 @@
 /**
  * Sale valuation backtest (issue 6 item 5; docs/valuation.md).
  *
+ *   npm run backtest [-- --addresses N --seed S]          (default 100,000 addresses, seed 42)
  *   npx tsx bench/backtest.ts --data-dir DIR --sources DIR [--param key=json …] [--out FILE]
+ *
+ * Without --data-dir/--sources the synthetic region and its build are made once under
+ * data/bench/ (bench/support/bench-build.ts) and reused.
  *
  * DIR is a published build (DATA_DIR layout: `current` -> `builds/<id>`, or a build folder),
  * --sources the synthetic region it was built from (its `truth/sales.csv` gives each sale's
@@ -27,6 +31,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { solveAreaIndexes, type PathCells, type PathCount } from '../etl/market/area-index.ts';
 import type { PairCell } from '../etl/market/repeat-sales.ts';
+import { ensureBenchBuild } from './support/bench-build.ts';
 import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../etl/stages/marts-market.ts';
 import {
   IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, toMetres, typeCode, valueSale,
@@ -365,11 +370,16 @@ async function main() {
     const i = args.indexOf(`--${k}`);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const dataDir = get('data-dir');
-  const sources = get('sources');
-  if (!dataDir || !sources) {
-    console.error('usage: npx tsx bench/backtest.ts --data-dir DIR --sources DIR [--param key=json …] [--out FILE]');
+  let dataDir = get('data-dir');
+  let sources = get('sources');
+  if (!dataDir !== !sources) {
+    console.error('usage: npx tsx bench/backtest.ts [--addresses N] [--seed S] | [--data-dir DIR --sources DIR] [--param key=json …] [--out FILE]');
     process.exit(2);
+  }
+  if (!dataDir || !sources) {
+    const made = await ensureBenchBuild(Number(get('addresses') ?? 100_000), Number(get('seed') ?? 42));
+    dataDir = made.dataDir;
+    sources = made.region;
   }
   const params: SaleModelParams = { ...SALE_MODEL };
   args.forEach((a, i) => {

@@ -34,6 +34,7 @@ import { propertyRecordsStage } from '../etl/records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { ensureBenchBuild } from './support/bench-build.ts';
 
 const argStr = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -94,7 +95,8 @@ function shuffled<T>(xs: T[], seed = 42): T[] {
 }
 
 async function main(): Promise<void> {
-  const source = resolve(argStr('data-dir', 'data/bench/dd-1000000-42'));
+  // --data-dir: a published DATA_DIR; default, the bench build at --addresses (1M), made when missing.
+  const source = process.argv.includes('--data-dir') ? resolve(argStr('data-dir', '')) : (await ensureBenchBuild(arg('addresses', 1_000_000), arg('seed', 42))).dataDir;
   const SECONDS = arg('seconds', 15);
   const CONNECTIONS = arg('connections', 10);
   const RUNS = arg('runs', 3);
@@ -192,7 +194,7 @@ async function main(): Promise<void> {
 
   const result = {
     benchmark: 'risks',
-    command: `npx tsx bench/risks.ts --data-dir ${argStr('data-dir', 'data/bench/dd-1000000-42')} --seconds ${SECONDS} --connections ${CONNECTIONS} --runs ${RUNS}`,
+    command: `npx tsx bench/risks.ts --data-dir ${source} --seconds ${SECONDS} --connections ${CONNECTIONS} --runs ${RUNS}`,
     when: new Date().toISOString(),
     node: process.version,
     cpus: cpus().length,

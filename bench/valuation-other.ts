@@ -45,6 +45,7 @@ import hmoRoute from '../service/routes/v1/valuation-hmo.ts';
 import rentsRoute from '../service/routes/v1/rents-long-term.ts';
 import gdvRoute from '../service/routes/v1/valuation-development-gdv.ts';
 import type { RouteDef } from '../service/routes/types.ts';
+import { ensureBenchBuild } from './support/bench-build.ts';
 
 const argStr = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -214,8 +215,11 @@ async function main(): Promise<void> {
   const SECONDS = arg('seconds', 10);
   const CONNECTIONS = arg('connections', 10);
   const RUNS = arg('runs', 3);
-  const srcData = resolve(argStr('data-dir', 'data/bench/dd-1000000-42'));
-  const sourcesDir = resolve(argStr('sources', 'data/bench/region-1000000-42'));
+  // --data-dir and --sources: a published DATA_DIR and its synthetic region; default, the
+  // bench build at --addresses (1M), made when missing.
+  const made = process.argv.includes('--data-dir') ? undefined : await ensureBenchBuild(arg('addresses', 1_000_000), arg('seed', 42));
+  const srcData = made?.dataDir ?? resolve(argStr('data-dir', ''));
+  const sourcesDir = made?.region ?? resolve(argStr('sources', ''));
   const srcBuild = realpathSync(join(srcData, 'current'));
   const { dir: dataDir, cleanup } = tempDir('pi-bench-valuation-');
   const load0 = loadavg();

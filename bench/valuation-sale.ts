@@ -28,6 +28,7 @@ import { buildStores } from '../service/store/stores.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { monthLabel, saleValuers } from '../service/valuation/sale-valuer.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { ensureBenchBuild } from './support/bench-build.ts';
 
 const argv = process.argv;
 const arg = (name: string, dflt: number) => {
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
   const CONNECTIONS = arg('connections', 10);
   const RATE_SHARE = arg('rate-share', 0.5);
   const RUNS = arg('runs', 3);
-  const source = resolve(argS('data-dir', 'data/bench/dd-1000000-42'));
+  // --data-dir: a published DATA_DIR; default, the bench build at --addresses (1M), made when missing.
+  const source = process.argv.includes('--data-dir') ? resolve(argS('data-dir', '')) : (await ensureBenchBuild(arg('addresses', 1_000_000), arg('seed', 42))).dataDir;
   const buildDir = realpathSync(join(source, 'current'));
   const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
   // A DATA_DIR of our own (ledger, accounts) whose `current` is the build: nothing written into the source.

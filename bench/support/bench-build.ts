@@ -1,0 +1,59 @@
+/**
+ * The synthetic region and published build a benchmark runs on, made once per scale and seed
+ * and reused: `data/bench/region-<N>-<S>` (generator output, with its truth) and
+ * `data/bench/dd-<N>-<S>` (a DATA_DIR whose `current` is a build of that region).
+ * A build made by older code (a table or artifact the pipeline now publishes is missing) is
+ * rebuilt, so a bench never times yesterday's layout.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { EtlLogger } from '../../etl/pipeline/context.ts';
+import { runBuild } from '../../etl/pipeline/run.ts';
+import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
+import { withBuildLock } from '../../etl/schedule/lock.ts';
+import { generateRegion } from '../../etl/synth/generate.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Artifacts the service needs besides the Parquet tables. */
+const ARTIFACTS = ['search_index', 'property_records'];
+
+export interface BenchBuild {
+  region: string;
+  dataDir: string;
+  /** The build folder `current` points at. */
+  buildDir: string;
+}
+
+/** What a build at `dataDir/current` lacks of today's pipeline (empty when up to date or absent). */
+export function missingFromBuild(dataDir: string): string[] | null {
+  const file = join(dataDir, 'current', 'manifest.json');
+  if (!existsSync(file)) return null;
+  const m = JSON.parse(readFileSync(file, 'utf8')) as { tables?: Record<string, unknown>; artifacts?: Record<string, unknown> };
+  return [
+    ...PUBLISHED_TABLES.map((t) => t.name).filter((n) => !m.tables?.[n]),
+    ...ARTIFACTS.filter((a) => !m.artifacts?.[a]),
+  ];
+}
+
+export async function ensureBenchBuild(addresses: number, seed: number, log: (msg: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<BenchBuild> {
+  const region = join(ROOT, 'data', 'bench', `region-${addresses}-${seed}`);
+  const dataDir = join(ROOT, 'data', 'bench', `dd-${addresses}-${seed}`);
+  if (!existsSync(join(region, 'manifest.json'))) {
+    log(`generating ${addresses} addresses (seed ${seed}) into ${region} …`);
+    mkdirSync(region, { recursive: true });
+    await generateRegion({ out: region, addresses, seed });
+  }
+  const missing = missingFromBuild(dataDir);
+  if (missing === null || missing.length > 0) {
+    log(missing === null ? `building ${dataDir} …` : `rebuilding ${dataDir} (lacks ${missing.join(', ')}) …`);
+    const quiet: EtlLogger = {
+      info: () => undefined,
+      warn: (o, msg) => log(`warn ${msg ?? ''} ${JSON.stringify(o)}`),
+      error: (o, msg) => log(`error ${msg ?? ''} ${JSON.stringify(o)}`),
+    };
+    const t0 = performance.now();
+    await withBuildLock(dataDir, () => runBuild({ dataDir, sourcesDir: region, log: quiet }));
+    log(`built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  return { region, dataDir, buildDir: join(dataDir, 'current') };
+}
