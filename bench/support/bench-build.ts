@@ -57,3 +57,13 @@ export async function ensureBenchBuild(addresses: number, seed: number, log: (ms
   }
   return { region, dataDir, buildDir: join(dataDir, 'current') };
 }
+
+// npx tsx bench/support/bench-build.ts [--addresses N] [--seed S]: make (or bring up to date) the bench build.
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
+  const get = (k: string, d: number) => {
+    const i = process.argv.indexOf(`--${k}`);
+    return i >= 0 ? Number(process.argv[i + 1]) : d;
+  };
+  const b = await ensureBenchBuild(get('addresses', 1_000_000), get('seed', 42));
+  process.stdout.write(`${JSON.stringify(b)}\n`);
+}
