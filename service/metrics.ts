@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * Prometheus metrics for one app. Each app owns its registry (never the global default),
@@ -35,5 +35,7 @@ export function createMetrics(currentBuildId: () => string | undefined): Metrics
       if (id !== undefined) this.set({ build_id: id }, 1);
     },
   });
+  // The process's own: resident memory, CPU, event-loop lag, GC, heap (for ops alerts).
+  collectDefaultMetrics({ register: registry });
   return { registry, requests, latency, creditsSpent, rateLimited };
 }

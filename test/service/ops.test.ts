@@ -59,6 +59,9 @@ describe('operational endpoints', () => {
     expect(m.text).toContain('# TYPE credits_spent_total counter');
     expect(m.text).toContain('# TYPE rate_limited_total counter');
     expect(m.text).toContain(`data_build_info{build_id="${BUILD_ID}"} 1`);
+    // The process's own metrics, for memory and event-loop alerts (docs/operations.md).
+    expect(m.text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(m.text).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
     // Unknown paths share one label: the cardinality stays bounded.
     await call(s.base, 'GET', '/v1/random-path-123');
     expect((await call(s.base, 'GET', '/metrics')).text).toMatch(/route="unmatched",status="404"/);
