@@ -8,7 +8,8 @@
  * need a 12M-address region. Instead (as bench/str-estimate.ts): a region of N addresses is
  * generated and built (the real stages), and every listing of `str_listings` (all types, active
  * or not) is a template copied round robin onto random address points of the region, moved by
- * up to ±50 m, with its 24 rows of `str_listing_months`; so listings are dense where homes are.
+ * up to ±50 m, with its 24 rows of `str_listing_months` and 12 of `str_listing_prior_months` (the
+ * year before, for year-on-year changes); so listings are dense where homes are.
  * Copies keep the template's sector and outcode (the grade benchmark is that of the region's
  * sectors). The scaled tables and the postcodes are published as a build.
  * 1. In process: the market set loaded as the service loads it (time, RSS), then the handler's
@@ -80,6 +81,9 @@ await c.run(`COPY (
 await c.run(`COPY (
   SELECT m.* EXCLUDE (id), c.new_id AS id
   FROM copies c JOIN str_listing_months m ON m.id = c.tpl_id ORDER BY c.new_id, m.month) TO '${q('str_listing_months.parquet')}' (FORMAT parquet)`);
+await c.run(`COPY (
+  SELECT m.* EXCLUDE (id), c.new_id AS id
+  FROM copies c JOIN str_listing_prior_months m ON m.id = c.tpl_id ORDER BY c.new_id, m.month) TO '${q('str_listing_prior_months.parquet')}' (FORMAT parquet)`);
 await c.run(`COPY (SELECT * FROM postcodes) TO '${q('postcodes.parquet')}' (FORMAT parquet)`);
 writeFileSync(join(buildDir, 'manifest.json'), JSON.stringify({ build_id: buildId, created_at: new Date().toISOString(), schema_version: 1, sources: [], tables: {} }));
 symlinkSync(join('builds', buildId), join(dataDir, 'current'));
