@@ -286,42 +286,48 @@ export function lowerBound(sorted: readonly string[], key: string): number {
 }
 
 /**
- * The k ordinals with the highest score (min-heap), ties to the lower ordinal. Most
- * touched addresses score below the heap's minimum and are rejected by one comparison.
+ * The k ordinals with the highest score (min-heap on typed arrays), ties to the lower
+ * ordinal. Most touched addresses score below the heap's minimum and are rejected by one
+ * comparison against its root.
  */
 function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
   if (ords.length <= k) return Array.from(ords);
-  const heap: number[] = [];
-  const sc = (o: number) => score[o]!;
-  const less = (a: number, b: number) => sc(a) < sc(b) || (sc(a) === sc(b) && a > b);
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && less(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && less(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  let min = -Infinity;
-  for (const o of ords) {
-    if (heap.length < k) {
-      heap.push(o);
-      for (let i = heap.length - 1; i > 0; ) {
+  const hs = new Float32Array(k);
+  const ho = new Uint32Array(k);
+  // a (score, ordinal) is worse than b: lower score, or the same score and a higher ordinal.
+  const worse = (as: number, ao: number, bs: number, bo: number) => as < bs || (as === bs && ao > bo);
+  let size = 0;
+  for (let n = 0; n < ords.length; n++) {
+    const o = ords[n]!;
+    const sc = score[o]!;
+    let i: number;
+    if (size < k) {
+      // Sift up from the end.
+      i = size++;
+      while (i > 0) {
         const parent = (i - 1) >>> 1;
-        if (!less(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+        if (!worse(sc, o, hs[parent]!, ho[parent]!)) break;
+        hs[i] = hs[parent]!;
+        ho[i] = ho[parent]!;
         i = parent;
       }
-      if (heap.length === k) min = sc(heap[0]!);
-    } else if (sc(o) >= min && less(heap[0]!, o)) {
-      heap[0] = o;
-      down(0);
-      min = sc(heap[0]!);
+    } else {
+      if (!worse(hs[0]!, ho[0]!, sc, o)) continue;
+      // Replace the root and sift down.
+      i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= k) break;
+        const r = l + 1;
+        const m = r < k && worse(hs[r]!, ho[r]!, hs[l]!, ho[l]!) ? r : l;
+        if (!worse(hs[m]!, ho[m]!, sc, o)) break;
+        hs[i] = hs[m]!;
+        ho[i] = ho[m]!;
+        i = m;
+      }
     }
+    hs[i] = sc;
+    ho[i] = o;
   }
-  return heap;
+  return Array.from(ho);
 }
