@@ -8,10 +8,10 @@
  *    (searchIndexStage) into a build folder: build time and index size.
  * 2. Loads the index and the property store as the service does: load time, memory (RSS).
  * 3. In process: engine time per query (no HTTP) and top-1/top-5 on typed queries at scale.
- * 4. A real server (real ledger, metering on) in this process; autocannon in a second
+ * 4. A real server (real ledger, metering on) in this process; a load generator in a second
  *    process drives /v1/addresses/search (distinct typed queries) and /v1/properties/{uprn}
- *    (random UPRNs), first flat out, then at a fixed arrival rate of rate-share × the
- *    flat-out throughput. Server-side latency is taken in the server from request to response
+ *    (random UPRNs), first flat out (autocannon, 10 connections), then with open-loop
+ *    Poisson arrivals (bench/support/open-loop.ts) at rate-share × the flat-out throughput. Server-side latency is taken in the server from request to response
  *    finish; throughput from the load generator.
  * Writes bench/results/search-<N>.json.
  */
@@ -39,6 +39,7 @@ import { SEARCH_INDEX_FILE } from '../schemas/search-index-format.ts';
 import { buildStores } from '../service/store/stores.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { openLoop } from './support/open-loop.ts';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -59,7 +60,7 @@ interface LoadSpec {
   headers: Record<string, string>;
   connections: number;
   seconds: number;
-  /** Requests per second over all connections; flat out when absent. */
+  /** Mean arrivals per second (open loop, Poisson); flat out (autocannon, closed loop) when absent. */
   rate?: number;
 }
 
@@ -68,10 +69,15 @@ async function loadChild(specPath: string): Promise<void> {
   type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
+  if (spec.rate) {
+    // A fixed rate: open-loop Poisson arrivals (bench/support/open-loop.ts), not autocannon's bursts.
+    const r = await openLoop({ url: spec.url, paths: spec.paths, headers: spec.headers, rate: spec.rate, seconds: spec.seconds });
+    process.stdout.write(JSON.stringify({ ...r, rps: Math.round(r.sent / spec.seconds), total: r.sent }));
+    return;
+  }
   let next = 0;
   const r = await autocannon({
     url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
-    ...(spec.rate ? { overallRate: spec.rate } : {}),
     requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
   });
   process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
@@ -206,8 +212,9 @@ async function main(): Promise<void> {
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   const propertyPaths = Array.from({ length: 60_000 }, () => `/v1/properties/${100000000000 + Math.floor(rand() * N)}`);
 
-  // Flat out (saturation: latency is mostly queueing), then at a fixed arrival rate of
-  // RATE_SHARE of that throughput (latency as a client sees it at a sustainable load).
+  // Flat out (autocannon, CONNECTIONS always busy: throughput, and latency that is mostly
+  // queueing), then open-loop Poisson arrivals at RATE_SHARE of that throughput (latency as
+  // customers see it at a sustainable load).
   const load: Record<string, unknown> = {};
   for (const [name, paths] of [['search', searchPaths], ['property', propertyPaths]] as const) {
     serverMs[name] = [];
