@@ -53,6 +53,10 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	npx tsx bench/ledger.ts
 	npx tsx bench/middleware.ts
 
+.PHONY: reliability
+reliability: install ## Reliability suite at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, ledger crashes
+	FUZZ_CASES=$(or $(FUZZ_CASES),10000) npx vitest run test/service/fuzz-endpoints.test.ts test/etl/kill-etl.test.ts test/etl/publish/kill.test.ts test/service/server-crash.test.ts test/service/ledger-crash.test.ts
+
 .PHONY: clean
 clean: ## Remove generated data (keeps data/README.md)
 	find $(DATA_DIR) -mindepth 1 ! -name README.md -exec rm -rf {} +
