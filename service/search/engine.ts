@@ -27,6 +27,12 @@ const PREFIX_SIM = 0.9;
 const POSTCODE_WEIGHT = 8;
 const MAX_PREFIX_WORDS = 500;
 
+/** A query's ranked hits, best first (at most MAX_RESULTS). */
+interface Ranked {
+  ords: Uint32Array;
+  scores: Float64Array;
+}
+
 interface Term {
   /** Vocabulary ids matching the typed word and their word similarity (1 exact, fuzzy, prefix). */
   sims: Map<number, number>;
@@ -62,7 +68,13 @@ export class SearchIndex {
   private readonly simSlots: Float64Array[] = [];
   private epoch = 0;
   private termEpoch = 0;
-  private readonly cache = new LRUCache<string, AddressMatch[]>({ max: 20_000 });
+  /**
+   * Ranked hits per normalised query as ordinals and scores in typed arrays, not result
+   * objects: 20,000 cached queries of 50 objects with their address strings were a million
+   * long-lived objects, and the old-generation collections they caused (tens of ms at 10M)
+   * made the search latency's tail. Objects are made for the `limit` asked for.
+   */
+  private readonly cache = new LRUCache<string, Ranked>({ max: 20_000 });
 
   constructor(private readonly d: SearchIndexData) {
     this.n = d.n;
@@ -101,10 +113,12 @@ export class SearchIndex {
       hits = this.rank(parsed);
       this.cache.set(parsed.key, hits);
     }
-    return hits.slice(0, limit);
+    const out: AddressMatch[] = [];
+    for (let i = 0; i < Math.min(limit, hits.ords.length); i++) out.push(this.match(hits.ords[i]!, hits.scores[i]!));
+    return out;
   }
 
-  private rank(p: ParsedQuery): AddressMatch[] {
+  private rank(p: ParsedQuery): Ranked {
     const terms: Term[] = p.words.map((w, i) => this.wordTerm(w, p.partialLast && i === p.words.length - 1));
     const pcTerm: Term[] = [];
     if (p.postcodePrefix !== undefined) {
@@ -117,7 +131,8 @@ export class SearchIndex {
     try {
       const scored = candidates.map((ord) => ({ ord, score: this.score(ord, p, terms, sims, numberIds) }));
       scored.sort((a, b) => b.score - a.score || a.ord - b.ord);
-      return scored.slice(0, MAX_RESULTS).map(({ ord, score }) => this.match(ord, score));
+      const top = scored.slice(0, MAX_RESULTS);
+      return { ords: Uint32Array.from(top, (x) => x.ord), scores: Float64Array.from(top, (x) => x.score) };
     } finally {
       terms.forEach((t, j) => { for (const id of t.sims.keys()) sims[j]![id] = 0; });
     }
