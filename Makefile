@@ -44,7 +44,8 @@ test: install typecheck ## Install, type-check, then run every test (unit, ETL, 
 	node scripts/run-tests.mjs
 
 .PHONY: bench
-bench: install ## Run every benchmark in bench/ (medians, results in bench/results/); BENCH_ADDRESSES sets the ETL scale
+BENCH_NODE := UV_THREADPOOL_SIZE=16 node --expose-gc --max-old-space-size=14000 --import tsx
+bench: install ## Run every benchmark in bench/ (medians, results in bench/results/); BENCH_ADDRESSES sets the ETL scale; endpoint benches run on the 1M bench build (made once, about 7 min)
 	npx tsx bench/grid-accuracy.ts
 	npx tsx bench/airbnb-readers.ts
 	npx tsx bench/synth.ts --addresses 1000000
@@ -52,6 +53,15 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	npx tsx bench/spatial.ts
 	npx tsx bench/ledger.ts
 	npx tsx bench/middleware.ts
+	$(BENCH_NODE) bench/search.ts --addresses 1000000 --seconds 10
+	$(BENCH_NODE) bench/risks.ts
+	$(BENCH_NODE) bench/valuation-sale.ts
+	$(BENCH_NODE) bench/valuation-other.ts
+	$(BENCH_NODE) bench/backtest.ts
+	$(BENCH_NODE) bench/str-estimate.ts
+	$(BENCH_NODE) bench/str-market.ts
+	$(BENCH_NODE) bench/str-market-grades.ts
+	$(BENCH_NODE) bench/str-estimate-accuracy.ts --addresses 60000 --seed 42
 
 .PHONY: reliability
 reliability: install ## Reliability suite at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, ledger crashes
