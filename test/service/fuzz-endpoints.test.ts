@@ -109,8 +109,14 @@ function bodyObject(s: ParamSchema): fc.Arbitrary<Record<string, unknown>> {
 function request(op: Op): fc.Arbitrary<{ path: string; body?: string; contentType?: string }> {
   const pathParams = op.params.filter((p) => p.in === 'path');
   const queryParams = op.params.filter((p) => p.in === 'query');
-  const pathArb = fc.tuple(...pathParams.map((p) => fromSchema(p.name, p.schema))).map((vals) =>
-    pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, encodeURIComponent(vals[i]!)), op.path),
+  // A segment: any text, encoded (a lone surrogate becomes U+FFFD on the way), or raw bytes
+  // that are not valid percent-encoding or UTF-8.
+  const segment = (p: Param) => fc.oneof(
+    { weight: 8, arbitrary: fromSchema(p.name, p.schema).map((v) => encodeURIComponent(Buffer.from(v, 'utf8').toString('utf8'))) },
+    { weight: 1, arbitrary: fc.constantFrom('%FF', '%ED%A0%80', '%C0%AF', '%00', '%2F..%2F', '%', '%zz', '12%', '%E2%82') },
+  );
+  const pathArb = fc.tuple(...pathParams.map(segment)).map((vals) =>
+    pathParams.reduce((path, p, i) => path.replace(`{${p.name}}`, vals[i]!), op.path),
   );
   // Each documented parameter at most once (a random subset), then now and then a repeated or
   // an unknown one.
