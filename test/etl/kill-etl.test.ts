@@ -11,18 +11,20 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const KILLS = 20;
 
 /** Runs `etl run` as a child process and SIGKILLs it after `ms` unless it finished first. */
-function runEtl(sources: string, dataDir: string, ms: number): Promise<'killed' | 'finished'> {
+function runEtl(sources: string, dataDir: string, ms: number): Promise<{ outcome: 'killed' | 'finished'; ms: number }> {
   return new Promise((res, rej) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'etl/cli.ts'), 'run', '--sources', sources, '--data-dir', dataDir], {
       cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
     child.stderr.on('data', (d) => { err += d; });
+    const t0 = performance.now();
     const timer = setTimeout(() => child.kill('SIGKILL'), ms);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      if (signal === 'SIGKILL') res('killed');
-      else if (code === 0) res('finished');
+      const took = performance.now() - t0;
+      if (signal === 'SIGKILL') res({ outcome: 'killed', ms: took });
+      else if (code === 0) res({ outcome: 'finished', ms: took });
       else rej(new Error(`etl exited ${code}: ${err.slice(-2000)}`));
     });
   });
@@ -34,10 +36,15 @@ describe('the ETL killed at random moments', () => {
     const dataDir = join(tmp.dir, 'data');
     const outcomes: string[] = [];
     let last: string | undefined;
+    // Kill moments spread over a whole run as long as the last finished one took on this
+    // machine (a fixed window let most runs finish first on a fast machine).
+    let full = 5_000;
     for (let i = 0; outcomes.filter((o) => o === 'killed').length < KILLS; i++) {
       // Every fifth run is left to finish so that later kills land while a good build exists.
-      const ms = i % 5 === 0 ? 120_000 : 700 + Math.floor(Math.random() * 5000);
-      outcomes.push(await runEtl(sources, dataDir, ms));
+      const ms = i % 5 === 0 ? 120_000 : 300 + Math.floor(Math.random() * 0.95 * (full - 300));
+      const run = await runEtl(sources, dataDir, ms);
+      outcomes.push(run.outcome);
+      if (run.outcome === 'finished') full = run.ms;
       const cur = await currentBuildId(dataDir);
       if (cur) {
         const m = await verifyBuild(join(dataDir, 'current'));
