@@ -35,19 +35,8 @@ import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
+import { arg, argStr, mb, pct, r2, summary } from './support/stats.ts';
 
-const argStr = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
-const arg = (name: string, dflt: number) => Number(argStr(name, String(dflt)));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const mb = (bytes: number) => Math.round(bytes / 1048576);
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
-};
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface LoadSpec {

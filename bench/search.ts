@@ -40,18 +40,8 @@ import { buildStores } from '../service/store/stores.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { openLoop } from './support/open-loop.ts';
+import { arg, mb, r2, summary } from './support/stats.ts';
 
-const arg = (name: string, dflt: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const mb = (bytes: number) => Math.round(bytes / 1048576);
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
-};
 const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
 
 interface LoadSpec {

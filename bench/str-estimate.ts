@@ -36,6 +36,7 @@ import { StrListingIndex } from '../service/str/listing-index.ts';
 import { stagedContext } from '../test/support/region.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { rng } from '../etl/synth/prng.ts';
+import { pct, r2, summaryWithMax as summary } from './support/stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,12 +45,6 @@ const { values } = parseArgs({
   },
 });
 const N = Number(values.addresses), L = Number(values.listings), R = Number(values.requests), SEED = Number(values.seed);
-const pct = (s: number[], p: number) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)), max_ms: r2(s[s.length - 1] ?? NaN) };
-};
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const load0 = loadavg();
 

@@ -46,18 +46,8 @@ import rentsRoute from '../service/routes/v1/rents-long-term.ts';
 import gdvRoute from '../service/routes/v1/valuation-development-gdv.ts';
 import type { RouteDef } from '../service/routes/types.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
+import { arg, argStr, pct, r2, summary } from './support/stats.ts';
 
-const argStr = (name: string, dflt: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : dflt;
-};
-const arg = (name: string, dflt: number) => Number(argStr(name, String(dflt)));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
-};
 const median = (v: number[]) => {
   const s = [...v].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2) : NaN;

@@ -29,23 +29,9 @@ import { closeGracefully, createHttpServer, listen } from '../service/server.ts'
 import { monthLabel, saleValuers } from '../service/valuation/sale-valuer.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
+import { arg, argStr, mb, pct, r2, summary } from './support/stats.ts';
 
 const argv = process.argv;
-const arg = (name: string, dflt: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-};
-const argS = (name: string, dflt: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1]! : dflt;
-};
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-const r2 = (n: number) => Math.round(n * 100) / 100;
-const mb = (bytes: number) => Math.round(bytes / 1048576);
-const summary = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return { n: s.length, p50_ms: r2(pct(s, 50)), p95_ms: r2(pct(s, 95)), p99_ms: r2(pct(s, 99)) };
-};
 const med = (v: number[]) => {
   const s = [...v].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)] ?? NaN;
@@ -90,7 +76,7 @@ async function main(): Promise<void> {
   const RATE_SHARE = arg('rate-share', 0.5);
   const RUNS = arg('runs', 3);
   // --data-dir: a published DATA_DIR; default, the bench build at --addresses (1M), made when missing.
-  const source = process.argv.includes('--data-dir') ? resolve(argS('data-dir', '')) : (await ensureBenchBuild(arg('addresses', 1_000_000), arg('seed', 42))).dataDir;
+  const source = process.argv.includes('--data-dir') ? resolve(argStr('data-dir', '')) : (await ensureBenchBuild(arg('addresses', 1_000_000), arg('seed', 42))).dataDir;
   const buildDir = realpathSync(join(source, 'current'));
   const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
   // A DATA_DIR of our own (ledger, accounts) whose `current` is the build: nothing written into the source.
