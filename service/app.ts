@@ -57,7 +57,7 @@ function handle(route: RouteDef, deps: AppDeps): Middleware {
 
 export function buildApp(deps: AppDeps): App {
   const { config, ledger, clock, dataSource, logger } = deps;
-  const metrics = createMetrics(() => dataSource.current()?.id);
+  const metrics = createMetrics(() => dataSource.current()?.id, () => ledger.health());
   const limiter = new SlidingWindowLimiter();
   const router = new Router();
 
@@ -67,7 +67,7 @@ export function buildApp(deps: AppDeps): App {
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
-  addOpsRoutes(router, { data: dataSource, metrics, openapi: renderOpenApi() });
+  addOpsRoutes(router, { data: dataSource, metrics, openapi: renderOpenApi(), ledger });
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.

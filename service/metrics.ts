@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { LedgerHealth } from './ledger/types.ts';
 
 /**
  * Prometheus metrics for one app. Each app owns its registry (never the global default),
@@ -12,7 +13,7 @@ export interface Metrics {
   rateLimited: Counter<'route'>;
 }
 
-export function createMetrics(currentBuildId: () => string | undefined): Metrics {
+export function createMetrics(currentBuildId: () => string | undefined, ledgerHealth?: () => LedgerHealth): Metrics {
   const registry = new Registry();
   const requests = new Counter({ name: 'http_requests_total', help: 'Requests by route template, method and status', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
   const latency = new Histogram({
@@ -35,6 +36,24 @@ export function createMetrics(currentBuildId: () => string | undefined): Metrics
       if (id !== undefined) this.set({ build_id: id }, 1);
     },
   });
+  if (ledgerHealth) {
+    new Gauge({
+      name: 'ledger_writable',
+      help: '1 while the credit ledger records charges; 0 while its writes fail (metered calls answer 503 ledger_unavailable)',
+      registers: [registry],
+      collect() {
+        this.set(ledgerHealth().writable ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'ledger_write_failures',
+      help: 'Times the ledger\'s writes started failing since the process started (disk full, read-only, I/O error)',
+      registers: [registry],
+      collect() {
+        this.set(ledgerHealth().write_failures);
+      },
+    });
+  }
   // The process's own: resident memory, CPU, event-loop lag, GC, heap (for ops alerts).
   collectDefaultMetrics({ register: registry });
   return { registry, requests, latency, creditsSpent, rateLimited };

@@ -37,6 +37,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   rate_limited: 'Rate limit reached; see Retry-After. No credits charged.',
   internal: 'Unexpected server error; quote the request id.',
   data_unavailable: 'No published data build is loaded. No credits charged.',
+  ledger_unavailable: 'The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged.',
 };
 
 /** The error responses an operation can give. */
@@ -47,6 +48,7 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
   if (route.body) codes.push('payload_too_large', 'unsupported_media_type');
   codes.push('rate_limited', 'internal');
   if (route.needsBuild) codes.push('data_unavailable');
+  if (route.cost > 0) codes.push('ledger_unavailable');
   return codes;
 }
 
@@ -70,7 +72,7 @@ function errorResponses(): Json {
       code,
       {
         description: ERROR_TEXT[code],
-        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
+        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       },
     ]),
@@ -104,7 +106,18 @@ function operation(route: RouteDef, components: Json): Json {
       content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output', components) : { type: 'object' } } },
     },
   };
-  for (const code of errorCodesOf(route)) responses[String(ERROR_CODES[code].status)] = { $ref: `#/components/responses/${code}` };
+  const byStatus = new Map<string, ErrorCode[]>();
+  for (const code of errorCodesOf(route)) byStatus.set(String(ERROR_CODES[code].status), [...(byStatus.get(String(ERROR_CODES[code].status)) ?? []), code]);
+  for (const [status, codes] of byStatus) {
+    // One response per status: two codes sharing a status (the 503s) are described together.
+    responses[status] = codes.length === 1
+      ? { $ref: `#/components/responses/${codes[0]}` }
+      : {
+          description: codes.map((c) => `\`${c}\`: ${ERROR_TEXT[c]}`).join(' '),
+          headers: headerRefs([...METERED, 'Retry-After']),
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        };
+  }
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   data_unavailable: { status: 503, title: 'Data unavailable' },
+  ledger_unavailable: { status: 503, title: 'Ledger unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -10,3 +10,15 @@ export class LedgerError extends Error {
     super(message);
   }
 }
+
+/**
+ * The ledger cannot make a change durable (disk full, read-only file system, I/O error), so
+ * the change is refused: nothing is served that is not recorded. Transient: the ledger
+ * retries in the background and accepts writes again once a write succeeds.
+ */
+export class LedgerUnavailableError extends Error {
+  override readonly name = 'LedgerUnavailableError';
+  constructor(override readonly cause: Error) {
+    super(`the ledger cannot record changes: ${cause.message}`);
+  }
+}

@@ -19,7 +19,7 @@ import {
 } from '../domain/billing.ts';
 import { ENTERPRISE_DEFAULT_RATE_LIMIT, PLANS, TIERS, type RateLimit, type Tier } from '../domain/plans.ts';
 import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, hashesEqual, newId } from '../accounts/keys.ts';
-import { LedgerError } from './errors.ts';
+import { LedgerError, LedgerUnavailableError } from './errors.ts';
 import { acquireLock } from './lock.ts';
 import { LogWriter } from './log-writer.ts';
 import type { LedgerRecord } from './records.ts';
@@ -28,6 +28,7 @@ import { LedgerState, type AccountRec } from './state.ts';
 import type {
   AccountView,
   ChargeMeta,
+  LedgerHealth,
   KeyPrincipal,
   Ledger,
   Reservation,
@@ -61,8 +62,15 @@ export interface FileLedger extends Ledger {
   readonly opened: OpenReport;
   /** Write a snapshot now and start a new segment (compacting the old ones). */
   snapshot(): Promise<void>;
-  stats(): { accounts: number; records: number; batches: number; fsyncs: number; held: number; segment: number };
+  stats(): {
+    accounts: number; records: number; batches: number; fsyncs: number; held: number; segment: number;
+    /** False while writes fail; `recoveries` counts the times writes came back. */
+    writable: boolean; write_failures: number; recoveries: number;
+  };
 }
+
+/** How often a ledger whose writes fail tries again (on demand, never more often). */
+export const LEDGER_RETRY_MS = 1000;
 
 export const ledgerDir = (dataDir: string) => join(dataDir, 'ledger');
 
@@ -71,49 +79,62 @@ export async function openFileLedger(opts: FileLedgerOptions): Promise<FileLedge
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const lock = await acquireLock(dir);
   try {
-    const snap = await readSnapshot(dir);
-    await unlink(join(dir, `${SNAPSHOT_FILE}.tmp`)).catch(() => {});
-    const state = snap ? LedgerState.fromSnapshot(snap.state) : new LedgerState();
-    const first = snap?.segment ?? 1;
-    const segs = (await listSegments(dir)).filter((n) => n >= first);
-    const report: OpenReport = { snapshotSegment: snap?.segment ?? null, segmentsReplayed: 0, recordsReplayed: 0, tornBytesDropped: 0 };
-    let tail = { n: first, size: 0 };
-    for (const [i, n] of segs.entries()) {
-      if (n !== first + i) throw new LedgerCorruptError(`${dir}: segment ${segmentName(first + i)} is missing`);
-      const scan = await scanSegment(dir, n);
-      const last = i === segs.length - 1;
-      if (scan.tornBytes > 0 && !last) {
-        throw new LedgerCorruptError(`${segmentName(n)}: damaged end in a segment that is not the last one`);
-      }
-      for (const [j, rec] of scan.records.entries()) {
-        try {
-          state.apply(rec);
-        } catch (e) {
-          throw new LedgerCorruptError(`${segmentName(n)}: record ${j} (${rec.t}) cannot be applied: ${(e as Error).message}`);
-        }
-      }
-      report.segmentsReplayed++;
-      report.recordsReplayed += scan.records.length;
-      if (scan.tornBytes > 0) {
-        // Unacknowledged by construction (its fsync never completed): drop it for good.
-        const fh = await open(join(dir, segmentName(n)), 'r+');
-        try {
-          await fh.truncate(scan.validLength);
-          await fh.sync();
-        } finally {
-          await fh.close();
-        }
-        report.tornBytesDropped = scan.tornBytes;
-      }
-      tail = { n, size: scan.validLength };
-    }
-    if (report.tornBytesDropped > 0) await syncDir(dir);
-    for (const n of await listSegments(dir)) if (n < first) await unlink(join(dir, segmentName(n)));
+    const { state, report, tail } = await loadDir(dir);
     const writer = await LogWriter.open(dir, tail.n, tail.size);
     return new FileLedgerImpl(dir, opts, state, writer, lock.release, tail.n, report);
   } catch (e) {
     await lock.release();
     throw e;
+  }
+}
+
+/**
+ * The state as the directory holds it: the snapshot, then every later segment replayed in
+ * order; a torn tail of the last segment is cut off for good. Also where appends continue.
+ */
+async function loadDir(dir: string): Promise<{ state: LedgerState; report: OpenReport; tail: { n: number; size: number } }> {
+  const snap = await readSnapshot(dir);
+  await unlink(join(dir, `${SNAPSHOT_FILE}.tmp`)).catch(() => {});
+  const state = snap ? LedgerState.fromSnapshot(snap.state) : new LedgerState();
+  const first = snap?.segment ?? 1;
+  const segs = (await listSegments(dir)).filter((n) => n >= first);
+  const report: OpenReport = { snapshotSegment: snap?.segment ?? null, segmentsReplayed: 0, recordsReplayed: 0, tornBytesDropped: 0 };
+  let tail = { n: first, size: 0 };
+  for (const [i, n] of segs.entries()) {
+    if (n !== first + i) throw new LedgerCorruptError(`${dir}: segment ${segmentName(first + i)} is missing`);
+    const scan = await scanSegment(dir, n);
+    const last = i === segs.length - 1;
+    if (scan.tornBytes > 0 && !last) {
+      throw new LedgerCorruptError(`${segmentName(n)}: damaged end in a segment that is not the last one`);
+    }
+    for (const [j, rec] of scan.records.entries()) {
+      try {
+        state.apply(rec);
+      } catch (e) {
+        throw new LedgerCorruptError(`${segmentName(n)}: record ${j} (${rec.t}) cannot be applied: ${(e as Error).message}`);
+      }
+    }
+    report.segmentsReplayed++;
+    report.recordsReplayed += scan.records.length;
+    if (scan.tornBytes > 0) {
+      // Unacknowledged by construction (its fsync never completed): drop it for good.
+      await truncateFile(join(dir, segmentName(n)), scan.validLength);
+      report.tornBytesDropped = scan.tornBytes;
+    }
+    tail = { n, size: scan.validLength };
+  }
+  if (report.tornBytesDropped > 0) await syncDir(dir);
+  for (const n of await listSegments(dir)) if (n < first) await unlink(join(dir, segmentName(n)));
+  return { state, report, tail };
+}
+
+async function truncateFile(path: string, size: number): Promise<void> {
+  const fh = await open(path, 'r+');
+  try {
+    await fh.truncate(size);
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
 }
 
@@ -125,12 +146,18 @@ class FileLedgerImpl implements FileLedger {
   private sinceSnapshot = 0;
   private closed = false;
   private readonly snapshotEvery: number;
+  private recovering: Promise<void> | undefined;
+  private lastRecoveryAttempt = 0;
+  private writeFailures = 0;
+  private countedFailure: LogWriter | undefined;
+  private recoveries = 0;
 
   constructor(
     readonly dir: string,
     private readonly opts: FileLedgerOptions,
-    private readonly state: LedgerState,
-    private readonly writer: LogWriter,
+    /** Replaced, with the writer, when the ledger recovers from failed writes (reloaded from disk). */
+    private state: LedgerState,
+    private writer: LogWriter,
     private readonly releaseLock: () => Promise<void>,
     /** Segment that newly appended records go to (rotations queued so far included). */
     private segmentHead: number,
@@ -160,6 +187,7 @@ class FileLedgerImpl implements FileLedger {
 
   reserve(accountId: string, cost: number, now: Date): ReserveResult {
     if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`reserve: cost must be a non-negative integer (got ${cost})`);
+    if (!this.writable()) return { ok: false, reason: 'unavailable' };
     const acc = this.touch(accountId, now);
     if (!acc) return { ok: false, reason: 'unknown_account' };
     const remaining = remainingCredits(acc.billing);
@@ -296,19 +324,30 @@ class FileLedgerImpl implements FileLedger {
     await this.queueSnapshot();
   }
 
+  health(): LedgerHealth {
+    return { writable: this.writable(), write_failures: this.writeFailures, recoveries: this.recoveries };
+  }
+
   stats() {
     let held = 0;
     for (const h of this.held.values()) held += h;
     const w = this.writer.stats;
-    return { accounts: this.state.accounts.size, records: this.state.records, batches: w.batches, fsyncs: w.fsyncs, held, segment: this.segmentHead };
+    return {
+      accounts: this.state.accounts.size, records: this.state.records, batches: w.batches, fsyncs: w.fsyncs, held, segment: this.segmentHead,
+      ...this.health(),
+    };
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
+      await this.recovering;
       if ((this.opts.snapshotOnClose ?? true) && this.sinceSnapshot > 0 && !this.writer.error) await this.queueSnapshot();
-      await this.writer.drain();
+      // A writer that failed has nothing more to flush: what it refused was never acknowledged.
+      await this.writer.drain().catch((e: Error) => {
+        if (!this.writer.error) throw e;
+      });
     } finally {
       await this.writer.close();
       await this.releaseLock();
@@ -317,13 +356,63 @@ class FileLedgerImpl implements FileLedger {
 
   // --- internals ------------------------------------------------------------------
 
-  /** Applies and appends in one synchronous step; resolves once durable. */
+  /**
+   * Applies and appends in one synchronous step; resolves once durable. While writes fail it
+   * refuses without applying anything (LedgerUnavailableError).
+   */
   private record(rec: LedgerRecord): Promise<void> {
     this.assertOpen();
+    if (!this.writable()) return Promise.reject(new LedgerUnavailableError(this.writer.error!));
     this.state.apply(rec);
-    const durable = this.writer.append(rec);
+    const durable = this.writer.append(rec).catch((e: Error) => {
+      throw new LedgerUnavailableError(e);
+    });
     if (++this.sinceSnapshot >= this.snapshotEvery) this.queueSnapshot().catch(() => {}); // failure poisons the writer
     return durable;
+  }
+
+  /**
+   * True when the ledger accepts writes. After a failed write it is false, and a call starts
+   * a recovery attempt at most every LEDGER_RETRY_MS, so it comes back by itself once space
+   * returns or the file system is writable again.
+   */
+  private writable(): boolean {
+    if (!this.writer.error) return true;
+    if (this.countedFailure !== this.writer) {
+      this.countedFailure = this.writer;
+      this.writeFailures++;
+    }
+    if (!this.recovering && !this.closed && Date.now() - this.lastRecoveryAttempt >= LEDGER_RETRY_MS) {
+      this.lastRecoveryAttempt = Date.now();
+      this.recovering = this.recover()
+        .then(() => void this.recoveries++)
+        .catch(() => undefined) // still failing: the next call past the interval tries again
+        .finally(() => (this.recovering = undefined));
+    }
+    return false;
+  }
+
+  /**
+   * Cuts the log back to what was acknowledged and reloads the state from disk: the memory
+   * state may hold records whose write failed (applied before their fsync), and those were
+   * refused to their callers, so they must not count. Fails (and is retried) while the disk
+   * is still full or read-only.
+   */
+  private async recover(): Promise<void> {
+    const failed = this.writer;
+    const pos = failed.durable;
+    await failed.close();
+    // A segment begun after the last fsynced position (a rotation that failed part-way) holds
+    // nothing acknowledged; the snapshot never points past that position.
+    for (const n of await listSegments(this.dir)) if (n > pos.segment) await unlink(join(this.dir, segmentName(n)));
+    await truncateFile(join(this.dir, segmentName(pos.segment)), pos.size);
+    await syncDir(this.dir);
+    const { state, report, tail } = await loadDir(this.dir);
+    const writer = await LogWriter.open(this.dir, tail.n, tail.size);
+    this.state = state;
+    this.writer = writer;
+    this.segmentHead = tail.n;
+    this.sinceSnapshot = report.recordsReplayed;
   }
 
   private queueSnapshot(): Promise<void> {

@@ -9,7 +9,9 @@
  * segments are deleted. Records queued after it go to the new segment.
  *
  * A failed write or fsync poisons the writer: after an fsync error the kernel may have
- * dropped the dirty pages, so retrying could acknowledge data that is not on disk.
+ * dropped the dirty pages, so retrying could acknowledge data that is not on disk. The
+ * ledger recovers by closing it, cutting the segment back to `durable` (the end of the last
+ * batch whose fsync succeeded) and opening a new writer (file-ledger.ts).
  */
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,6 +31,8 @@ export class LogWriter {
   private queue: Entry[] = [];
   private running: Promise<void> | undefined;
   private failed: Error | undefined;
+  /** End of the last acknowledged (fsynced) batch: what survives, whatever happens after. */
+  private durablePos: { segment: number; size: number };
   /** Counters for metrics and the benchmark. */
   readonly stats = { batches: 0, records: 0, fsyncs: 0 };
 
@@ -37,15 +41,22 @@ export class LogWriter {
     private fh: FileHandle,
     private size: number,
     private segment: number,
-  ) {}
+  ) {
+    this.durablePos = { segment, size };
+  }
 
   /** Opens segment `n` for appending at `size`, creating it (header + fsync) if new. */
   static async open(dir: string, n: number, size: number): Promise<LogWriter> {
     if (size === 0) {
       const fh = await open(join(dir, segmentName(n)), 'w', 0o600);
-      await fh.write(SEGMENT_MAGIC, 0, SEGMENT_MAGIC.length, 0);
-      await fh.datasync();
-      await syncDir(dir);
+      try {
+        await fh.write(SEGMENT_MAGIC, 0, SEGMENT_MAGIC.length, 0);
+        await fh.datasync();
+        await syncDir(dir);
+      } catch (e) {
+        await fh.close().catch(() => undefined);
+        throw e;
+      }
       return new LogWriter(dir, fh, SEGMENT_MAGIC.length, n);
     }
     return new LogWriter(dir, await open(join(dir, segmentName(n)), 'r+'), size, n);
@@ -57,6 +68,10 @@ export class LogWriter {
 
   get error(): Error | undefined {
     return this.failed;
+  }
+
+  get durable(): { segment: number; size: number } {
+    return { ...this.durablePos };
   }
 
   append(record: unknown): Promise<void> {
@@ -78,7 +93,9 @@ export class LogWriter {
 
   async close(): Promise<void> {
     await this.drain().catch(() => {});
-    await this.fh.close();
+    await this.fh.close().catch((e: Error) => {
+      if (!this.failed) throw e; // a poisoned writer's handle may fail to close too (EIO)
+    });
   }
 
   private enqueue(make: (done: Settle) => Entry): Promise<void> {
@@ -97,7 +114,7 @@ export class LogWriter {
         if (batch[0]?.kind === 'rotate') await this.doRotate(batch[0].segment, batch[0].snapshot);
         else await this.writeBatch(batch);
       } catch (e) {
-        this.failed = new Error(`ledger write failed, restart required: ${(e as Error).message}`);
+        this.failed = new Error(`ledger write failed: ${(e as Error).message}`);
         for (const en of [...batch, ...this.queue.splice(0)]) en.done.reject(this.failed);
         return;
       }
@@ -115,6 +132,7 @@ export class LogWriter {
     }
     this.size += buf.length;
     await this.fh.datasync();
+    this.durablePos = { segment: this.segment, size: this.size };
     this.stats.batches++;
     this.stats.fsyncs++;
     this.stats.records += batch.length;
@@ -126,6 +144,7 @@ export class LogWriter {
     this.fh = fresh.fh;
     this.size = fresh.size;
     this.segment = next;
+    this.durablePos = { segment: next, size: fresh.size };
     const tmp = join(this.dir, `${SNAPSHOT_FILE}.tmp`);
     const sf = await open(tmp, 'w', 0o600);
     try {

@@ -34,7 +34,9 @@ export interface KeyPrincipal {
 export type ReserveResult =
   | { ok: true; reservation: Reservation }
   | { ok: false; reason: 'credits_exhausted'; remaining: number }
-  | { ok: false; reason: 'unknown_account' };
+  | { ok: false; reason: 'unknown_account' }
+  /** Writes are failing (disk full, read-only, I/O error): nothing can be charged, so nothing is served. */
+  | { ok: false; reason: 'unavailable' };
 
 export interface Reservation {
   readonly id: string;
@@ -62,6 +64,14 @@ export interface UsageReport {
   by_day: { date: string; calls: number; credits: number }[];
 }
 
+export interface LedgerHealth {
+  writable: boolean;
+  /** Times writes started failing since the process started. */
+  write_failures: number;
+  /** Times writes came back after failing. */
+  recoveries: number;
+}
+
 export interface Ledger {
   /** Resolve a presented key (hash lookup, constant-time compare). */
   authenticate(apiKey: string): KeyPrincipal | undefined;
@@ -72,7 +82,10 @@ export interface Ledger {
    * exceed the balance. A cost above the remaining balance is refused and holds nothing.
    */
   reserve(accountId: string, cost: number, now: Date): ReserveResult;
-  /** Make the charge durable (fsync, group commit allowed) before the response is sent. */
+  /**
+   * Make the charge durable (fsync, group commit allowed) before the response is sent.
+   * Rejects with LedgerUnavailableError when it cannot be made durable (the charge is void).
+   */
   commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void>;
   /** Give held credits back (non-2xx response). */
   release(reservation: Reservation): void;
@@ -86,6 +99,9 @@ export interface Ledger {
   downgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView>;
   revokeKey(accountId: string, now: Date): Promise<void>;
   rotateKey(accountId: string, now: Date): Promise<{ api_key: string }>;
+
+  /** Whether writes succeed now, and how often they have failed and come back (for /metrics). */
+  health(): LedgerHealth;
 
   /** Flush pending writes and release the writer lock. */
   close(): Promise<void>;

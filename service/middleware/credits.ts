@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import { LedgerUnavailableError } from '../ledger/errors.ts';
 import type { Ledger } from '../ledger/types.ts';
 import type { Metrics } from '../metrics.ts';
 import { ApiError } from './errors.ts';
@@ -22,6 +23,7 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
     const r = ledger.reserve(principal.account_id, cost, ctx.state.now);
     if (!r.ok) {
       if (r.reason === 'unknown_account') throw new ApiError('unauthorized', 'The API key is malformed, unknown or revoked.');
+      if (r.reason === 'unavailable') throw ledgerUnavailable();
       ctx.set('X-Credits-Remaining', String(r.remaining));
       throw new ApiError(
         'credits_exhausted',
@@ -41,11 +43,13 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       try {
         await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
       } catch (err) {
-        // The charge may not be durable: answer 500 (nothing acknowledged). Release is
-        // idempotent, so it returns the hold only if the ledger has not settled it.
+        // The charge is not durable, so the answer is not served: 503 (or 500 for anything
+        // but a failed write). Release is idempotent: it returns the hold only if unsettled.
         ledger.release(reservation);
         ctx.set('X-Credits-Remaining', remaining());
-        throw err;
+        if (!(err instanceof LedgerUnavailableError)) throw err;
+        ctx.state.log.error({ err: err.cause }, 'ledger write failed: request refused');
+        throw ledgerUnavailable();
       }
       metrics.creditsSpent.inc({ route: ctx.state.routeId }, cost);
       ctx.set('X-Credits-Cost', String(cost));
@@ -54,4 +58,16 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
     }
     ctx.set('X-Credits-Remaining', remaining());
   };
+}
+
+/** Seconds a client should wait after a 503 ledger_unavailable (the ledger retries every second). */
+const LEDGER_RETRY_AFTER_S = 5;
+
+function ledgerUnavailable(): ApiError {
+  return new ApiError(
+    'ledger_unavailable',
+    'This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.',
+    undefined,
+    { 'Retry-After': String(LEDGER_RETRY_AFTER_S) },
+  );
 }

@@ -2,6 +2,7 @@
  * Unmetered operational routes: health, readiness, metrics, status, the OpenAPI
  * document and the docs page (swagger-ui-dist served from node_modules: no CDN).
  */
+import type { Ledger } from '../ledger/types.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -36,7 +37,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id
 /** Everything the page loads comes from this origin; swagger-ui sets inline styles. */
 const DOCS_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
 
-export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: Metrics; openapi: string }): void {
+export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: Metrics; openapi: string; ledger: Pick<Ledger, 'health'> }): void {
   const json = (ctx: Ctx, body: unknown, status = 200) => {
     ctx.status = status;
     ctx.body = body;
@@ -45,6 +46,8 @@ export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: 
   router.add('GET', '/readyz', (ctx) => {
     const build = deps.data.current();
     if (!build) throw new ApiError('data_unavailable', 'No published data build is loaded.');
+    // Not ready while metered calls would all be refused: a load balancer sends them elsewhere.
+    if (!deps.ledger.health().writable) throw new ApiError('ledger_unavailable', 'The credit ledger cannot record charges (disk full or read-only); it retries every second.');
     json(ctx, { status: 'ready', build_id: build.id });
   });
   router.add('GET', '/metrics', async (ctx) => {

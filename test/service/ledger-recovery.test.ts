@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
+  LEDGER_RETRY_MS,
+  LedgerUnavailableError,
   LedgerCorruptError,
   LedgerLockedError,
   openFileLedger,
@@ -188,20 +190,36 @@ describe('corruption that is not a torn tail', () => {
 });
 
 describe('write failures', () => {
-  it('a failed write poisons the writer: later changes reject, nothing unacknowledged is kept', async () => {
+  it('a failed write refuses every change until writes succeed again, then recovers by itself keeping nothing unacknowledged', async () => {
     const dir = freshDir();
     const l = await openFileLedger({ dir });
     const account = (await l.createAccount({ tier: 'starter' }, T0)).account.account_id;
     await charge(l, account, 1);
     mkdirSync(join(dir, 'snapshot.bin.tmp')); // the snapshot's temp file cannot be created
-    await expect(l.snapshot()).rejects.toThrow(/ledger write failed, restart required/);
-    await expect(charge(l, account, 2)).rejects.toThrow(/restart required/);
-    await expect(l.createAccount({ tier: 'free' }, T0)).rejects.toThrow(/restart required/);
-    await expect(l.close()).rejects.toThrow(/restart required/);
+    const snap = l.snapshot();
+    // Queued behind the failing rotation: applied in memory at once, never made durable.
+    const r = l.reserve(account, 1, T0);
+    if (!r.ok) throw new Error('reserve refused');
+    const queued = l.commit(r.reservation, { endpoint: 'GET /v1/x', request_id: 'req-queued' }, T0);
+    await expect(snap).rejects.toThrow(/ledger write failed: EISDIR/);
+    await expect(queued).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(l.reserve(account, 1, T0)).toEqual({ ok: false, reason: 'unavailable' });
+    await expect(l.createAccount({ tier: 'free' }, T0)).rejects.toBeInstanceOf(LedgerUnavailableError);
+    expect(l.health()).toEqual({ writable: false, write_failures: 1, recoveries: 0 });
+
+    // A call after the retry interval cuts the log back to what was fsynced and reloads it.
+    await new Promise((res) => setTimeout(res, LEDGER_RETRY_MS + 20));
+    await vi.waitFor(() => expect(l.health().writable).toBe(true), { timeout: 5000, interval: 20 });
+    expect(l.health()).toEqual({ writable: true, write_failures: 1, recoveries: 1 });
+    expect(l.account(account, T0)?.used_this_cycle).toBe(1); // the refused charge is not kept
+    await charge(l, account, 3);
     rmSync(join(dir, 'snapshot.bin.tmp'), { recursive: true });
-    const again = await openFileLedger({ dir }); // the lock was released despite the failure
+    await l.snapshot();
+    await l.close();
+    const again = await openFileLedger({ dir }); // the lock was released
     expect(again.listAccounts(T0)).toHaveLength(1);
-    expect(again.account(account, T0)?.used_this_cycle).toBe(1);
+    expect(again.account(account, T0)?.used_this_cycle).toBe(2);
+    expect(again.usage({ account_id: account }, T0).total_calls).toBe(2);
     await again.close();
   });
 });

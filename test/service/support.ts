@@ -40,13 +40,15 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(opts: { routes?: readonly RouteDef[]; env?: Record<string, string>; clock?: TestClock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { routes?: readonly RouteDef[]; env?: Record<string, string>; clock?: TestClock; snapshotEvery?: number; /** Default `${DATA_DIR}/ledger`. */ ledgerDir?: string } = {},
+): Promise<TestServer> {
   const { dir, cleanup } = tempDir('pi-service-');
   const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...opts.env });
   const clock = opts.clock ?? new TestClock();
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
-  const ledger = await openFileLedger({ dir: ledgerDir(dir), clock: clock.now });
+  const ledger = await openFileLedger({ dir: opts.ledgerDir ?? ledgerDir(dir), clock: clock.now, ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}) });
   const { koa } = buildApp({ config, ledger, clock: clock.now, dataSource: fileDataSource(dir), logger, ...(opts.routes ? { routes: opts.routes } : {}) });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, 0, '127.0.0.1');
