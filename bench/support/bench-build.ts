@@ -35,14 +35,22 @@ export function missingFromBuild(dataDir: string): string[] | null {
   ];
 }
 
-export async function ensureBenchBuild(addresses: number, seed: number, log: (msg: string) => void = (m) => process.stderr.write(`${m}\n`)): Promise<BenchBuild> {
+const stderrLog = (m: string) => process.stderr.write(`${m}\n`);
+
+/** The synthetic region alone (`data/bench/region-<N>-<S>`), generated when missing. */
+export async function ensureRegion(addresses: number, seed: number, log: (msg: string) => void = stderrLog): Promise<string> {
   const region = join(ROOT, 'data', 'bench', `region-${addresses}-${seed}`);
-  const dataDir = join(ROOT, 'data', 'bench', `dd-${addresses}-${seed}`);
   if (!existsSync(join(region, 'manifest.json'))) {
     log(`generating ${addresses} addresses (seed ${seed}) into ${region} …`);
     mkdirSync(region, { recursive: true });
     await generateRegion({ out: region, addresses, seed });
   }
+  return region;
+}
+
+export async function ensureBenchBuild(addresses: number, seed: number, log: (msg: string) => void = stderrLog): Promise<BenchBuild> {
+  const region = await ensureRegion(addresses, seed, log);
+  const dataDir = join(ROOT, 'data', 'bench', `dd-${addresses}-${seed}`);
   const missing = missingFromBuild(dataDir);
   if (missing === null || missing.length > 0) {
     log(missing === null ? `building ${dataDir} …` : `rebuilding ${dataDir} (lacks ${missing.join(', ')}) …`);
