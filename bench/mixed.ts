@@ -1,0 +1,857 @@
+/**
+ * The whole system under a realistic mix of every endpoint: the production server in its own
+ * process over a synthetic region's build, driven by a load generator in a second process.
+ *
+ *   npx tsx bench/mixed.ts [--addresses 1000000] [--seed 42] [--connections 10] [--seconds 30] [--runs 3]
+ *                          [--warmup 10] [--probe-total 20000] [--fresh-etl] [--no-history]
+ *
+ * 1. The build: the bench build of that scale (bench/support/bench-build.ts: data/bench/dd-N-S,
+ *    made once and reused), or with --fresh-etl a new ETL run of the same region (in a child
+ *    process, into a temp DATA_DIR) that is timed now and then served. The ETL's time per stage
+ *    is the served build's manifest `stage_timings_ms` (so, without --fresh-etl, the time of the
+ *    run that made the bench build, with its build id and date).
+ * 2. A temp DATA_DIR whose `current` links to the build folder and whose ledger is new, with one
+ *    enterprise account (unlimited credits, a rate limit of 10^9 per 10 s so nothing throttles),
+ *    made with the ledger API before the server starts.
+ * 3. The server as production runs it (bench/support/server-process.ts): `node --import tsx
+ *    service/server.ts`, NODE_ENV=production, LOG_LEVEL=info, no extra node flags. The bench
+ *    waits for its "build warmed" line, then reads its access log (route, status, ms per request)
+ *    for the server-side latency, its /proc for CPU time and RSS (sampled every 500 ms).
+ * 4. Requests made from the build's own rows (DuckDB over its Parquet): sampled UPRNs, live
+ *    postcodes with their sectors and outcodes, points near them, short-term-let locations, and
+ *    address searches typed as users type them (test/support/search-relevance.ts). A pre-flight
+ *    pass (also the warm-up) sends a share of each endpoint's requests: an endpoint that answers
+ *    every one 2xx is driven with all its generated requests; one that answers some 404 (a home
+ *    without valuation evidence, an area without lets or listings: documented outcomes, not
+ *    faults) is driven with the requests that answered 2xx only; one that answers every request
+ *    503 data_unavailable is not served by the build yet and is still driven, and reported as
+ *    such. Any other non-2xx in the pre-flight (a 400 is a bug of this bench, a 5xx one of the
+ *    server) is printed with its body and kept in the results.
+ * 5. `--warmup` seconds of the mix untimed, then `--runs` runs of `--seconds` with
+ *    `--connections` connections each. Per endpoint: client-side p50/p95/p99 (from request
+ *    written to response end, in the load generator), server-side p50/p95/p99 (the access log's
+ *    `ms`: from the request id middleware's start to the handler chain's end, so without
+ *    Node's HTTP parsing and the socket write), throughput, non-2xx by status and code, socket
+ *    errors. Server CPU (user+sys seconds over wall) and RSS (peak and end) per run.
+ *
+ * The mix, in requests per 1,000 (MIX below): a customer types an address (several typeahead
+ * searches per lookup) and opens the record, then values it; area analysis, short-term lets
+ * and development appraisals are rarer and dearer; the free account calls and the status page
+ * are occasional.
+ *   search 225 · property record 180 · sales 40 · EPC 30 · postcode 40 · risks 40
+ *   valuations: sale 90, rental 50, HMO 30, development GDV 10, STR estimate 20
+ *   area: comparables 30, trends 20, long-term rents 30, HMO rents 10, yields 15, areas 15,
+ *         crime 15, schools 15, flood risk 15, planning 10, HMO licences 5
+ *   listings 20 · sourcing deals 10 · STR market 10 · STR listings 10
+ *   account 5 · account usage 5 · status 5 (unmetered, outside the 28)
+ *
+ * Writes bench/results/mixed-<N>.json and .md, and appends one line (the medians of the runs)
+ * to bench/results/mixed-history.jsonl (not with --no-history); the Markdown shows the last ten
+ * lines of the same scale and connections.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { EtlLogger } from '../etl/pipeline/context.ts';
+import { PROPERTY_FIELDS } from '../schemas/api/property.ts';
+import type { relevanceQueries } from '../test/support/search-relevance.ts';
+import { tempDir } from '../test/support/tmp.ts';
+import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
+import { cpuMeter, memory, rssSampler } from './support/proc.ts';
+import { startServerProcess, type LogLine } from './support/server-process.ts';
+import { arg, mb, r2, summaryWithMax } from './support/stats.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const RESULTS = join(ROOT, 'bench', 'results');
+const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+const median = (v: number[]) => {
+  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2) : NaN;
+};
+
+/** Requests per 1,000 of each endpoint (the 28 of docs/openapi.json, then the status page). */
+const MIX: [string, number][] = [
+  ['GET /v1/addresses/search', 225],
+  ['GET /v1/properties/{uprn}', 180],
+  ['GET /v1/properties/{uprn}/sales', 40],
+  ['GET /v1/properties/{uprn}/epc', 30],
+  ['GET /v1/postcodes/{postcode}', 40],
+  ['GET /v1/valuations/{uprn}/sale', 90],
+  ['GET /v1/valuations/{uprn}/rental', 50],
+  ['GET /v1/valuations/{uprn}/hmo', 30],
+  ['POST /v1/valuations/development-gdv', 10],
+  ['GET /v1/prices/comparables', 30],
+  ['GET /v1/prices/trends', 20],
+  ['GET /v1/rents/long-term', 30],
+  ['GET /v1/rents/hmo', 10],
+  ['GET /v1/yields', 15],
+  ['POST /v1/valuations/str-estimate', 20],
+  ['GET /v1/str/market', 10],
+  ['GET /v1/str/listings', 10],
+  ['GET /v1/listings', 20],
+  ['GET /v1/sourcing/deals', 10],
+  ['GET /v1/areas/{code}', 15],
+  ['GET /v1/crime', 15],
+  ['GET /v1/schools', 15],
+  ['GET /v1/risks/{uprn}', 40],
+  ['GET /v1/flood-risk', 15],
+  ['GET /v1/planning/constraints', 10],
+  ['GET /v1/hmo/licences', 5],
+  ['GET /v1/account', 5],
+  ['GET /v1/account/usage', 5],
+  ['GET /v1/status', 5],
+];
+
+// ---------------------------------------------------------------------------------------------
+// The load generator (its own process).
+//
+// Not autocannon: it reports one latency distribution per instance, and its per-response event
+// does not say which of the mixed requests it answers, so per-endpoint percentiles would need
+// one instance (and its own connections) per endpoint, which is not a mix. Here a fixed number
+// of workers share one keep-alive agent with as many sockets (a closed loop, as autocannon's
+// connections); each takes the next endpoint from a shuffled schedule with the mix's exact
+// shares, sends that endpoint's next request and records the time from `request()` to the
+// response's last byte (performance.now(), sub-millisecond) against that endpoint.
+// ---------------------------------------------------------------------------------------------
+
+interface Req { path: string; body?: string }
+interface EndpointSpec { name: string; method: 'GET' | 'POST'; requests: Req[]; start: number }
+interface LoadSpec {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+  mode: 'timed' | 'preflight';
+  seconds: number;
+  endpoints: EndpointSpec[];
+  /** timed: endpoint indices in the order they are sent (repeated); preflight: how many of each endpoint's requests to send. */
+  schedule: number[];
+  out: string;
+}
+interface Outcome { status: number; ms: number; code?: string; body?: string; error?: string }
+
+/** Non-2xx outcomes are keyed `<status> <problem code>`; socket errors by their errno code. */
+const outcomeKey = (o: Outcome) => (o.error ? `socket ${o.error}` : `${o.status}${o.code ? ` ${o.code}` : ''}`);
+const is2xx = (o: Outcome) => !o.error && o.status >= 200 && o.status < 300;
+
+async function loadChild(specPath: string): Promise<void> {
+  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
+  const { hostname, port } = new URL(spec.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections });
+  const send = (method: string, r: Req): Promise<Outcome> =>
+    new Promise((done) => {
+      const t0 = performance.now();
+      const headers = r.body === undefined ? spec.headers : { ...spec.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) };
+      const req = request({ hostname, port, path: r.path, method, agent, headers }, (res) => {
+        const status = res.statusCode ?? 0;
+        const keep = status < 200 || status >= 300;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => keep && chunks.push(c));
+        res.on('end', () => {
+          const ms = performance.now() - t0;
+          if (!keep) return done({ status, ms });
+          const body = Buffer.concat(chunks).toString('utf8');
+          let code: string | undefined;
+          try {
+            code = (JSON.parse(body) as { code?: string }).code;
+          } catch {
+            /* not problem+json */
+          }
+          done({ status, ms, ...(code ? { code } : {}), body: body.slice(0, 400) });
+        });
+        res.on('error', (e: NodeJS.ErrnoException) => done({ status: 0, ms: performance.now() - t0, error: e.code ?? e.message }));
+      });
+      req.setTimeout(60_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
+      req.on('error', (e: NodeJS.ErrnoException) => done({ status: 0, ms: performance.now() - t0, error: e.code ?? e.message }));
+      req.end(r.body);
+    });
+
+  const n = spec.endpoints.length;
+  const lat: number[][] = Array.from({ length: n }, () => []);
+  const outcomes: Record<string, number>[] = Array.from({ length: n }, () => ({}));
+  const samples: { key: string; method: string; path: string; body?: string; response?: string }[][] = Array.from({ length: n }, () => []);
+  const okIndex: number[][] = Array.from({ length: n }, () => []);
+  const record = (e: number, i: number, o: Outcome) => {
+    lat[e]!.push(o.ms);
+    const key = is2xx(o) ? String(o.status) : outcomeKey(o);
+    outcomes[e]![key] = (outcomes[e]![key] ?? 0) + 1;
+    if (is2xx(o)) okIndex[e]!.push(i);
+    else if (samples[e]!.filter((s) => s.key === key).length < 3) {
+      const r = spec.endpoints[e]!.requests[i]!;
+      samples[e]!.push({ key, method: spec.endpoints[e]!.method, path: r.path, ...(r.body ? { body: r.body } : {}), ...(o.body ? { response: o.body } : {}), ...(o.error ? { response: o.error } : {}) });
+    }
+  };
+
+  // Tell the parent the load starts and ends (it meters the server's CPU over exactly that).
+  process.stdout.write('start\n');
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  if (spec.mode === 'preflight') {
+    // Every endpoint's first schedule[e] requests, interleaved so the server sees a mix.
+    const jobs: [number, number][] = [];
+    const most = Math.max(...spec.schedule);
+    for (let i = 0; i < most; i++) for (let e = 0; e < n; e++) if (i < spec.schedule[e]!) jobs.push([e, i]);
+    let next = 0;
+    const worker = async () => {
+      while (next < jobs.length) {
+        const [e, i] = jobs[next++]!;
+        record(e, i, await send(spec.endpoints[e]!.method, spec.endpoints[e]!.requests[i]!));
+      }
+    };
+    await Promise.all(Array.from({ length: spec.connections }, worker));
+  } else {
+    const deadline = t0 + spec.seconds * 1000;
+    const cursor = spec.endpoints.map((e) => e.start);
+    let pos = 0;
+    const worker = async () => {
+      while (performance.now() < deadline) {
+        const e = spec.schedule[pos++ % spec.schedule.length]!;
+        const ep = spec.endpoints[e]!;
+        const i = cursor[e]! % ep.requests.length;
+        cursor[e] = cursor[e]! + 1;
+        record(e, i, await send(ep.method, ep.requests[i]!));
+      }
+    };
+    await Promise.all(Array.from({ length: spec.connections }, worker));
+  }
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write('end\n');
+  agent.destroy();
+  const all = lat.flat();
+  writeFileSync(spec.out, JSON.stringify({
+    elapsed_s: r2(elapsed),
+    generator_cpu_s: r2((cpu.user + cpu.system) / 1e6),
+    total: { ...summaryWithMax(all), rps: r2(all.length / elapsed) },
+    endpoints: spec.endpoints.map((ep, e) => ({
+      name: ep.name,
+      client: summaryWithMax(lat[e]!),
+      rps: r2(lat[e]!.length / elapsed),
+      outcomes: outcomes[e],
+      samples: samples[e],
+      ...(spec.mode === 'preflight' ? { ok_index: okIndex[e] } : {}),
+    })),
+  }));
+}
+
+interface ChildEndpoint { name: string; client: ReturnType<typeof summaryWithMax>; rps: number; outcomes: Record<string, number>; samples: { key: string; method: string; path: string; body?: string; response?: string }[]; ok_index?: number[] }
+interface ChildResult { elapsed_s: number; generator_cpu_s: number; total: ReturnType<typeof summaryWithMax> & { rps: number }; endpoints: ChildEndpoint[] }
+
+/** Runs the load generator; `hooks` are called when it starts and stops sending. */
+function runLoad(spec: Omit<LoadSpec, 'out'>, dir: string, name: string, hooks: { start?(): void; end?(): void } = {}): Promise<ChildResult> {
+  const specPath = join(dir, `load-${name}.json`);
+  const out = join(dir, `load-${name}.out.json`);
+  writeFileSync(specPath, JSON.stringify({ ...spec, out }));
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    createInterface({ input: child.stdout! }).on('line', (l) => (l === 'start' ? hooks.start?.() : l === 'end' ? hooks.end?.() : process.stdout.write(`${l}\n`)));
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(readFileSync(out, 'utf8')) as ChildResult) : rej(new Error(`load generator exited ${code ?? signal}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The ETL in a child process (--fresh-etl), so its peak RSS is its own.
+// ---------------------------------------------------------------------------------------------
+
+async function etlChild(region: string, dataDir: string, out: string): Promise<void> {
+  const { runBuild } = await import('../etl/pipeline/run.ts');
+  const quiet: EtlLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const t0 = performance.now();
+  const { manifest } = await runBuild({ dataDir, sourcesDir: region, log: quiet });
+  const ru = process.resourceUsage();
+  writeFileSync(out, JSON.stringify({ wall_s: r2((performance.now() - t0) / 1000), cpu_s: r2((ru.userCPUTime + ru.systemCPUTime) / 1e6), peak_rss_mb: Math.round(ru.maxRSS / 1024), build_id: manifest.build_id }));
+}
+
+function runEtl(region: string, dataDir: string, dir: string): Promise<{ wall_s: number; cpu_s: number; peak_rss_mb: number; build_id: string }> {
+  const out = join(dir, 'etl.out.json');
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--max-old-space-size=14000', '--import', 'tsx', import.meta.filename, '--etl-child', region, dataDir, out], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(readFileSync(out, 'utf8'))) : rej(new Error(`ETL exited ${code ?? signal}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests from the build.
+// ---------------------------------------------------------------------------------------------
+
+interface Inputs {
+  uprns: { uprn: string; bedrooms: number | null }[];
+  postcodes: { postcode: string; sector: string; outcode: string; lat: number; lng: number; country: string }[];
+  str: { lat: number; lng: number; postcode: string; sector: string; outcode: string; bedrooms: number | null }[];
+  queries: string[];
+}
+
+async function readInputs(buildDir: string, count: number): Promise<Inputs> {
+  // Imported here, not at the top: the load generator (this file too) has no use for them.
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { relevanceQueries } = await import('../test/support/search-relevance.ts');
+  const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const conn = await db.connect();
+  const q = async (sql: string) => (await conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  const file = (t: string) => `read_parquet('${join(buildDir, `${t}.parquet`)}')`;
+  const uprns = (await q(`SELECT uprn, bedrooms FROM ${file('properties')} USING SAMPLE reservoir(${count} ROWS) REPEATABLE (42)`))
+    .map((r) => ({ uprn: String(r.uprn), bedrooms: r.bedrooms === null ? null : Number(r.bedrooms) }));
+  const postcodes = (await q(`SELECT postcode, sector, outcode, lat, lng, country FROM ${file('postcodes')}
+    WHERE lat IS NOT NULL AND NOT terminated AND address_count > 0 USING SAMPLE reservoir(20000 ROWS) REPEATABLE (42)`))
+    .map((r) => ({ postcode: String(r.postcode), sector: String(r.sector), outcode: String(r.outcode), lat: Number(r.lat), lng: Number(r.lng), country: String(r.country) }));
+  const str = (await q(`SELECT lat, lng, postcode, sector, outcode, bedrooms FROM ${file('str_listings')}
+    WHERE lat IS NOT NULL AND postcode IS NOT NULL AND sector IS NOT NULL AND outcode IS NOT NULL USING SAMPLE reservoir(5000 ROWS) REPEATABLE (42)`))
+    .map((r) => ({ lat: Number(r.lat), lng: Number(r.lng), postcode: String(r.postcode), sector: String(r.sector), outcode: String(r.outcode), bedrooms: r.bedrooms === null ? null : Number(r.bedrooms) }));
+  const truth = (await q(`SELECT uprn, address, sub_building, building_name, building_number, street_name, locality, town_name, postcode
+    FROM ${file('addresses')} WHERE street_name IS NOT NULL AND postcode IS NOT NULL AND lat IS NOT NULL
+    USING SAMPLE reservoir(${Math.min(count, 40_000)} ROWS) REPEATABLE (7)`))
+    .map((r) => ({ ...(r as never as Parameters<typeof relevanceQueries>[0][number]), uprn: Number(r.uprn) }));
+  conn.closeSync();
+  db.closeSync();
+  return { uprns, postcodes, str, queries: relevanceQueries(truth, count, 9).map((x) => x.q) };
+}
+
+/** Every endpoint's candidate requests: valid, varied, from the build. */
+function candidates(inp: Inputs, n: number): Map<string, Req[]> {
+  let seed = 20261122;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)]!;
+  const chance = (p: number) => rand() < p;
+  const enc = encodeURIComponent;
+  const jitter = (x: number, d = 0.004) => Math.round((x + (rand() - 0.5) * 2 * d) * 1e5) / 1e5;
+  const qs = (o: Record<string, string | number | boolean | undefined>) =>
+    Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${enc(String(v))}`).join('&');
+  const gen = <T>(k: number, f: (i: number) => T) => Array.from({ length: k }, (_, i) => f(i));
+  const uprn = (i: number) => inp.uprns[i % inp.uprns.length]!;
+  const finishes = ['below_average', 'average', 'above_average', 'very_high'];
+  const today = new Date().toISOString().slice(0, 10);
+  const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
+  // A location as the area endpoints take it: a full postcode, a sector, an outcode or a point (+ radius).
+  const area = (opts: { sector?: boolean; outcode?: boolean; radius?: number[]; fullOnly?: boolean } = {}) => {
+    const p = pick(inp.postcodes);
+    const k = rand();
+    if (opts.fullOnly) return k < 0.6 ? { postcode: p.postcode } : { lat: jitter(p.lat), lng: jitter(p.lng), ...(opts.radius && chance(0.5) ? { radius_m: pick(opts.radius) } : {}) };
+    if (k < 0.35) return { postcode: p.postcode };
+    if (k < 0.5 && opts.sector !== false) return { postcode: p.sector };
+    if (k < 0.7 && opts.outcode !== false) return { outcode: p.outcode };
+    return { lat: jitter(p.lat), lng: jitter(p.lng), ...(opts.radius && chance(0.6) ? { radius_m: pick(opts.radius) } : {}) };
+  };
+  const get = (path: string, query?: Record<string, string | number | boolean | undefined>): Req => {
+    const s = query ? qs(query) : '';
+    return { path: s ? `${path}?${s}` : path };
+  };
+  const post = (path: string, body: unknown): Req => ({ path, body: JSON.stringify(body) });
+  const fieldSets = [PROPERTY_FIELDS.slice(0, 4), ['address', 'postcode', 'bedrooms', 'service_estimate'], ['uprn', 'floor_area_sqft', 'epc', 'last_sold_price']];
+  const bedroomsOf = new Map(inp.uprns.map((u) => [u.uprn, u.bedrooms]));
+  const strLocation = (withUprn: boolean): { uprn: string } | { postcode: string } | { lat: number; lng: number } => {
+    const s = pick(inp.str);
+    const k = rand();
+    if (withUprn && k < 0.3) return { uprn: uprn(Math.floor(rand() * inp.uprns.length)).uprn };
+    if (k < 0.6) return { postcode: s.postcode };
+    return { lat: jitter(s.lat, 0.005), lng: jitter(s.lng, 0.005) };
+  };
+
+  return new Map<string, Req[]>([
+    ['GET /v1/addresses/search', inp.queries.map((q) => get('/v1/addresses/search', { q, limit: chance(0.2) ? pick([5, 20, 50]) : undefined }))],
+    ['GET /v1/properties/{uprn}', gen(n, (i) => get(`/v1/properties/${uprn(i).uprn}`, chance(0.15) ? { fields: pick(fieldSets).join(',') } : undefined))],
+    ['GET /v1/properties/{uprn}/sales', gen(n, (i) => get(`/v1/properties/${uprn(i + 7).uprn}/sales`))],
+    ['GET /v1/properties/{uprn}/epc', gen(n, (i) => get(`/v1/properties/${uprn(i + 11).uprn}/epc`))],
+    ['GET /v1/postcodes/{postcode}', gen(n, () => {
+      const p = pick(inp.postcodes).postcode;
+      return get(`/v1/postcodes/${enc(chance(0.2) ? p.replace(' ', '').toLowerCase() : p)}`);
+    })],
+    ['GET /v1/valuations/{uprn}/sale', gen(n, (i) => get(`/v1/valuations/${uprn(i + 13).uprn}/sale`))],
+    ['GET /v1/valuations/{uprn}/rental', gen(n, (i) => get(`/v1/valuations/${uprn(i + 17).uprn}/rental`, chance(0.2) ? { bedrooms: Math.floor(rand() * 5) } : undefined))],
+    ['GET /v1/valuations/{uprn}/hmo', gen(n, (i) => get(`/v1/valuations/${uprn(i + 19).uprn}/hmo`, chance(0.5) ? undefined
+      : { finish_quality: pick(finishes), living_room: chance(0.7), parking: chance(0.6), outside_space: chance(0.7) }))],
+    ['POST /v1/valuations/development-gdv', gen(Math.min(n, 5000), () => {
+      const p = pick(inp.postcodes);
+      const k = rand();
+      const at = k < 0.6 ? { postcode: p.postcode } : k < 0.8 ? { uprn: pick(inp.uprns).uprn } : { lat: jitter(p.lat), lng: jitter(p.lng) };
+      return post('/v1/valuations/development-gdv', {
+        ...at,
+        units: [
+          { property_type: 'flat', bedrooms: 1, floor_area_sqft: 450 + Math.floor(rand() * 150), count: 1 + Math.floor(rand() * 20) },
+          { property_type: 'flat', bedrooms: 2, floor_area_sqft: 650 + Math.floor(rand() * 150), count: 1 + Math.floor(rand() * 12) },
+          ...(chance(0.6) ? [{ property_type: 'house', bedrooms: 3, floor_area_sqft: 900 + Math.floor(rand() * 300), count: 1 + Math.floor(rand() * 8) }] : []),
+        ],
+        ...(chance(0.7) ? { finish_quality: pick(finishes) } : {}),
+      });
+    })],
+    ['GET /v1/prices/comparables', gen(n, () => get('/v1/prices/comparables', {
+      ...area({ radius: [250, 500, 1000, 2000] }),
+      property_type: chance(0.3) ? pick(['Detached', 'Semi-Detached', 'Terraced', 'Flat']) : undefined,
+      bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined,
+      sold_since: chance(0.3) ? daysAgo(365 * (1 + Math.floor(rand() * 5))) : undefined,
+      limit: chance(0.3) ? pick([10, 50, 100]) : undefined,
+    }))],
+    ['GET /v1/prices/trends', gen(n, () => get('/v1/prices/trends', { ...area(), months: chance(0.4) ? pick([12, 36, 60, 240]) : undefined }))],
+    ['GET /v1/rents/long-term', gen(n, () => {
+      const p = pick(inp.postcodes);
+      const k = rand();
+      const at = k < 0.35 ? { postcode: p.postcode } : k < 0.5 ? { postcode: p.sector } : k < 0.7 ? { outcode: p.outcode } : { lat: jitter(p.lat), lng: jitter(p.lng), radius_m: pick([500, 1000, 2000]) };
+      const f = rand();
+      return get('/v1/rents/long-term', { ...at, ...(f < 0.3 ? { bedrooms: Math.floor(rand() * 5) } : f < 0.45 ? { property_type: pick(['house', 'flat']) } : {}) });
+    })],
+    ['GET /v1/rents/hmo', gen(n, () => get('/v1/rents/hmo', { ...area(), bedrooms: chance(0.3) ? 3 + Math.floor(rand() * 4) : undefined }))],
+    ['GET /v1/yields', gen(n, () => get('/v1/yields', { ...area(), bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined }))],
+    ['POST /v1/valuations/str-estimate', gen(n, () => {
+      const at = strLocation(true);
+      // Without a bedroom count only now and then, and only with a UPRN whose record has one (else the documented 400).
+      const omit = 'uprn' in at && chance(0.5) && bedroomsOf.get(at.uprn) != null;
+      return post('/v1/valuations/str-estimate', {
+        ...at,
+        ...(omit ? {} : { bedrooms: pick([0, 1, 1, 2, 2, 2, 3, 3, 4]) }),
+        ...(chance(0.3) ? { property_type: pick(['house', 'apartment']) } : {}),
+        ...(chance(0.3) ? { finish_quality: pick(finishes) } : {}),
+        ...(chance(0.2) ? { include_comparables: true } : {}),
+      });
+    })],
+    ['GET /v1/str/market', gen(n, () => {
+      const s = pick(inp.str);
+      const k = rand();
+      const at = k < 0.35 ? { outcode: s.outcode } : k < 0.55 ? { postcode: s.sector } : k < 0.75 ? { postcode: s.postcode } : { lat: jitter(s.lat), lng: jitter(s.lng), radius_m: pick([1000, 2000, 5000]) };
+      const f = rand();
+      return get('/v1/str/market', {
+        ...at,
+        ...(f < 0.2 ? { listing_type: 'entire_home' } : f < 0.35 ? { min_bedrooms: 1, max_bedrooms: 3 } : f < 0.45 ? { property_type: pick(['house', 'apartment']) } : {}),
+        include: chance(0.3) ? pick(['summary', 'summary,historical', 'summary,grade,by_bedrooms']) : undefined,
+      });
+    })],
+    ['GET /v1/str/listings', gen(n, () => get('/v1/str/listings', {
+      ...area({ radius: [500, 1000, 3000] }),
+      bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 3) : undefined,
+      page: chance(0.2) ? 2 : undefined,
+      page_size: chance(0.2) ? 50 : undefined,
+    }))],
+    ['GET /v1/listings', gen(n, () => get('/v1/listings', {
+      ...area({ radius: [500, 1000, 2000] }),
+      channel: chance(0.4) ? pick(['sale', 'rent']) : undefined,
+      bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined,
+      ...(chance(0.3) ? { min_price: 100_000, max_price: 100_000 + 50_000 * (1 + Math.floor(rand() * 8)) } : {}),
+      page: chance(0.2) ? 2 : undefined,
+    }))],
+    ['GET /v1/sourcing/deals', gen(n, () => get('/v1/sourcing/deals', {
+      ...area({ sector: true, radius: [1000, 2000, 5000] }),
+      min_discount_pct: chance(0.4) ? pick([5, 10, 15, 20]) : undefined,
+      min_yield_pct: chance(0.3) ? pick([5, 6, 7, 8]) : undefined,
+    }))],
+    ['GET /v1/areas/{code}', gen(n, () => {
+      const p = pick(inp.postcodes);
+      const k = rand();
+      return get(`/v1/areas/${enc(k < 0.5 ? p.sector : k < 0.9 ? p.outcode : p.outcode.replace(/[0-9].*$/, ''))}`);
+    })],
+    ['GET /v1/crime', gen(n, () => get('/v1/crime', area({ fullOnly: true, radius: [250, 500, 1000, 2000] })))],
+    ['GET /v1/schools', gen(n, () => get('/v1/schools', { ...area({ fullOnly: true }), phase: chance(0.5) ? pick(['primary', 'secondary', 'all']) : undefined, limit: chance(0.3) ? pick([5, 20]) : undefined }))],
+    ['GET /v1/risks/{uprn}', gen(n, (i) => get(`/v1/risks/${uprn(i + 23).uprn}`))],
+    ['GET /v1/flood-risk', gen(n, () => get('/v1/flood-risk', area({ fullOnly: true })))],
+    ['GET /v1/planning/constraints', gen(n, (i) => {
+      const p = pick(inp.postcodes);
+      return get('/v1/planning/constraints', chance(0.6) ? { uprn: uprn(i + 29).uprn } : { lat: jitter(p.lat), lng: jitter(p.lng) });
+    })],
+    ['GET /v1/hmo/licences', gen(n, () => get('/v1/hmo/licences', { ...area({ radius: [500, 1000, 2000] }), page: chance(0.2) ? 2 : undefined }))],
+    ['GET /v1/account', [get('/v1/account')]],
+    ['GET /v1/account/usage', gen(50, (i) => (i % 2 ? get('/v1/account/usage') : get('/v1/account/usage', { from: daysAgo(i % 7), to: today })))],
+    ['GET /v1/status', [get('/v1/status')]],
+  ]);
+}
+
+/** A deterministic shuffle of `10 × weight` copies of each endpoint's index: exact shares. */
+function scheduleOf(weights: number[]): number[] {
+  const out = weights.flatMap((w, e) => Array.from({ length: w * 10 }, () => e));
+  let s = 4242;
+  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bench.
+// ---------------------------------------------------------------------------------------------
+
+interface EndpointRun {
+  client: ReturnType<typeof summaryWithMax>;
+  server: ReturnType<typeof summaryWithMax>;
+  rps: number;
+  ok: number;
+  non2xx: Record<string, number>;
+  socket_errors: Record<string, number>;
+}
+
+async function main(): Promise<void> {
+  const ADDRESSES = arg('addresses', 1_000_000);
+  const SEED = arg('seed', 42);
+  const CONNECTIONS = arg('connections', 10);
+  const SECONDS = arg('seconds', 30);
+  const RUNS = arg('runs', 3);
+  const WARMUP = arg('warmup', 10);
+  const PROBE_TOTAL = arg('probe-total', 20_000);
+  const FRESH = process.argv.includes('--fresh-etl');
+  const HISTORY = !process.argv.includes('--no-history');
+  const command = `npx tsx bench/mixed.ts ${process.argv.slice(2).join(' ')}`.trim();
+  const machine = describeMachine();
+  const loadBefore = loadAverage();
+  const commit = gitCommit();
+  const { ensureBenchBuild, ensureRegion } = await import('./support/bench-build.ts');
+  const { ledgerDir, openFileLedger } = await import('../service/ledger/index.ts');
+  // The mix must name every endpoint the service declares (a new one needs a weight and requests).
+  const { V1_ROUTES } = await import('../service/routes/v1/index.ts');
+  const unweighted = V1_ROUTES.map((r) => `${r.method} /v1${r.path}`).filter((d) => !MIX.some(([name]) => name === d));
+  if (unweighted.length > 0) throw new Error(`the mix has no weight for ${unweighted.join(', ')}`);
+  const { dir: tmp, cleanup } = tempDir('pi-bench-mixed-');
+  // On any way out (a failure included): no server left running, no temp DATA_DIR left behind.
+  let serverPid: number | undefined;
+  process.on('exit', () => {
+    if (serverPid !== undefined) {
+      try {
+        process.kill(serverPid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+    }
+    cleanup();
+  });
+  const dataDir = join(tmp, 'data');
+  mkdirSync(dataDir);
+
+  // 1-2. The build and the DATA_DIR that serves it.
+  let etlNow: Awaited<ReturnType<typeof runEtl>> | undefined;
+  let buildDir: string;
+  if (FRESH) {
+    const region = await ensureRegion(ADDRESSES, SEED, log);
+    log(`running the ETL on ${region} into ${dataDir} …`);
+    etlNow = await runEtl(region, dataDir, tmp);
+    log(`ETL: ${JSON.stringify(etlNow)}`);
+    buildDir = realpathSync(join(dataDir, 'current'));
+  } else {
+    const bb = await ensureBenchBuild(ADDRESSES, SEED, log);
+    buildDir = realpathSync(bb.buildDir);
+    symlinkSync(buildDir, join(dataDir, 'current'));
+  }
+  const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as {
+    build_id: string; created_at: string; tables: Record<string, { rows: number }>; stage_timings_ms: Record<string, number>;
+  };
+  log(`build ${manifest.build_id} (${manifest.created_at}), ${manifest.tables.properties?.rows} properties`);
+  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
+  const rateLimit = { limit: 1_000_000_000, windowMs: 10_000 };
+  const { api_key, account } = await ledger.createAccount({ tier: 'enterprise', name: 'bench-mixed', rateLimit }, new Date());
+  await ledger.close();
+
+  // 4. Inputs (before the server starts: DuckDB's threads would compete with its warm-up).
+  let t = performance.now();
+  const poolSize = Math.min(60_000, Math.max(5_000, Math.round(ADDRESSES / 20)));
+  const inputs = await readInputs(buildDir, poolSize);
+  const cands = candidates(inputs, poolSize);
+  log(`inputs read in ${Math.round(performance.now() - t)} ms: ${inputs.uprns.length} UPRNs, ${inputs.postcodes.length} postcodes, ${inputs.str.length} STR locations, ${inputs.queries.length} searches`);
+
+  // 3. The server.
+  t = performance.now();
+  const server = await startServerProcess({ dataDir });
+  serverPid = server.pid;
+  const startMs = Math.round(performance.now() - t);
+  const accessLog: { route: string; status: number; ms: number }[] = [];
+  let collecting = false;
+  // Warnings and errors the server logs: counted by message (and problem code); the first few
+  // of each kept whole, except the per-request "request refused" lines (their code says enough).
+  const serverWarnings: Record<string, number> = {};
+  const serverWarningSamples: LogLine[] = [];
+  server.onLog((l) => {
+    if (l.msg === 'request') {
+      if (collecting) accessLog.push({ route: String(l.route), status: Number(l.status), ms: Number(l.ms) });
+    } else if (Number(l.level) >= 40) {
+      const key = `${Number(l.level) >= 50 ? 'error' : 'warn'} ${l.msg ?? l.text ?? ''}${l.code ? ` (${String(l.code)})` : ''}`;
+      serverWarnings[key] = (serverWarnings[key] ?? 0) + 1;
+      if (l.msg !== 'request refused' && serverWarningSamples.length < 20) serverWarningSamples.push(l);
+    }
+  });
+  const sessionRss = rssSampler(server.pid);
+  const warmed = await server.waitFor((l) => l.msg === 'build warmed', 15 * 60_000, true);
+  const warmMs = Number(warmed.ms);
+  const rssWarmed = memory(server.pid).rss;
+  log(`server pid ${server.pid} on ${server.url}: listening after ${startMs} ms, build warmed in ${warmMs} ms, RSS ${mb(rssWarmed)} MB`);
+
+  // 4-5. Pre-flight: which requests each endpoint answers 2xx.
+  const headers = { authorization: `Bearer ${api_key}` };
+  const base = { url: server.url, headers, connections: CONNECTIONS };
+  const specs: EndpointSpec[] = MIX.map(([name]) => {
+    const requests = cands.get(name);
+    if (!requests?.length) throw new Error(`no requests for ${name}`);
+    return { name, method: name.startsWith('POST') ? 'POST' : 'GET', requests, start: 0 };
+  });
+  const probes = MIX.map(([, w], e) => Math.min(specs[e]!.requests.length, Math.max(300, Math.round((w / 1000) * PROBE_TOTAL))));
+  t = performance.now();
+  const pre = await runLoad({ ...base, mode: 'preflight', seconds: 0, endpoints: specs, schedule: probes }, tmp, 'preflight');
+  log(`pre-flight: ${probes.reduce((a, b) => a + b, 0)} requests in ${Math.round(performance.now() - t)} ms`);
+  const preflight: Record<string, unknown> = {};
+  const served: Record<string, boolean> = {};
+  const problems: string[] = [];
+  const driven: EndpointSpec[] = specs.map((s, e) => {
+    const r = pre.endpoints[e]!;
+    const probed = probes[e]!;
+    const ok = r.ok_index!.length;
+    const keys = Object.keys(r.outcomes);
+    const notServed = ok === 0 && keys.length === 1 && keys[0] === '503 data_unavailable';
+    served[s.name] = !notServed;
+    let requests: Req[];
+    let use: string;
+    if (ok === probed) {
+      // Every probed request answered 2xx: drive all of them, the unprobed first.
+      requests = s.requests;
+      use = `all ${s.requests.length} generated`;
+    } else if (notServed) {
+      requests = s.requests;
+      use = `all ${s.requests.length} generated (503 data_unavailable: not served by this build)`;
+    } else if (ok > 0) {
+      requests = r.ok_index!.sort((a, b) => a - b).map((i) => s.requests[i]!);
+      use = `the ${ok} that answered 2xx`;
+    } else {
+      requests = s.requests;
+      use = `all ${s.requests.length} generated (none answered 2xx)`;
+    }
+    for (const [k, c] of Object.entries(r.outcomes)) {
+      if (/^2/.test(k) || (notServed && k === '503 data_unavailable') || k === '404 not_found') continue;
+      problems.push(`${s.name}: ${c} × ${k}; e.g. ${JSON.stringify(r.samples.filter((x) => x.key === k).slice(0, 2))}`);
+    }
+    if (r.outcomes['404 not_found']) log(`pre-flight ${s.name}: ${r.outcomes['404 not_found']} of ${probed} answered 404 (e.g. ${r.samples.find((x) => x.key === '404 not_found')?.response?.slice(0, 160)})`);
+    preflight[s.name] = { probed, answered_2xx: ok, outcomes: r.outcomes, driven_with: use, client_p50_ms: r.client.p50_ms };
+    return { ...s, requests, start: ok === probed ? probed % requests.length : 0 };
+  });
+  for (const p of problems) log(`PRE-FLIGHT NON-2xx ${p}`);
+
+  // Runs: warm-up (untimed), then the timed runs, each starting further into each endpoint's requests.
+  const weights = MIX.map(([, w]) => w);
+  const schedule = scheduleOf(weights);
+  const runSpec = (k: number, seconds: number) => ({
+    ...base, mode: 'timed' as const, seconds, schedule,
+    endpoints: driven.map((d) => ({ ...d, start: d.start + Math.floor((k * d.requests.length) / (RUNS + 1)) })),
+  });
+  if (WARMUP > 0) {
+    const w = await runLoad(runSpec(0, WARMUP), tmp, 'warmup');
+    log(`warm-up ${WARMUP} s: ${w.total.rps} req/s, p95 ${w.total.p95_ms} ms`);
+  }
+  const runs: Record<string, unknown>[] = [];
+  const perRun: Record<string, EndpointRun>[] = [];
+  let rssEnd = NaN;
+  for (let k = 1; k <= RUNS; k++) {
+    accessLog.length = 0;
+    collecting = true;
+    const la0 = loadAverage();
+    let cpu: ReturnType<typeof cpuMeter> | undefined;
+    let rss: ReturnType<typeof rssSampler> | undefined;
+    let serverCpu: ReturnType<ReturnType<typeof cpuMeter>['stop']> | undefined;
+    let mem: ReturnType<ReturnType<typeof rssSampler>['stop']> | undefined;
+    const res = await runLoad(runSpec(k, SECONDS), tmp, `run-${k}`, {
+      start: () => ((cpu = cpuMeter(server.pid)), (rss = rssSampler(server.pid))),
+      end: () => ((serverCpu = cpu!.stop()), (mem = rss!.stop())),
+    });
+    if (!serverCpu || !mem) throw new Error('the load generator did not report its start and end');
+    rssEnd = mem.end;
+    // The access log line is written before the response: give the pipe a moment to drain.
+    await new Promise((r) => setTimeout(r, 300));
+    collecting = false;
+    const byRoute = new Map<string, number[]>();
+    for (const a of accessLog) (byRoute.get(a.route) ?? byRoute.set(a.route, []).get(a.route)!).push(a.ms);
+    const endpoints: Record<string, EndpointRun> = {};
+    for (const ep of res.endpoints) {
+      const non2xx: Record<string, number> = {};
+      const socket: Record<string, number> = {};
+      let ok = 0;
+      for (const [key, c] of Object.entries(ep.outcomes)) {
+        if (/^2\d\d$/.test(key)) ok += c;
+        else if (key.startsWith('socket ')) socket[key.slice(7)] = c;
+        else non2xx[key] = c;
+      }
+      endpoints[ep.name] = { client: ep.client, server: summaryWithMax(byRoute.get(ep.name) ?? []), rps: ep.rps, ok, non2xx, socket_errors: socket };
+      for (const s of ep.samples) if (!(s.key === '503 data_unavailable' && !served[ep.name])) log(`run ${k} NON-2xx ${ep.name} ${s.key}: ${s.method} ${s.path} ${s.body ?? ''} → ${s.response ?? ''}`);
+    }
+    perRun.push(endpoints);
+    const okTotal = Object.values(endpoints).reduce((a, e) => a + e.ok, 0);
+    const run = {
+      run: k,
+      elapsed_s: res.elapsed_s,
+      total: { ...res.total, rps_2xx: r2(okTotal / res.elapsed_s), unexpected_non2xx: unexpected(endpoints, served) },
+      server_process: { ...serverCpu, rss_peak_mb: mb(mem.peak), rss_end_mb: mb(mem.end), rss_samples: mem.samples },
+      load_generator_cpu_s: res.generator_cpu_s,
+      load_average_before: la0,
+      load_average_after: loadAverage(),
+      endpoints,
+    };
+    runs.push(run);
+    log(`run ${k}: ${res.total.rps} req/s (2xx ${run.total.rps_2xx}), p50 ${res.total.p50_ms} p95 ${res.total.p95_ms} p99 ${res.total.p99_ms} ms, ` +
+      `server ${serverCpu.cores_busy} cores busy, RSS peak ${mb(mem.peak)} MB, unexpected non-2xx ${run.total.unexpected_non2xx}`);
+  }
+
+  const hwm = memory(server.pid).hwm;
+  const session = sessionRss.stop();
+  const exit = await server.stop();
+  serverPid = undefined;
+  const loadAfter = loadAverage();
+
+  // Medians over runs.
+  const med = (f: (r: Record<string, EndpointRun>) => number) => r2(median(perRun.map(f)));
+  const sumOver = (f: (e: EndpointRun) => Record<string, number>, name: string) => {
+    const out: Record<string, number> = {};
+    for (const r of perRun) for (const [k, c] of Object.entries(f(r[name]!))) out[k] = (out[k] ?? 0) + c;
+    return out;
+  };
+  const table = MIX.map(([name, weight]) => ({
+    endpoint: name,
+    weight_per_1000: weight,
+    served: served[name]!,
+    rps: med((r) => r[name]!.rps),
+    client: { p50_ms: med((r) => r[name]!.client.p50_ms), p95_ms: med((r) => r[name]!.client.p95_ms), p99_ms: med((r) => r[name]!.client.p99_ms) },
+    server: { p50_ms: med((r) => r[name]!.server.p50_ms), p95_ms: med((r) => r[name]!.server.p95_ms), p99_ms: med((r) => r[name]!.server.p99_ms) },
+    requests_all_runs: perRun.reduce((a, r) => a + r[name]!.client.n, 0),
+    ok_all_runs: perRun.reduce((a, r) => a + r[name]!.ok, 0),
+    non2xx_all_runs: sumOver((e) => e.non2xx, name),
+    socket_errors_all_runs: sumOver((e) => e.socket_errors, name),
+  }));
+  const tot = (f: (r: Record<string, any>) => number) => r2(median(runs.map(f)));
+  const totals = {
+    rps: tot((r) => r.total.rps),
+    rps_2xx: tot((r) => r.total.rps_2xx),
+    client_p50_ms: tot((r) => r.total.p50_ms),
+    client_p95_ms: tot((r) => r.total.p95_ms),
+    client_p99_ms: tot((r) => r.total.p99_ms),
+    unexpected_non2xx_all_runs: runs.reduce((a, r: Record<string, any>) => a + (r.total.unexpected_non2xx as number), 0),
+    not_served_503_all_runs: table.filter((e) => !e.served).reduce((a, e) => a + (e.non2xx_all_runs['503 data_unavailable'] ?? 0), 0),
+    server_cores_busy: tot((r) => r.server_process.cores_busy),
+    server_rss_peak_mb: Math.max(...runs.map((r: Record<string, any>) => r.server_process.rss_peak_mb as number)),
+    server_rss_end_mb: mb(rssEnd),
+  };
+
+  const result = {
+    benchmark: 'mixed',
+    command,
+    when: new Date().toISOString(),
+    git_commit: commit,
+    machine: { ...machine, load_average_before: loadBefore, load_average_after: loadAfter },
+    note: `${machine.cores} cores shared by the server, the load generator and this process (and whatever else runs on the machine: see the load averages)`,
+    scale: { addresses: ADDRESSES, seed: SEED, properties: manifest.tables.properties?.rows ?? null },
+    build: { id: manifest.build_id, created_at: manifest.created_at, fresh: FRESH, dir: FRESH ? '(temp, deleted)' : buildDir.replace(`${ROOT}/`, '') },
+    load: { connections: CONNECTIONS, seconds: SECONDS, runs: RUNS, warmup_s: WARMUP, closed_loop: true },
+    account: { tier: 'enterprise', account_id: account.account_id, rate_limit: rateLimit },
+    server: {
+      command: server.command,
+      exit: exit,
+      listening_after_ms: startMs,
+      build_warmed_ms: warmMs,
+      rss_after_warm_mb: mb(rssWarmed),
+      rss_peak_mb_whole_session: mb(Math.max(session.peak, hwm)),
+      rss_end_mb: mb(rssEnd),
+      warnings_and_errors_logged: serverWarnings,
+      warning_and_error_samples: serverWarningSamples,
+    },
+    mix: Object.fromEntries(MIX),
+    totals,
+    endpoints: table,
+    preflight,
+    preflight_problems: problems,
+    etl: etlSection(manifest, etlNow),
+    runs,
+  };
+  mkdirSync(RESULTS, { recursive: true });
+  const historyFile = join(RESULTS, 'mixed-history.jsonl');
+  if (HISTORY) {
+    const line = {
+      date: result.when, commit, addresses: ADDRESSES, build_id: manifest.build_id, connections: CONNECTIONS, seconds: SECONDS, runs: RUNS,
+      total_rps: totals.rps, rps_2xx: totals.rps_2xx, p50_ms: totals.client_p50_ms, p95_ms: totals.client_p95_ms, p99_ms: totals.client_p99_ms,
+      errors: totals.unexpected_non2xx_all_runs, not_served_503: totals.not_served_503_all_runs,
+      server_cores_busy: totals.server_cores_busy, server_rss_peak_mb: totals.server_rss_peak_mb,
+      endpoints: Object.fromEntries(table.map((e) => [e.endpoint, {
+        p50: e.client.p50_ms, p95: e.client.p95_ms, p99: e.client.p99_ms, rps: e.rps,
+        errors: Object.entries(e.non2xx_all_runs).filter(([k]) => e.served || k !== '503 data_unavailable').reduce((a, [, c]) => a + c, 0) + Object.values(e.socket_errors_all_runs).reduce((a, c) => a + c, 0),
+        ...(e.served ? {} : { not_served: true }),
+      }])),
+    };
+    appendFileSync(historyFile, `${JSON.stringify(line)}\n`);
+  }
+  const history = existsSync(historyFile)
+    ? readFileSync(historyFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>)
+      .filter((h) => h.addresses === ADDRESSES && h.connections === CONNECTIONS).slice(-10)
+    : [];
+  writeFileSync(join(RESULTS, `mixed-${ADDRESSES}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(RESULTS, `mixed-${ADDRESSES}.md`), markdown(result, history));
+  log(`wrote bench/results/mixed-${ADDRESSES}.json and .md`);
+  console.log(readFileSync(join(RESULTS, `mixed-${ADDRESSES}.md`), 'utf8'));
+  process.exit(0);
+}
+
+/** Non-2xx other than the 503 data_unavailable of endpoints the build does not serve yet, plus socket errors. */
+function unexpected(endpoints: Record<string, EndpointRun>, served: Record<string, boolean>): number {
+  let n = 0;
+  for (const [name, e] of Object.entries(endpoints)) {
+    for (const [k, c] of Object.entries(e.non2xx)) if (served[name] || k !== '503 data_unavailable') n += c;
+    for (const c of Object.values(e.socket_errors)) n += c;
+  }
+  return n;
+}
+
+function etlSection(manifest: { build_id: string; created_at: string; stage_timings_ms: Record<string, number> }, now: { wall_s: number; cpu_s: number; peak_rss_mb: number } | undefined) {
+  const stages = manifest.stage_timings_ms ?? {};
+  return {
+    source: now
+      ? `measured now (--fresh-etl): build ${manifest.build_id}, made ${manifest.created_at} by this run`
+      : `from the manifest of the served bench build ${manifest.build_id}, made ${manifest.created_at} (not re-run: --fresh-etl times it now)`,
+    build_id: manifest.build_id,
+    created_at: manifest.created_at,
+    stage_timings_ms: stages,
+    stages_total_ms: Object.values(stages).reduce((a, b) => a + b, 0),
+    ...(now ? { wall_s: now.wall_s, cpu_s: now.cpu_s, peak_rss_mb: now.peak_rss_mb } : {}),
+  };
+}
+
+function markdown(r: Record<string, any>, history: Record<string, any>[]): string {
+  const f = (x: unknown) => (typeof x === 'number' ? (Number.isFinite(x) ? String(x) : '–') : String(x ?? '–'));
+  const kv = (o: Record<string, number>) => Object.entries(o).map(([k, c]) => `${c} × ${k}`).join(', ') || '0';
+  const short = (name: string) => name.replace(' /v1', ' ');
+  const lines: string[] = [];
+  const m = r.machine;
+  lines.push(`# Mixed workload at ${r.scale.addresses.toLocaleString('en-GB')} addresses`, '');
+  lines.push(`${r.when.slice(0, 16).replace('T', ' ')} UTC, commit \`${r.git_commit ?? '?'}\`: \`${r.command}\` (written by bench/mixed.ts).`, '');
+  lines.push(`Machine: ${m.cpu_model}, ${m.cores} cores, ${m.ram_gb} GB RAM, ${m.os} (${m.kernel}), Node ${m.node}; load average ${m.load_average_before.join(' / ')} before, ${m.load_average_after.join(' / ')} after (1 / 5 / 15 min). ${r.note}.`, '');
+  lines.push(`Build \`${r.build.id}\` (${r.build.created_at}), ${f(r.scale.properties)} properties. Server: \`${r.server.command}\`; listening after ${r.server.listening_after_ms} ms, build warmed in ${r.server.build_warmed_ms} ms (RSS ${r.server.rss_after_warm_mb} MB).`, '');
+  lines.push(`Load: ${r.load.connections} connections, closed loop, ${r.load.runs} runs of ${r.load.seconds} s after ${r.load.warmup_s} s of warm-up; one enterprise account (rate limit ${r.account.rate_limit.limit} per ${r.account.rate_limit.windowMs / 1000} s). Figures are the medians of the runs; counts are over all runs. Client latency: request to last byte in the load generator; server: the access log's \`ms\`.`, '');
+  const warnings = Object.entries(r.server.warnings_and_errors_logged as Record<string, number>);
+  lines.push(`Server warnings and errors logged over the whole session (pre-flight included): ${warnings.map(([k, c]) => `${c} × ${k}`).join('; ') || 'none'}. Server exit: ${r.server.exit.code ?? r.server.exit.signal}.`, '');
+  const t = r.totals;
+  lines.push('## Totals', '');
+  lines.push('| req/s | 2xx req/s | p50 ms | p95 ms | p99 ms | unexpected non-2xx | 503 not served yet | server CPU (cores busy) | server RSS peak / end MB |', '|---|---|---|---|---|---|---|---|---|');
+  lines.push(`| ${t.rps} | ${t.rps_2xx} | ${t.client_p50_ms} | ${t.client_p95_ms} | ${t.client_p99_ms} | ${t.unexpected_non2xx_all_runs} | ${t.not_served_503_all_runs} | ${t.server_cores_busy} | ${t.server_rss_peak_mb} / ${t.server_rss_end_mb} |`, '');
+  lines.push('## Per endpoint', '');
+  lines.push('Weight: requests per 1,000 of the mix. "not served" marks an endpoint this build answers 503 `data_unavailable` (not built yet): its latency is the chain up to that answer.', '');
+  lines.push('| endpoint | weight | req/s | client p50 | p95 | p99 ms | server p50 | p95 | p99 ms | requests | non-2xx | socket errors |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const e of r.endpoints) {
+    lines.push(`| ${short(e.endpoint)}${e.served ? '' : ' (not served)'} | ${e.weight_per_1000} | ${f(e.rps)} | ${f(e.client.p50_ms)} | ${f(e.client.p95_ms)} | ${f(e.client.p99_ms)} | ${f(e.server.p50_ms)} | ${f(e.server.p95_ms)} | ${f(e.server.p99_ms)} | ${e.requests_all_runs} | ${kv(e.non2xx_all_runs)} | ${kv(e.socket_errors_all_runs)} |`);
+  }
+  lines.push('', '## Every run', '');
+  lines.push('| run | req/s | 2xx req/s | p50 | p95 | p99 ms | unexpected non-2xx | server CPU s (user + sys) / wall s | cores busy | RSS peak / end MB | generator CPU s | load average before → after |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const x of r.runs) {
+    const s = x.server_process;
+    lines.push(`| ${x.run} | ${x.total.rps} | ${x.total.rps_2xx} | ${x.total.p50_ms} | ${x.total.p95_ms} | ${x.total.p99_ms} | ${x.total.unexpected_non2xx} | ${s.user_s} + ${s.sys_s} / ${s.wall_s} | ${s.cores_busy} | ${s.rss_peak_mb} / ${s.rss_end_mb} | ${x.load_generator_cpu_s} | ${x.load_average_before.join(' ')} → ${x.load_average_after.join(' ')} |`);
+  }
+  lines.push('', 'Per endpoint and run (client p95 ms / req/s):', '');
+  lines.push(`| endpoint | ${r.runs.map((x: any) => `run ${x.run}`).join(' | ')} |`, `|---|${r.runs.map(() => '---|').join('')}`);
+  for (const e of r.endpoints) lines.push(`| ${short(e.endpoint)} | ${r.runs.map((x: any) => `${f(x.endpoints[e.endpoint].client.p95_ms)} / ${f(x.endpoints[e.endpoint].rps)}`).join(' | ')} |`);
+  const etl = r.etl;
+  lines.push('', '## ETL at this scale', '', `Stage times ${etl.source}.${etl.wall_s ? ` Wall ${etl.wall_s} s, CPU ${etl.cpu_s} s, peak RSS ${etl.peak_rss_mb} MB.` : ''}`, '');
+  lines.push('| stage | s |', '|---|---|');
+  for (const [k, v] of Object.entries(etl.stage_timings_ms as Record<string, number>)) lines.push(`| ${k} | ${r2(v / 1000)} |`);
+  lines.push(`| **total** | **${r2(etl.stages_total_ms / 1000)}** |`);
+  lines.push('', '## Pre-flight', '', 'Requests sent once before the runs (also the warm-up) to find which each endpoint answers 2xx; an endpoint that answered some 404 (no evidence or no data there, a documented outcome) is driven with the requests that answered 2xx only.', '');
+  lines.push('| endpoint | probed | 2xx | other outcomes | driven with |', '|---|---|---|---|---|');
+  for (const [name, p] of Object.entries(r.preflight as Record<string, any>)) {
+    const other = Object.fromEntries(Object.entries(p.outcomes as Record<string, number>).filter(([k]) => !/^2\d\d$/.test(k)));
+    lines.push(`| ${short(name)} | ${p.probed} | ${p.answered_2xx} | ${kv(other)} | ${p.driven_with} |`);
+  }
+  if (r.preflight_problems.length) lines.push('', 'Unexpected pre-flight answers:', '', ...r.preflight_problems.map((p: string) => `- ${p}`));
+  lines.push('', `## History (last ${history.length} runs at this scale and ${r.load.connections} connections, bench/results/mixed-history.jsonl)`, '');
+  lines.push('| date | commit | s × runs | req/s | 2xx req/s | p95 ms | p99 ms | errors | server RSS peak MB |', '|---|---|---|---|---|---|---|---|---|');
+  for (const h of history) lines.push(`| ${String(h.date).slice(0, 16).replace('T', ' ')} | ${h.commit ?? '?'} | ${h.seconds} × ${h.runs} | ${h.total_rps} | ${h.rps_2xx} | ${h.p95_ms} | ${h.p99_ms} | ${h.errors} | ${h.server_rss_peak_mb} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
+else if (process.argv.includes('--etl-child')) {
+  const i = process.argv.indexOf('--etl-child');
+  await etlChild(process.argv[i + 1]!, process.argv[i + 2]!, process.argv[i + 3]!);
+} else await main();
