@@ -50,6 +50,8 @@ function handle(route: RouteDef, deps: AppDeps): Middleware {
     if (!input || !principal || !account) throw new Error('handler reached without auth and validation');
     const build = route.needsBuild ? deps.dataSource.current() : undefined;
     const body = await route.handler({ ...input, principal, account, now, build, ledger: deps.ledger, requestId: id });
+    // Which data answered: with the same inputs, the same build gives the same answer.
+    if (build) ctx.set('X-Build-Id', build.id);
     ctx.status = 200;
     ctx.body = body;
   };

@@ -61,6 +61,7 @@ const METERED_HEADERS: Record<string, Json> = {
   'RateLimit-Policy': header('draft-ietf-httpapi-ratelimit-headers: `"default";q=<limit>;w=<window seconds>`.'),
   RateLimit: header('draft-ietf-httpapi-ratelimit-headers: `"default";r=<remaining>;t=<seconds>`.'),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
+  'X-Build-Id': header('The published data build that answered (see `/v1/status`); the same build and inputs give the same answer.'),
 };
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 const METERED = ['X-Request-Id', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
@@ -102,7 +103,7 @@ function operation(route: RouteDef, components: Json): Json {
   const responses: Json = {
     '200': {
       description: 'Success',
-      headers: headerRefs(METERED),
+      headers: headerRefs(route.needsBuild ? [...METERED, 'X-Build-Id'] : METERED),
       content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output', components) : { type: 'object' } } },
     },
   };

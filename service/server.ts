@@ -75,12 +75,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const dir = ledgerDir(config.DATA_DIR);
   const ledger = await openFileLedger({ dir, clock });
   const admin = await startAdminServer(ledger, config.ADMIN_SOCKET ?? adminSocketPath(dir));
-  const dataSource = fileDataSource(config.DATA_DIR);
+  // Requests see the build the warmer has fully opened (the previous one until then).
+  const warmer = startBuildWarmer(fileDataSource(config.DATA_DIR), logger);
+  const dataSource = warmer.serving;
   const { koa } = buildApp({ config, ledger, clock, dataSource, logger });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, config.PORT, config.HOST);
   logger.info({ port, data_dir: config.DATA_DIR, build_id: dataSource.current()?.id ?? null }, 'listening');
-  const warmer = startBuildWarmer(dataSource, logger);
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {

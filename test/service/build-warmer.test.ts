@@ -37,13 +37,18 @@ describe('build warmer', () => {
     try {
       await warmer.idle();
       const first = realpathSync(join(dataDir, 'current'));
+      expect(warmer.serving.current()?.dir).toBe(first);
       for (const r of [buildStores, searchIndexes, propertyRecords, saleValuers]) expect(r.servingDir).toBe(first);
       expect(PerBuild.all.length).toBeGreaterThanOrEqual(10);
 
       await publishSynthBuild(dataDir, { addresses: 1000, seed: 3 });
       const second = realpathSync(join(dataDir, 'current'));
       expect(second).not.toBe(first);
-      await until(() => saleValuers.servingDir === second, 30_000);
+      // Requests stay on the first build until every resource of the second is open, then move at once.
+      expect(warmer.serving.current()?.dir).toBe(first);
+      await until(() => warmer.serving.current()?.dir !== first, 30_000);
+      expect(warmer.serving.current()?.dir).toBe(second);
+      for (const r of PerBuild.all) expect(r.servingDir ?? second).toBe(second);
       await warmer.idle();
       for (const r of [buildStores, searchIndexes, propertyRecords, saleValuers]) expect(r.servingDir).toBe(second);
       const warmed = logs.map((l) => JSON.parse(l) as { msg: string; build_id?: string }).filter((l) => l.msg === 'build warmed');

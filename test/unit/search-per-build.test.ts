@@ -27,7 +27,28 @@ describe('PerBuild (the search index and store per build)', () => {
     await pb.prepare(build('b'));
     expect(await pb.get(build('b'))).toBe('index-b');
     expect(pb.servingDir).toBe('/data/builds/b');
+    // The previous build's stays open for requests still on it, never reopened...
+    expect(await pb.get(build('a'))).toBe('index-a');
+    expect(pending.size).toBe(2);
+    expect(closed).toEqual([]);
+    // ...until retired once the service has switched (after a grace period).
+    PerBuild.retireAll('/data/builds/b', 0);
+    await new Promise((r) => setTimeout(r, 5));
     expect(closed).toEqual(['index-a']);
+  });
+
+  it('a third build evicts the oldest; a roll-back to the previous build swaps without reopening', async () => {
+    const closed: string[] = [];
+    let opens = 0;
+    const pb = new PerBuild<string>(async (b) => `index-${b.id}-${++opens}`, (v) => void closed.push(v));
+    await pb.prepare(build('a'));
+    await pb.prepare(build('b'));
+    expect(await pb.prepare(build('a'))).toBe('index-a-1'); // roll-back
+    expect(pb.servingDir).toBe('/data/builds/a');
+    expect(await pb.get(build('b'))).toBe('index-b-2');
+    await pb.prepare(build('c'));
+    expect(closed).toEqual(['index-b-2']);
+    expect(opens).toBe(3);
   });
 
   it('a failed open keeps the previous build serving and is retried by a later request', async () => {
