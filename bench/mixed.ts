@@ -51,15 +51,15 @@
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { EtlLogger } from '../etl/pipeline/context.ts';
 import type { Req } from '../test/support/endpoint-requests.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { cpuMeter, memory, rssSampler } from './support/proc.ts';
 import { startServerProcess, type LogLine } from './support/server-process.ts';
+import { etlSection, markdown, unexpected, type EndpointRun } from './support/mixed-report.ts';
+import { runLoad, scheduleOf, type EndpointSpec } from './support/mixed-load.ts';
 import { arg, mb, r2, summaryWithMax } from './support/stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -104,151 +104,6 @@ const MIX: [string, number][] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// The load generator (its own process).
-//
-// Not autocannon: it reports one latency distribution per instance, and its per-response event
-// does not say which of the mixed requests it answers, so per-endpoint percentiles would need
-// one instance (and its own connections) per endpoint, which is not a mix. Here a fixed number
-// of workers share one keep-alive agent with as many sockets (a closed loop, as autocannon's
-// connections); each takes the next endpoint from a shuffled schedule with the mix's exact
-// shares, sends that endpoint's next request and records the time from `request()` to the
-// response's last byte (performance.now(), sub-millisecond) against that endpoint.
-// ---------------------------------------------------------------------------------------------
-
-interface EndpointSpec { name: string; method: 'GET' | 'POST'; requests: Req[]; start: number }
-interface LoadSpec {
-  url: string;
-  headers: Record<string, string>;
-  connections: number;
-  mode: 'timed' | 'preflight';
-  seconds: number;
-  endpoints: EndpointSpec[];
-  /** timed: endpoint indices in the order they are sent (repeated); preflight: how many of each endpoint's requests to send. */
-  schedule: number[];
-  out: string;
-}
-interface Outcome { status: number; ms: number; code?: string; body?: string; error?: string }
-
-/** Non-2xx outcomes are keyed `<status> <problem code>`; socket errors by their errno code. */
-const outcomeKey = (o: Outcome) => (o.error ? `socket ${o.error}` : `${o.status}${o.code ? ` ${o.code}` : ''}`);
-const is2xx = (o: Outcome) => !o.error && o.status >= 200 && o.status < 300;
-
-async function loadChild(specPath: string): Promise<void> {
-  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
-  const { hostname, port } = new URL(spec.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections });
-  const send = (method: string, r: Req): Promise<Outcome> =>
-    new Promise((done) => {
-      const t0 = performance.now();
-      const headers = r.body === undefined ? spec.headers : { ...spec.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) };
-      const req = request({ hostname, port, path: r.path, method, agent, headers }, (res) => {
-        const status = res.statusCode ?? 0;
-        const keep = status < 200 || status >= 300;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => keep && chunks.push(c));
-        res.on('end', () => {
-          const ms = performance.now() - t0;
-          if (!keep) return done({ status, ms });
-          const body = Buffer.concat(chunks).toString('utf8');
-          let code: string | undefined;
-          try {
-            code = (JSON.parse(body) as { code?: string }).code;
-          } catch {
-            /* not problem+json */
-          }
-          done({ status, ms, ...(code ? { code } : {}), body: body.slice(0, 400) });
-        });
-        res.on('error', (e: NodeJS.ErrnoException) => done({ status: 0, ms: performance.now() - t0, error: e.code ?? e.message }));
-      });
-      req.setTimeout(60_000, () => req.destroy(Object.assign(new Error('timeout'), { code: 'TIMEOUT' })));
-      req.on('error', (e: NodeJS.ErrnoException) => done({ status: 0, ms: performance.now() - t0, error: e.code ?? e.message }));
-      req.end(r.body);
-    });
-
-  const n = spec.endpoints.length;
-  const lat: number[][] = Array.from({ length: n }, () => []);
-  const outcomes: Record<string, number>[] = Array.from({ length: n }, () => ({}));
-  const samples: { key: string; method: string; path: string; body?: string; response?: string }[][] = Array.from({ length: n }, () => []);
-  const okIndex: number[][] = Array.from({ length: n }, () => []);
-  const record = (e: number, i: number, o: Outcome) => {
-    lat[e]!.push(o.ms);
-    const key = is2xx(o) ? String(o.status) : outcomeKey(o);
-    outcomes[e]![key] = (outcomes[e]![key] ?? 0) + 1;
-    if (is2xx(o)) okIndex[e]!.push(i);
-    else if (samples[e]!.filter((s) => s.key === key).length < 3) {
-      const r = spec.endpoints[e]!.requests[i]!;
-      samples[e]!.push({ key, method: spec.endpoints[e]!.method, path: r.path, ...(r.body ? { body: r.body } : {}), ...(o.body ? { response: o.body } : {}), ...(o.error ? { response: o.error } : {}) });
-    }
-  };
-
-  // Tell the parent the load starts and ends (it meters the server's CPU over exactly that).
-  process.stdout.write('start\n');
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  if (spec.mode === 'preflight') {
-    // Every endpoint's first schedule[e] requests, interleaved so the server sees a mix.
-    const jobs: [number, number][] = [];
-    const most = Math.max(...spec.schedule);
-    for (let i = 0; i < most; i++) for (let e = 0; e < n; e++) if (i < spec.schedule[e]!) jobs.push([e, i]);
-    let next = 0;
-    const worker = async () => {
-      while (next < jobs.length) {
-        const [e, i] = jobs[next++]!;
-        record(e, i, await send(spec.endpoints[e]!.method, spec.endpoints[e]!.requests[i]!));
-      }
-    };
-    await Promise.all(Array.from({ length: spec.connections }, worker));
-  } else {
-    const deadline = t0 + spec.seconds * 1000;
-    const cursor = spec.endpoints.map((e) => e.start);
-    let pos = 0;
-    const worker = async () => {
-      while (performance.now() < deadline) {
-        const e = spec.schedule[pos++ % spec.schedule.length]!;
-        const ep = spec.endpoints[e]!;
-        const i = cursor[e]! % ep.requests.length;
-        cursor[e] = cursor[e]! + 1;
-        record(e, i, await send(ep.method, ep.requests[i]!));
-      }
-    };
-    await Promise.all(Array.from({ length: spec.connections }, worker));
-  }
-  const elapsed = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  process.stdout.write('end\n');
-  agent.destroy();
-  const all = lat.flat();
-  writeFileSync(spec.out, JSON.stringify({
-    elapsed_s: r2(elapsed),
-    generator_cpu_s: r2((cpu.user + cpu.system) / 1e6),
-    total: { ...summaryWithMax(all), rps: r2(all.length / elapsed) },
-    endpoints: spec.endpoints.map((ep, e) => ({
-      name: ep.name,
-      client: summaryWithMax(lat[e]!),
-      rps: r2(lat[e]!.length / elapsed),
-      outcomes: outcomes[e],
-      samples: samples[e],
-      ...(spec.mode === 'preflight' ? { ok_index: okIndex[e] } : {}),
-    })),
-  }));
-}
-
-interface ChildEndpoint { name: string; client: ReturnType<typeof summaryWithMax>; rps: number; outcomes: Record<string, number>; samples: { key: string; method: string; path: string; body?: string; response?: string }[]; ok_index?: number[] }
-interface ChildResult { elapsed_s: number; generator_cpu_s: number; total: ReturnType<typeof summaryWithMax> & { rps: number }; endpoints: ChildEndpoint[] }
-
-/** Runs the load generator; `hooks` are called when it starts and stops sending. */
-function runLoad(spec: Omit<LoadSpec, 'out'>, dir: string, name: string, hooks: { start?(): void; end?(): void } = {}): Promise<ChildResult> {
-  const specPath = join(dir, `load-${name}.json`);
-  const out = join(dir, `load-${name}.out.json`);
-  writeFileSync(specPath, JSON.stringify({ ...spec, out }));
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-    createInterface({ input: child.stdout! }).on('line', (l) => (l === 'start' ? hooks.start?.() : l === 'end' ? hooks.end?.() : process.stdout.write(`${l}\n`)));
-    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(readFileSync(out, 'utf8')) as ChildResult) : rej(new Error(`load generator exited ${code ?? signal}`))));
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
 // The ETL in a child process (--fresh-etl), so its peak RSS is its own.
 // ---------------------------------------------------------------------------------------------
 
@@ -269,30 +124,10 @@ function runEtl(region: string, dataDir: string, dir: string): Promise<{ wall_s:
   });
 }
 
-/** A deterministic shuffle of `10 × weight` copies of each endpoint's index: exact shares. */
-function scheduleOf(weights: number[]): number[] {
-  const out = weights.flatMap((w, e) => Array.from({ length: w * 10 }, () => e));
-  let s = 4242;
-  const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The bench.
 // ---------------------------------------------------------------------------------------------
 
-interface EndpointRun {
-  client: ReturnType<typeof summaryWithMax>;
-  server: ReturnType<typeof summaryWithMax>;
-  rps: number;
-  ok: number;
-  non2xx: Record<string, number>;
-  socket_errors: Record<string, number>;
-}
 
 async function main(): Promise<void> {
   const ADDRESSES = arg('addresses', 1_000_000);
@@ -596,81 +431,7 @@ async function main(): Promise<void> {
 }
 
 /** Non-2xx other than the 503 data_unavailable of endpoints the build does not serve yet, plus socket errors. */
-function unexpected(endpoints: Record<string, EndpointRun>, served: Record<string, boolean>): number {
-  let n = 0;
-  for (const [name, e] of Object.entries(endpoints)) {
-    for (const [k, c] of Object.entries(e.non2xx)) if (served[name] || k !== '503 data_unavailable') n += c;
-    for (const c of Object.values(e.socket_errors)) n += c;
-  }
-  return n;
-}
-
-function etlSection(manifest: { build_id: string; created_at: string; stage_timings_ms: Record<string, number> }, now: { wall_s: number; cpu_s: number; peak_rss_mb: number } | undefined) {
-  const stages = manifest.stage_timings_ms ?? {};
-  return {
-    source: now
-      ? `measured now (--fresh-etl): build ${manifest.build_id}, made ${manifest.created_at} by this run`
-      : `from the manifest of the served bench build ${manifest.build_id}, made ${manifest.created_at} (not re-run: --fresh-etl times it now)`,
-    build_id: manifest.build_id,
-    created_at: manifest.created_at,
-    stage_timings_ms: stages,
-    stages_total_ms: Object.values(stages).reduce((a, b) => a + b, 0),
-    ...(now ? { wall_s: now.wall_s, cpu_s: now.cpu_s, peak_rss_mb: now.peak_rss_mb } : {}),
-  };
-}
-
-function markdown(r: Record<string, any>, history: Record<string, any>[]): string {
-  const f = (x: unknown) => (typeof x === 'number' ? (Number.isFinite(x) ? String(x) : '–') : String(x ?? '–'));
-  const kv = (o: Record<string, number>) => Object.entries(o).map(([k, c]) => `${c} × ${k}`).join(', ') || '0';
-  const short = (name: string) => name.replace(' /v1', ' ');
-  const lines: string[] = [];
-  const m = r.machine;
-  lines.push(`# Mixed workload at ${r.scale.addresses.toLocaleString('en-GB')} addresses`, '');
-  lines.push(`${r.when.slice(0, 16).replace('T', ' ')} UTC, commit \`${r.git_commit ?? '?'}\`: \`${r.command}\` (written by bench/mixed.ts).`, '');
-  lines.push(`Machine: ${m.cpu_model}, ${m.cores} cores, ${m.ram_gb} GB RAM, ${m.os} (${m.kernel}), Node ${m.node}; load average ${m.load_average_before.join(' / ')} before, ${m.load_average_after.join(' / ')} after (1 / 5 / 15 min). ${r.note}.`, '');
-  lines.push(`Build \`${r.build.id}\` (${r.build.created_at}), ${f(r.scale.properties)} properties. Server: \`${r.server.command}\`; listening after ${r.server.listening_after_ms} ms, build warmed in ${r.server.build_warmed_ms} ms (RSS ${r.server.rss_after_warm_mb} MB).`, '');
-  lines.push(`Load: ${r.load.connections} connections, closed loop, ${r.load.runs} runs of ${r.load.seconds} s after ${r.load.warmup_s} s of warm-up; one enterprise account (rate limit ${r.account.rate_limit.limit} per ${r.account.rate_limit.windowMs / 1000} s). Figures are the medians of the runs; counts are over all runs. Client latency: request to last byte in the load generator; server: the access log's \`ms\`.`, '');
-  const warnings = Object.entries(r.server.warnings_and_errors_logged as Record<string, number>);
-  lines.push(`Server warnings and errors logged over the whole session (pre-flight included): ${warnings.map(([k, c]) => `${c} × ${k}`).join('; ') || 'none'}. Server exit: ${r.server.exit.code ?? r.server.exit.signal}.`, '');
-  const t = r.totals;
-  lines.push('## Totals', '');
-  lines.push('| req/s | 2xx req/s | p50 ms | p95 ms | p99 ms | unexpected non-2xx | 503 not served yet | server CPU (cores busy) | server RSS peak / end MB |', '|---|---|---|---|---|---|---|---|---|');
-  lines.push(`| ${t.rps} | ${t.rps_2xx} | ${t.client_p50_ms} | ${t.client_p95_ms} | ${t.client_p99_ms} | ${t.unexpected_non2xx_all_runs} | ${t.not_served_503_all_runs} | ${t.server_cores_busy} | ${t.server_rss_peak_mb} / ${t.server_rss_end_mb} |`, '');
-  lines.push('## Per endpoint', '');
-  lines.push('Weight: requests per 1,000 of the mix. "not served" marks an endpoint this build answers 503 `data_unavailable` (not built yet): its latency is the chain up to that answer.', '');
-  lines.push('| endpoint | weight | req/s | client p50 | p95 | p99 ms | server p50 | p95 | p99 ms | requests | non-2xx | socket errors |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const e of r.endpoints) {
-    lines.push(`| ${short(e.endpoint)}${e.served ? '' : ' (not served)'} | ${e.weight_per_1000} | ${f(e.rps)} | ${f(e.client.p50_ms)} | ${f(e.client.p95_ms)} | ${f(e.client.p99_ms)} | ${f(e.server.p50_ms)} | ${f(e.server.p95_ms)} | ${f(e.server.p99_ms)} | ${e.requests_all_runs} | ${kv(e.non2xx_all_runs)} | ${kv(e.socket_errors_all_runs)} |`);
-  }
-  lines.push('', '## Every run', '');
-  lines.push('| run | req/s | 2xx req/s | p50 | p95 | p99 ms | unexpected non-2xx | server CPU s (user + sys) / wall s | cores busy | RSS peak / end MB | generator CPU s | load average before → after |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const x of r.runs) {
-    const s = x.server_process;
-    lines.push(`| ${x.run} | ${x.total.rps} | ${x.total.rps_2xx} | ${x.total.p50_ms} | ${x.total.p95_ms} | ${x.total.p99_ms} | ${x.total.unexpected_non2xx} | ${s.user_s} + ${s.sys_s} / ${s.wall_s} | ${s.cores_busy} | ${s.rss_peak_mb} / ${s.rss_end_mb} | ${x.load_generator_cpu_s} | ${x.load_average_before.join(' ')} → ${x.load_average_after.join(' ')} |`);
-  }
-  lines.push('', 'Per endpoint and run (client p95 ms / req/s):', '');
-  lines.push(`| endpoint | ${r.runs.map((x: any) => `run ${x.run}`).join(' | ')} |`, `|---|${r.runs.map(() => '---|').join('')}`);
-  for (const e of r.endpoints) lines.push(`| ${short(e.endpoint)} | ${r.runs.map((x: any) => `${f(x.endpoints[e.endpoint].client.p95_ms)} / ${f(x.endpoints[e.endpoint].rps)}`).join(' | ')} |`);
-  const etl = r.etl;
-  lines.push('', '## ETL at this scale', '', `Stage times ${etl.source}.${etl.wall_s ? ` Wall ${etl.wall_s} s, CPU ${etl.cpu_s} s, peak RSS ${etl.peak_rss_mb} MB.` : ''}`, '');
-  lines.push('| stage | s |', '|---|---|');
-  for (const [k, v] of Object.entries(etl.stage_timings_ms as Record<string, number>)) lines.push(`| ${k} | ${r2(v / 1000)} |`);
-  lines.push(`| **total** | **${r2(etl.stages_total_ms / 1000)}** |`);
-  lines.push('', '## Pre-flight', '', 'Requests sent once before the runs (also the warm-up) to find which each endpoint answers 2xx; an endpoint that answered some 404 (no evidence or no data there, a documented outcome) is driven with the requests that answered 2xx only.', '');
-  lines.push('| endpoint | probed | 2xx | other outcomes | driven with |', '|---|---|---|---|---|');
-  for (const [name, p] of Object.entries(r.preflight as Record<string, any>)) {
-    const other = Object.fromEntries(Object.entries(p.outcomes as Record<string, number>).filter(([k]) => !/^2\d\d$/.test(k)));
-    lines.push(`| ${short(name)} | ${p.probed} | ${p.answered_2xx} | ${kv(other)} | ${p.driven_with} |`);
-  }
-  if (r.preflight_problems.length) lines.push('', 'Unexpected pre-flight answers:', '', ...r.preflight_problems.map((p: string) => `- ${p}`));
-  lines.push('', `## History (last ${history.length} runs at this scale and ${r.load.connections} connections, bench/results/mixed-history.jsonl)`, '');
-  lines.push('| date | commit | s × runs | req/s | 2xx req/s | p95 ms | p99 ms | errors | server RSS peak MB |', '|---|---|---|---|---|---|---|---|---|');
-  for (const h of history) lines.push(`| ${String(h.date).slice(0, 16).replace('T', ' ')} | ${h.commit ?? '?'} | ${h.seconds} × ${h.runs} | ${h.total_rps} | ${h.rps_2xx} | ${h.p95_ms} | ${h.p99_ms} | ${h.errors} | ${h.server_rss_peak_mb} |`);
-  return `${lines.join('\n')}\n`;
-}
-
-if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
-else if (process.argv.includes('--etl-child')) {
+if (process.argv.includes('--etl-child')) {
   const i = process.argv.indexOf('--etl-child');
   await etlChild(process.argv[i + 1]!, process.argv[i + 2]!, process.argv[i + 3]!);
 } else await main();
