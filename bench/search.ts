@@ -2,7 +2,7 @@
  * Address search and property record at national scale, on addresses-only synthetic data
  * (etl/search/sql/bench_*.sql: the region generator is too slow for 10M addresses).
  *
- *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-share 0.5]
+ *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-shares 0.5] [--vocabulary calibrated|uniform]
  *
  * 1. Generates N addresses and their property rows in DuckDB, runs the real ETL stage
  *    (searchIndexStage) into a build folder: build time and index size.
@@ -11,7 +11,8 @@
  * 4. A real server (real ledger, metering on) in this process; a load generator in a second
  *    process drives /v1/addresses/search (distinct typed queries) and /v1/properties/{uprn}
  *    (random UPRNs), first flat out (autocannon, 10 connections), then with open-loop
- *    Poisson arrivals (bench/support/open-loop.ts) at rate-share × the flat-out throughput. Server-side latency is taken in the server from request to response
+ *    Poisson arrivals (bench/support/open-loop.ts) at each of rate-shares (comma-separated, e.g.
+ *    0.1,0.25,0.5: a latency-load curve) × the flat-out throughput. Server-side latency is taken in the server from request to response
  *    finish; throughput from the load generator.
  * Writes bench/results/search-<N>.json.
  */
@@ -40,7 +41,7 @@ import { buildStores } from '../service/store/stores.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { openLoop } from './support/open-loop.ts';
-import { arg, mb, r2, summary } from './support/stats.ts';
+import { arg, argStr, mb, r2, summary } from './support/stats.ts';
 
 const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
 
@@ -88,7 +89,10 @@ async function main(): Promise<void> {
   const N = arg('addresses', 1_000_000);
   const SECONDS = arg('seconds', 15);
   const CONNECTIONS = arg('connections', 10);
-  const RATE_SHARE = arg('rate-share', 0.5);
+  // Street names: 'calibrated' to national Price Paid (default), or 'uniform' (the earlier worst case).
+  const VOCABULARY = argStr('vocabulary', 'calibrated');
+  if (VOCABULARY !== 'calibrated' && VOCABULARY !== 'uniform') throw new Error('--vocabulary must be calibrated or uniform');
+  const RATE_SHARES = argStr('rate-shares', '0.5').split(',').map(Number).filter((x) => x > 0 && x <= 1);
   const { dir: dataDir, cleanup } = tempDir('pi-bench-search-');
   const buildId = '20260101T000000Z-be0c40';
   const buildDir = join(dataDir, 'builds', buildId);
@@ -102,6 +106,7 @@ async function main(): Promise<void> {
   const syllables = ['ASH', 'BRAD', 'CAR', 'DAL', 'ELM', 'FAR', 'GLEN', 'HAL', 'IVY', 'KEN', 'LAN', 'MAR', 'NEW', 'OAK', 'PEN', 'RAD', 'SAL', 'THORN', 'UP', 'WAL', 'WEST', 'YAR', 'BUR', 'CROM', 'DUN', 'FEN', 'HOL', 'LYN', 'MOS', 'STAN'];
   await conn.run(sql('bench_addresses'), {
     n: N, stems: listValue(STREET_STEMS), types: listValue(STREET_TYPES.map(([long]) => long)), syllables: listValue(syllables),
+    calibrated: VOCABULARY === 'calibrated', names: 10_000,
   });
   await conn.run(sql('bench_properties'));
   const generateMs = performance.now() - t;
@@ -211,11 +216,14 @@ async function main(): Promise<void> {
     const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, name);
     load[name] = { server: summary(serverMs[name]!), ...client };
     log(`${name} flat out: ${JSON.stringify(load[name])}`);
-    const rate = Math.max(1, Math.round(client.rps! * RATE_SHARE));
-    serverMs[name] = [];
-    const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
-    load[`${name}_at_${Math.round(RATE_SHARE * 100)}pct`] = { rate_rps: rate, server: summary(serverMs[name]!), ...fixed };
-    log(`${name} at ${rate} req/s: ${JSON.stringify(load[`${name}_at_${Math.round(RATE_SHARE * 100)}pct`])}`);
+    for (const share of RATE_SHARES) {
+      const rate = Math.max(1, Math.round(client.rps! * share));
+      serverMs[name] = [];
+      const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
+      const key = `${name}_at_${Math.round(share * 100)}pct`;
+      load[key] = { rate_rps: rate, server: summary(serverMs[name]!), ...fixed };
+      log(`${name} at ${rate} req/s: ${JSON.stringify(load[key])}`);
+    }
   }
   const rssEnd = process.memoryUsage().rss;
 
@@ -226,6 +234,7 @@ async function main(): Promise<void> {
     cpus: cpus().length,
     cpu_model: cpus()[0]?.model ?? null,
     addresses: N,
+    vocabulary: VOCABULARY,
     generate_ms: Math.round(generateMs),
     index: { build_ms: Math.round(indexBuildMs), bytes: indexBytes, mb: mb(indexBytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_before_mb: mb(rss0), rss_after_mb: mb(rssIndex) },
     store_open_ms: Math.round(storeOpenMs),
@@ -243,7 +252,8 @@ async function main(): Promise<void> {
   };
   const out = resolve(import.meta.dirname, 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `search-${N}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  // A latency-load curve (several rate shares) goes beside the standard result, not over it.
+  writeFileSync(join(out, `search-${N}${VOCABULARY === 'uniform' ? '-uniform' : ''}${RATE_SHARES.length > 1 ? '-load-curve' : ''}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
   await closeGracefully(server, 1_000);
   await ledger.close();
