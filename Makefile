@@ -55,6 +55,7 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	npx tsx bench/ledger.ts
 	npx tsx bench/middleware.ts
 	$(BENCH_NODE) bench/search.ts --addresses 1000000 --seconds 10
+	npx tsx bench/latency-production.ts
 	$(BENCH_NODE) bench/risks.ts
 	$(BENCH_NODE) bench/valuation-sale.ts
 	$(BENCH_NODE) bench/valuation-other.ts

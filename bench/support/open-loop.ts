@@ -6,7 +6,10 @@
  * they queue behind each other and the latency measured is that of the bursts. This is the
  * latency a customer sees at a sustainable load. Run it in its own process.
  */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { join } from 'node:path';
 
 export interface OpenLoopSpec {
   url: string;
@@ -93,3 +96,18 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
   const p = (q: number) => Math.round((lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] ?? NaN) * 100) / 100;
   return { rate_rps: spec.rate, sent, ok, non2xx, errors, dropped, client_p50_ms: p(0.5), client_p95_ms: p(0.95), client_p99_ms: p(0.99) };
 }
+
+/** Runs `openLoop(spec)` in a child process (this file, `--child`), so it does not share the caller's CPU thread. */
+export function openLoopInChild(spec: OpenLoopSpec, dir: string, name: string): Promise<OpenLoopResult> {
+  const specPath = join(dir, `open-loop-${name}.json`);
+  writeFileSync(specPath, JSON.stringify(spec));
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as OpenLoopResult) : rej(new Error(`open-loop generator exited ${code ?? signal}`))));
+  });
+}
+
+if (process.argv[2] === '--child') process.stdout.write(JSON.stringify(await openLoop(JSON.parse(readFileSync(process.argv[3]!, 'utf8')) as OpenLoopSpec)));
+
