@@ -22,10 +22,17 @@ export const Postcode = z
   .string()
   .regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/, 'must be a full UK postcode')
   .meta({ example: 'SW1A 1AA' });
-/** Full postcode or sector (e.g. `SW1A 1`). */
+/**
+ * Full postcode (optional space) or sector written with its space (`SW1A 1`). Without the
+ * space a sector is ambiguous with a district: `BS14` is the district BS14, not the sector
+ * BS1 4, so it is refused with a pointer to `outcode` rather than guessed.
+ */
 export const PostcodeOrSector = z
   .string()
-  .regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9]([A-Za-z]{2})?$/, 'must be a full UK postcode or a postcode sector')
+  .regex(
+    /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?( [0-9]| ?[0-9][A-Za-z]{2})$/,
+    'must be a full UK postcode, or a postcode sector with its space (BS1 4); for a district such as BS14 use outcode',
+  )
   .meta({ example: 'SW1A 1' });
 export const Outcode = z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?$/, 'must be a UK outcode (district)').meta({ example: 'SW1A' });
 export const Lat = qNum().min(49).max(61).meta({ description: 'WGS84 latitude (UK extent)' });

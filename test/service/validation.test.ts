@@ -51,6 +51,17 @@ describe('validated input', () => {
     expect(bad.json.errors.map((e: { path: string }) => e.path).sort()).toEqual(['query.include', 'query.price_tier.0']);
   });
 
+  it('postcode or sector: a sector needs its space, since BS14 is a district, not the sector BS1 4', async () => {
+    expect((await input('/v1/str/market?postcode=BS1%204')).query).toMatchObject({ postcode: 'BS1 4' });
+    expect((await input('/v1/str/market?postcode=bs14dj')).query).toMatchObject({ postcode: 'bs14dj' });
+    expect((await input('/v1/rents/long-term?postcode=BS1%204DJ')).query).toMatchObject({ postcode: 'BS1 4DJ' });
+    for (const path of ['/v1/str/market?postcode=BS14', '/v1/rents/long-term?postcode=BS14', '/v1/yields?postcode=SW1A1']) {
+      const r = await call(s.base, 'GET', path, { key });
+      expect(r.status, path).toBe(400);
+      expect(r.json.errors).toEqual([{ path: 'query.postcode', message: 'must be a full UK postcode, or a postcode sector with its space (BS1 4); for a district such as BS14 use outcode' }]);
+    }
+  });
+
   it('STR estimate body: defaults applied, one location required', async () => {
     const r = await postJson(s.base, '/v1/valuations/str-estimate', key, { lat: 51.45, lng: -2.59, bedrooms: 3 });
     expect(r.json.input.body).toEqual({ lat: 51.45, lng: -2.59, bedrooms: 3, finish_quality: 'average', include_comparables: false });
