@@ -108,7 +108,10 @@ function operation(route: RouteDef, components: Json): Json {
     },
   };
   const byStatus = new Map<string, ErrorCode[]>();
-  for (const code of errorCodesOf(route)) byStatus.set(String(ERROR_CODES[code].status), [...(byStatus.get(String(ERROR_CODES[code].status)) ?? []), code]);
+  for (const code of errorCodesOf(route)) {
+    const status = String(ERROR_CODES[code].status);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
   for (const [status, codes] of byStatus) {
     // One response per status: two codes sharing a status (the 503s) are described together.
     responses[status] = codes.length === 1

@@ -148,8 +148,7 @@ class FileLedgerImpl implements FileLedger {
   private readonly snapshotEvery: number;
   private recovering: Promise<void> | undefined;
   private lastRecoveryAttempt = 0;
-  private writeFailures = 0;
-  private countedFailure: LogWriter | undefined;
+  /** Times a failed writer was replaced by a working one. */
   private recoveries = 0;
 
   constructor(
@@ -325,7 +324,9 @@ class FileLedgerImpl implements FileLedger {
   }
 
   health(): LedgerHealth {
-    return { writable: this.writable(), write_failures: this.writeFailures, recoveries: this.recoveries };
+    const writable = this.writable();
+    // Every failure has either been recovered from or is the current one.
+    return { writable, write_failures: this.recoveries + (writable ? 0 : 1), recoveries: this.recoveries };
   }
 
   stats() {
@@ -378,10 +379,6 @@ class FileLedgerImpl implements FileLedger {
    */
   private writable(): boolean {
     if (!this.writer.error) return true;
-    if (this.countedFailure !== this.writer) {
-      this.countedFailure = this.writer;
-      this.writeFailures++;
-    }
     if (!this.recovering && !this.closed && Date.now() - this.lastRecoveryAttempt >= LEDGER_RETRY_MS) {
       this.lastRecoveryAttempt = Date.now();
       this.recovering = this.recover()
