@@ -60,15 +60,11 @@ import { cpuMeter, memory, rssSampler } from './support/proc.ts';
 import { startServerProcess, type LogLine } from './support/server-process.ts';
 import { etlSection, markdown, unexpected, type EndpointRun } from './support/mixed-report.ts';
 import { runLoad, scheduleOf, type EndpointSpec } from './support/mixed-load.ts';
-import { arg, mb, r2, summaryWithMax } from './support/stats.ts';
+import { arg, mb, median, r2, summaryWithMax } from './support/stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench', 'results');
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
-const median = (v: number[]) => {
-  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2) : NaN;
-};
 
 /** Requests per 1,000 of each endpoint (the 28 of docs/openapi.json, then the status page). */
 const MIX: [string, number][] = [

@@ -40,7 +40,7 @@ import { SEARCH_INDEX_FILE } from '../schemas/search-index-format.ts';
 import { buildStores } from '../service/store/stores.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
-import { openLoop } from './support/open-loop.ts';
+import { openLoopInChild } from './support/open-loop.ts';
 import { arg, argStr, mb, r2, summary } from './support/stats.ts';
 
 const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
@@ -51,21 +51,15 @@ interface LoadSpec {
   headers: Record<string, string>;
   connections: number;
   seconds: number;
-  /** Mean arrivals per second (open loop, Poisson); flat out (autocannon, closed loop) when absent. */
+  /** Mean arrivals per second (open loop, Poisson, bench/support/open-loop.ts); flat out (autocannon, closed loop) when absent. */
   rate?: number;
 }
 
-/** The load generator, run in its own process so it does not share the server's CPU thread. */
+/** The flat-out load generator (autocannon), run in its own process so it does not share the server's CPU thread. */
 async function loadChild(specPath: string): Promise<void> {
   type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
-  if (spec.rate) {
-    // A fixed rate: open-loop Poisson arrivals (bench/support/open-loop.ts), not autocannon's bursts.
-    const r = await openLoop({ url: spec.url, paths: spec.paths, headers: spec.headers, rate: spec.rate, seconds: spec.seconds });
-    process.stdout.write(JSON.stringify({ ...r, rps: Math.round(r.sent / spec.seconds), total: r.sent }));
-    return;
-  }
   let next = 0;
   const r = await autocannon({
     url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
@@ -74,7 +68,12 @@ async function loadChild(specPath: string): Promise<void> {
   process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
 }
 
-function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
+async function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
+  if (spec.rate) {
+    // A fixed rate: open-loop Poisson arrivals (bench/support/open-loop.ts), not autocannon's bursts.
+    const r = await openLoopInChild({ url: spec.url, paths: spec.paths, headers: spec.headers, rate: spec.rate, seconds: spec.seconds }, dir, name);
+    return { ...r, rps: Math.round(r.sent / spec.seconds), total: r.sent };
+  }
   const specPath = join(dir, `${name}.json`);
   writeFileSync(specPath, JSON.stringify(spec));
   return new Promise((res, rej) => {

@@ -46,12 +46,8 @@ import rentsRoute from '../service/routes/v1/rents-long-term.ts';
 import gdvRoute from '../service/routes/v1/valuation-development-gdv.ts';
 import type { RouteDef } from '../service/routes/types.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
-import { arg, argStr, pct, r2, summary } from './support/stats.ts';
+import { arg, argStr, median, pct, r2, summary } from './support/stats.ts';
 
-const median = (v: number[]) => {
-  const s = [...v].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2) : NaN;
-};
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 
 interface LoadSpec {

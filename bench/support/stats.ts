@@ -9,6 +9,11 @@ export const arg = (name: string, dflt: number): number => Number(argStr(name, S
 
 /** The p-th percentile of an ascending array (nearest rank). */
 export const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+/** The median of the finite values (the mean of the middle two for an even count); NaN when none. */
+export const median = (v: number[]): number => {
+  const s = v.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[s.length >> 1]! : (s[(s.length >> 1) - 1]! + s[s.length >> 1]!) / 2) : NaN;
+};
 export const r2 = (n: number): number => Math.round(n * 100) / 100;
 export const mb = (bytes: number): number => Math.round(bytes / 1048576);
 

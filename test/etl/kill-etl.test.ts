@@ -1,34 +1,13 @@
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { currentBuildId, verifyBuild } from '../../etl/publish/publish.ts';
+import { runEtlCli } from '../support/etl-cli.ts';
 import { synthRegion } from '../support/region.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const tmp = tempDir('pi-kill-etl-');
 afterAll(tmp.cleanup);
-const ROOT = resolve(import.meta.dirname, '../..');
 const KILLS = 20;
-
-/** Runs `etl run` as a child process and SIGKILLs it after `ms` unless it finished first. */
-function runEtl(sources: string, dataDir: string, ms: number): Promise<{ outcome: 'killed' | 'finished'; ms: number }> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'etl/cli.ts'), 'run', '--sources', sources, '--data-dir', dataDir], {
-      cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => { err += d; });
-    const t0 = performance.now();
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      const took = performance.now() - t0;
-      if (signal === 'SIGKILL') res({ outcome: 'killed', ms: took });
-      else if (code === 0) res({ outcome: 'finished', ms: took });
-      else rej(new Error(`etl exited ${code}: ${err.slice(-2000)}`));
-    });
-  });
-}
 
 describe('the ETL killed at random moments', () => {
   it(`always leaves current on a complete, valid build (${KILLS} kills)`, async () => {
@@ -42,7 +21,7 @@ describe('the ETL killed at random moments', () => {
     for (let i = 0; outcomes.filter((o) => o === 'killed').length < KILLS; i++) {
       // Every fifth run is left to finish so that later kills land while a good build exists.
       const ms = i % 5 === 0 ? 120_000 : 300 + Math.floor(Math.random() * 0.95 * (full - 300));
-      const run = await runEtl(sources, dataDir, ms);
+      const run = await runEtlCli(sources, dataDir, ms);
       outcomes.push(run.outcome);
       if (run.outcome === 'finished') full = run.ms;
       const cur = await currentBuildId(dataDir);

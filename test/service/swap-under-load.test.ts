@@ -10,19 +10,18 @@
  * "Fails" means: an answer other than the one the same request got before the load (a 2xx,
  * or a documented 404 for a place without data), or a socket error.
  */
-import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../../bench/support/server-process.ts';
 import { openFileLedger, ledgerDir } from '../../service/ledger/index.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { endpointRequests, readEndpointInputs } from '../support/endpoint-requests.ts';
+import { runEtlCli } from '../support/etl-cli.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const WORKERS = 8;
 const tmp = tempDir('pi-swap-load-');
 const dataDir = join(tmp.dir, 'data');
@@ -76,21 +75,6 @@ async function load(until: Promise<unknown>): Promise<Answer[]> {
 
 const failures = (answers: Answer[]) => answers.filter((a) => a.status !== a.expected).map((a) => `${a.endpoint}: ${a.status} (expected ${a.expected})`);
 
-function runEtl(killAfterMs?: number): Promise<'killed' | 'finished'> {
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'etl/cli.ts'), 'run', '--sources', sources, '--data-dir', dataDir], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (signal === 'SIGKILL') res('killed');
-      else if (code === 0) res('finished');
-      else rej(new Error(`etl exited ${code}: ${err.slice(-2000)}`));
-    });
-  });
-}
-
 beforeAll(async () => {
   // The real clock, as the ETL CLI the test runs next uses: the same data then makes the same tables.
   const published = await publishSynthBuild(dataDir, { addresses: 2000, seed: 11, now: new Date() });
@@ -134,8 +118,10 @@ describe('data swaps under load', () => {
   });
 
   it('a build published under load: no request fails, and answers switch to the new build id at one moment', async () => {
-    const t0 = performance.now();
-    const etl = runEtl().finally(() => (etlMs = performance.now() - t0));
+    const etl = runEtlCli(sources, dataDir).then((r) => {
+      etlMs = r.ms;
+      return r.outcome;
+    });
     const answers = await load(etl.then(() => server.waitFor((l) => l.msg === 'build warmed', 60_000)).then(() => new Promise((r) => setTimeout(r, 1500))));
     expect(await etl).toBe('finished');
     const secondBuild = realpathSync(join(dataDir, 'current')).split('/').pop()!;
@@ -167,7 +153,7 @@ describe('data swaps under load', () => {
     let total = 0;
     expect(etlMs).toBeGreaterThan(0);
     for (const killAfterMs of [0.2, 0.5, 0.8].map((f) => Math.round(f * etlMs))) {
-      const etl = runEtl(killAfterMs);
+      const etl = runEtlCli(sources, dataDir, killAfterMs).then((r) => r.outcome);
       const answers = await load(etl);
       expect(await etl).toBe('killed');
       expect(failures(answers)).toEqual([]);
