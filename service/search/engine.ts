@@ -39,6 +39,13 @@ interface Term {
   /** Trigram count of the typed word: its weight in the address similarity. */
   grams: number;
   range?: [number, number];
+  /**
+   * The words whose postings the candidate pass reads, best first: all of `sims`, but only
+   * the exact word and its prefix extensions when the typed word is itself in the
+   * vocabulary (it is then not a typo; its fuzzy neighbours still score, on the candidates).
+   */
+  scan: number[];
+  /** Addresses in the scanned words' postings (the term's rarity: order and IDF weight). */
   df: number;
 }
 
@@ -59,15 +66,22 @@ export class SearchIndex {
   private readonly gramIndex = new Map<string, number[]>();
   private readonly gramCount: Uint16Array;
   private readonly wordLen: Uint16Array;
+  /**
+   * Candidate-pass scratch, two 4-byte slots per address in one buffer: [2·ord] the stamp of
+   * the last term that reached it, [2·ord + 1] its accumulated score. Interleaved so that a
+   * posting costs one cache line, not one per array: at 10M addresses the pass reads
+   * postings all over 80 MB, and the misses are most of its time.
+   */
+  private readonly stamps: Uint32Array;
   private readonly acc: Float32Array;
-  private readonly seen: Uint32Array;
-  private readonly termSeen: Uint32Array;
   /** The addresses the current query's candidate pass touched (first nTouched entries). */
   private readonly touched: Uint32Array;
   /** Per query term slot, the word similarity by vocabulary id (reset after each query). */
   private readonly simSlots: Float64Array[] = [];
-  private epoch = 0;
-  private termEpoch = 0;
+  /** Shared-trigram counts by vocabulary id for the fuzzy word match (reset after each word). */
+  private readonly gramHits: Uint16Array;
+  private readonly gramHitIds: Uint32Array;
+  private stamp = 0;
   /**
    * Ranked hits per normalised query as ordinals and scores in typed arrays, not result
    * objects: 20,000 cached queries of 50 objects with their address strings were a million
@@ -92,10 +106,16 @@ export class SearchIndex {
         list.push(id);
       }
     });
-    this.acc = new Float32Array(this.n);
-    this.seen = new Uint32Array(this.n);
-    this.termSeen = new Uint32Array(this.n);
+    const scratch = new ArrayBuffer(this.n * 8);
+    this.stamps = new Uint32Array(scratch);
+    this.acc = new Float32Array(scratch);
     this.touched = new Uint32Array(this.n);
+    // Written once now so the pages are mapped at load: a fresh zeroed buffer is mapped
+    // lazily, and the first queries on a new build would otherwise take the page faults.
+    this.stamps.fill(0);
+    this.touched.fill(0);
+    this.gramHits = new Uint16Array(this.vocab.length);
+    this.gramHitIds = new Uint32Array(this.vocab.length);
   }
 
   static load(path: string): SearchIndex {
@@ -123,16 +143,29 @@ export class SearchIndex {
     const pcTerm: Term[] = [];
     if (p.postcodePrefix !== undefined) {
       const range = this.postcodeRange(p.postcodePrefix);
-      pcTerm.push({ sims: new Map(), grams: 0, range, df: range[1] - range[0] });
+      pcTerm.push({ sims: new Map(), grams: 0, range, scan: [], df: range[1] - range[0] });
     }
     const numberIds = p.numbers.map((n) => this.find(n));
     const candidates = this.candidates([...terms, ...pcTerm]);
     const sims = terms.map((t, j) => this.simSlot(j, t));
     try {
-      const scored = candidates.map((ord) => ({ ord, score: this.score(ord, p, terms, sims, numberIds) }));
-      scored.sort((a, b) => b.score - a.score || a.ord - b.ord);
-      const top = scored.slice(0, MAX_RESULTS);
-      return { ords: Uint32Array.from(top, (x) => x.ord), scores: Float64Array.from(top, (x) => x.score) };
+      // The best MAX_RESULTS by score, ties to the lower ordinal, kept sorted by insertion
+      // (most candidates score below the last kept and cost one comparison).
+      const ords = new Uint32Array(Math.min(MAX_RESULTS, candidates.length));
+      const scores = new Float64Array(ords.length);
+      let kept = 0;
+      for (const ord of candidates) {
+        const sc = this.score(ord, p, terms, sims, numberIds);
+        if (kept === ords.length && !better(sc, ord, scores[kept - 1]!, ords[kept - 1]!)) continue;
+        let i = kept < ords.length ? kept++ : kept - 1;
+        for (; i > 0 && better(sc, ord, scores[i - 1]!, ords[i - 1]!); i--) {
+          scores[i] = scores[i - 1]!;
+          ords[i] = ords[i - 1]!;
+        }
+        scores[i] = sc;
+        ords[i] = ord;
+      }
+      return { ords, scores };
     } finally {
       terms.forEach((t, j) => { for (const id of t.sims.keys()) sims[j]![id] = 0; });
     }
@@ -154,17 +187,26 @@ export class SearchIndex {
       for (let id = lo; id < Math.min(hi, lo + MAX_PREFIX_WORDS); id++) if (!sims.has(id)) sims.set(id, PREFIX_SIM);
     }
     if (!NUMBER_RE.test(w) && w.length >= 3) {
+      // Shared trigrams per vocabulary word, counted in a typed array (a Map here cost about
+      // a millisecond a word with a 10,000-name vocabulary).
       const grams = wordTrigrams(w);
-      const shared = new Map<number, number>();
-      for (const g of grams) for (const id of this.gramIndex.get(g) ?? []) shared.set(id, (shared.get(id) ?? 0) + 1);
-      for (const [id, c] of shared) {
+      const { gramHits, gramHitIds } = this;
+      let nHit = 0;
+      for (const g of grams) {
+        for (const id of this.gramIndex.get(g) ?? []) if (gramHits[id]!++ === 0) gramHitIds[nHit++] = id;
+      }
+      for (let k = 0; k < nHit; k++) {
+        const id = gramHitIds[k]!;
+        const c = gramHits[id]!;
+        gramHits[id] = 0;
         const sim = c / (grams.size + this.gramCount[id]! - c);
         if (sim >= WORD_THRESHOLD && (sims.get(id) ?? 0) < sim) sims.set(id, sim);
       }
     }
+    const scan = [...sims].filter(([, sim]) => exact < 0 || sim >= PREFIX_SIM).sort((a, b) => b[1] - a[1]).map(([id]) => id);
     let df = 0;
-    for (const id of sims.keys()) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
-    return { sims, grams: w.length + 1, df };
+    for (const id of scan) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
+    return { sims, grams: w.length + 1, scan, df };
   }
 
   /**
@@ -174,33 +216,41 @@ export class SearchIndex {
    * Every term is scored on the candidates afterwards, so stopping early loses no word.
    */
   private candidates(terms: Term[]): number[] {
-    const epoch = ++this.epoch;
+    // Stamps only grow: one below the query's first term stamp means "not yet touched by
+    // this query". Near the 32-bit limit the buffer is cleared and stamps start again.
+    if (this.stamp > 0xffff_0000) {
+      this.stamps.fill(0);
+      this.stamp = 0;
+    }
+    const first = this.stamp + 1;
     const touched = this.touched;
     let nTouched = 0;
-    const { acc, seen, termSeen } = this;
+    const { acc, stamps } = this;
     const { postOff, postings } = this.d;
     const usable = terms.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
     for (let k = 0; k < usable.length; k++) {
       const t = usable[k]!;
       if (k >= 1 && t.df > BIG_TERM) break;
       if (k >= 2 && nTouched >= ENOUGH_TOUCHED) break;
-      const stamp = ++this.termEpoch;
-      let budget = BIG_TERM;
-      // A postcode term is one run of ordinals; a word term, the postings of each matching word.
+      const stamp = ++this.stamp;
+      // Only a first term can be this common (a house number and nothing rarer): any
+      // ENOUGH_TOUCHED of its addresses are as good candidates as all of them.
+      let budget = t.df > BIG_TERM ? ENOUGH_TOUCHED : t.df;
+      // A postcode term is one run of ordinals; a word term, the postings of each scanned word.
       const runs: Array<[number, number, number, boolean]> = t.range
         ? [[t.range[0], t.range[1], POSTCODE_WEIGHT, false]]
-        : [...t.sims].sort((a, b) => b[1] - a[1]).map(([id, sim]) => [postOff[id]!, postOff[id + 1]!, Math.log(1 + this.n / t.df) * sim, true]);
+        : t.scan.map((id) => [postOff[id]!, postOff[id + 1]!, Math.log(1 + this.n / t.df) * t.sims.get(id)!, true]);
       for (const [from, to, w, posted] of runs) {
         for (let i = from; i < to && budget-- > 0; i++) {
           const ord = posted ? postings[i]! : i;
-          if (seen[ord] !== epoch) {
-            seen[ord] = epoch;
-            acc[ord] = 0;
+          const slot = ord << 1;
+          const last = stamps[slot]!;
+          if (last === stamp) continue; // one contribution per term, its best word
+          stamps[slot] = stamp;
+          if (last < first) {
+            acc[slot + 1] = w;
             touched[nTouched++] = ord;
-          }
-          if (termSeen[ord] === stamp) continue; // one contribution per term, its best word
-          termSeen[ord] = stamp;
-          acc[ord] = acc[ord]! + w;
+          } else acc[slot + 1] = acc[slot + 1]! + w;
         }
       }
     }
@@ -282,6 +332,9 @@ export class SearchIndex {
   }
 }
 
+/** (score a, ordinal a) ranks above (score b, ordinal b): a higher score, or the same score and a lower ordinal. */
+const better = (as: number, ao: number, bs: number, bo: number) => as > bs || (as === bs && ao < bo);
+
 function decodeList(off: Uint32Array, bytes: Uint8Array): string[] {
   const out: string[] = new Array(off.length - 1);
   for (let i = 0; i + 1 < off.length; i++) out[i] = decoder.decode(bytes.subarray(off[i]!, off[i + 1]!));
@@ -302,7 +355,7 @@ export function lowerBound(sorted: readonly string[], key: string): number {
 
 /**
  * The k ordinals with the highest score (min-heap on typed arrays), ties to the lower
- * ordinal. Most touched addresses score below the heap's minimum and are rejected by one
+ * ordinal. `score` is the candidate pass's interleaved scratch: ordinal o's score at 2o + 1. Most touched addresses score below the heap's minimum and are rejected by one
  * comparison against its root.
  */
 function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
@@ -314,7 +367,7 @@ function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
   let size = 0;
   for (let n = 0; n < ords.length; n++) {
     const o = ords[n]!;
-    const sc = score[o]!;
+    const sc = score[(o << 1) + 1]!;
     let i: number;
     if (size < k) {
       // Sift up from the end.
