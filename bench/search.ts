@@ -4,8 +4,10 @@
  *
  *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-shares 0.5] [--vocabulary calibrated|uniform]
  *
- * 1. Generates N addresses and their property rows in DuckDB, runs the real ETL stage
- *    (searchIndexStage) into a build folder: build time and index size.
+ * 1. Generates N addresses and their property rows in DuckDB, runs the real ETL stages
+ *    (search index, property records) into a build folder: build time and index size. The
+ *    build is kept in data/bench/search-<N>-<vocabulary> and reused by later runs (its
+ *    timings with it); --fresh makes it again.
  * 2. Loads the index and the property store as the service does: load time, memory (RSS).
  * 3. In process: engine time per query (no HTTP) and top-1/top-5 on typed queries at scale.
  * 4. A real server (real ledger, metering on) in this process; a load generator in a second
@@ -18,7 +20,7 @@
  */
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import os, { cpus } from 'node:os';
@@ -35,6 +37,7 @@ import { loadConfig } from '../service/config.ts';
 import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
 import { createLogger } from '../service/log.ts';
 import { fileDataSource, type BuildInfo } from '../service/middleware/data.ts';
+import { SearchIndex } from '../service/search/engine.ts';
 import { searchIndexes } from '../service/search/indexes.ts';
 import { SEARCH_INDEX_FILE } from '../schemas/search-index-format.ts';
 import { buildStores } from '../service/store/stores.ts';
@@ -84,28 +87,39 @@ async function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Recor
   });
 }
 
-async function main(): Promise<void> {
-  const N = arg('addresses', 1_000_000);
-  const SECONDS = arg('seconds', 15);
-  const CONNECTIONS = arg('connections', 10);
-  // Street names: 'calibrated' to national Price Paid (default), or 'uniform' (the earlier worst case).
-  const VOCABULARY = argStr('vocabulary', 'calibrated');
-  if (VOCABULARY !== 'calibrated' && VOCABULARY !== 'uniform') throw new Error('--vocabulary must be calibrated or uniform');
-  const RATE_SHARES = argStr('rate-shares', '0.5').split(',').map(Number).filter((x) => x > 0 && x <= 1);
-  const { dir: dataDir, cleanup } = tempDir('pi-bench-search-');
-  const buildId = '20260101T000000Z-be0c40';
-  const buildDir = join(dataDir, 'builds', buildId);
-  mkdirSync(buildDir, { recursive: true });
-  const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+interface MadeBuild {
+  buildId: string;
+  buildDir: string;
+  truth: Parameters<typeof relevanceQueries>[0];
+  /** When and how long the data and the index took to make (kept with the build). */
+  made: { at: string; generate_ms: number; index_build_ms: number; index_bytes: number; records_build_ms: number; records_bytes: number };
+  reused: boolean;
+}
 
-  // 1. Data and the index build (the real stage, on a context with just the addresses table).
+/**
+ * The bench's N addresses (addresses-only synthetic data, DuckDB) and their build: the real
+ * search-index and property-records stages, properties.parquet for the store. Made once per
+ * scale and vocabulary in data/bench/search-<N>-<vocabulary> and reused unless `fresh`.
+ */
+async function benchSearchBuild(N: number, vocabulary: string, fresh: boolean, log: (m: string) => void): Promise<MadeBuild> {
+  const home = resolve(import.meta.dirname, '..', 'data', 'bench', `search-${N}-${vocabulary}`);
+  const buildId = '20260101T000000Z-be0c40';
+  const buildDir = join(home, 'builds', buildId);
+  const madeFile = join(home, 'made.json');
+  if (!fresh && existsSync(madeFile)) {
+    const kept = JSON.parse(readFileSync(madeFile, 'utf8')) as Omit<MadeBuild, 'buildDir' | 'reused'>;
+    log(`reusing the build made ${kept.made.at} in ${home} (--fresh to make it again)`);
+    return { ...kept, buildDir, reused: true };
+  }
+  rmSync(home, { recursive: true, force: true });
+  mkdirSync(buildDir, { recursive: true });
   let t = performance.now();
-  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dataDir, '.spill') });
+  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(home, '.spill') });
   const conn = await db.connect();
   const syllables = ['ASH', 'BRAD', 'CAR', 'DAL', 'ELM', 'FAR', 'GLEN', 'HAL', 'IVY', 'KEN', 'LAN', 'MAR', 'NEW', 'OAK', 'PEN', 'RAD', 'SAL', 'THORN', 'UP', 'WAL', 'WEST', 'YAR', 'BUR', 'CROM', 'DUN', 'FEN', 'HOL', 'LYN', 'MOS', 'STAN'];
   await conn.run(sql('bench_addresses'), {
     n: N, stems: listValue(STREET_STEMS), types: listValue(STREET_TYPES.map(([long]) => long)), syllables: listValue(syllables),
-    calibrated: VOCABULARY === 'calibrated', names: 10_000,
+    calibrated: vocabulary === 'calibrated', names: 10_000,
   });
   await conn.run(sql('bench_properties'));
   const generateMs = performance.now() - t;
@@ -123,17 +137,41 @@ async function main(): Promise<void> {
   log(`record file built in ${Math.round(recordsBuildMs)} ms, ${mb(recordsBytes)} MB`);
   await conn.run(`COPY (SELECT * FROM properties ORDER BY uprn) TO '${join(buildDir, 'properties.parquet')}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
   const truthRows = (await conn.runAndReadAll(sql('bench_truth_sample'), { k: 40_000, seed: 42 })).getRowObjectsJson();
-  const truth = truthRows.map((r) => ({ ...(r as never as Parameters<typeof relevanceQueries>[0][number]), uprn: Number(r.uprn) }));
+  const truth = truthRows.map((r) => ({ ...(r as never as MadeBuild['truth'][number]), uprn: Number(r.uprn) }));
   conn.closeSync();
   db.closeSync();
+  rmSync(join(home, '.spill'), { recursive: true, force: true });
   writeFileSync(join(buildDir, 'manifest.json'), JSON.stringify({ build_id: buildId, created_at: new Date().toISOString(), schema_version: 1, sources: [], tables: {} }));
-  symlinkSync(join('builds', buildId), join(dataDir, 'current'));
+  const made = {
+    at: new Date().toISOString(), generate_ms: Math.round(generateMs), index_build_ms: Math.round(indexBuildMs), index_bytes: indexBytes,
+    records_build_ms: Math.round(recordsBuildMs), records_bytes: recordsBytes,
+  };
+  // Written last: a build interrupted before this point is made again next time.
+  writeFileSync(madeFile, JSON.stringify({ buildId, truth, made }));
+  return { buildId, buildDir, truth, made, reused: false };
+}
+
+async function main(): Promise<void> {
+  const N = arg('addresses', 1_000_000);
+  const SECONDS = arg('seconds', 15);
+  const CONNECTIONS = arg('connections', 10);
+  // Street names: 'calibrated' to national Price Paid (default), or 'uniform' (the earlier worst case).
+  const VOCABULARY = argStr('vocabulary', 'calibrated');
+  if (VOCABULARY !== 'calibrated' && VOCABULARY !== 'uniform') throw new Error('--vocabulary must be calibrated or uniform');
+  const RATE_SHARES = argStr('rate-shares', '0.5').split(',').map(Number).filter((x) => x > 0 && x <= 1);
+  const { dir: dataDir, cleanup } = tempDir('pi-bench-search-');
+  const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+  // The generated data and its build are kept in data/bench/search-<N>-<vocabulary> and
+  // reused (at 10M they take about 10 minutes); --fresh makes them again.
+  const made = await benchSearchBuild(N, VOCABULARY, process.argv.includes('--fresh'), log);
+  const { buildId, buildDir, truth } = made;
+  symlinkSync(buildDir, join(dataDir, 'current'));
 
   // 2. Load as the service does.
   global.gc?.();
   const rss0 = process.memoryUsage().rss;
   const build: BuildInfo = { id: buildId, dir: buildDir, manifest: {} };
-  t = performance.now();
+  let t = performance.now();
   const index = await searchIndexes.prepare(build);
   const indexLoadMs = performance.now() - t;
   const rssIndex = process.memoryUsage().rss;
@@ -187,6 +225,18 @@ async function main(): Promise<void> {
   const cb = koa.callback();
   const serverMs: Record<string, number[]> = { search: [], property: [] };
   const statuses: Record<string, number> = {};
+  // The engine's own time inside the served searches (the rest of the server's time is
+  // HTTP, metering with its fsync, GC and waiting): SearchIndex.search timed in place.
+  const engineInServer: number[] = [];
+  const search = SearchIndex.prototype.search;
+  SearchIndex.prototype.search = function timed(this: SearchIndex, q: string, limit: number) {
+    const t0 = performance.now();
+    try {
+      return search.call(this, q, limit);
+    } finally {
+      engineInServer.push(performance.now() - t0);
+    }
+  };
   const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const t0 = process.hrtime.bigint();
     res.on('finish', () => {
@@ -212,15 +262,17 @@ async function main(): Promise<void> {
   const load: Record<string, unknown> = {};
   for (const [name, paths] of [['search', searchPaths], ['property', propertyPaths]] as const) {
     serverMs[name] = [];
+    engineInServer.length = 0;
     const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, name);
-    load[name] = { server: summary(serverMs[name]!), ...client };
+    load[name] = { server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), ...client };
     log(`${name} flat out: ${JSON.stringify(load[name])}`);
     for (const share of RATE_SHARES) {
       const rate = Math.max(1, Math.round(client.rps! * share));
       serverMs[name] = [];
+      engineInServer.length = 0;
       const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
       const key = `${name}_at_${Math.round(share * 100)}pct`;
-      load[key] = { rate_rps: rate, server: summary(serverMs[name]!), ...fixed };
+      load[key] = { rate_rps: rate, server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), ...fixed };
       log(`${name} at ${rate} req/s: ${JSON.stringify(load[key])}`);
     }
   }
@@ -234,11 +286,14 @@ async function main(): Promise<void> {
     cpu_model: cpus()[0]?.model ?? null,
     addresses: N,
     vocabulary: VOCABULARY,
-    generate_ms: Math.round(generateMs),
-    index: { build_ms: Math.round(indexBuildMs), bytes: indexBytes, mb: mb(indexBytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_before_mb: mb(rss0), rss_after_mb: mb(rssIndex) },
+    // Made by this run, or reused from data/bench (made_at says when it was made and timed).
+    build_reused: made.reused,
+    made_at: made.made.at,
+    generate_ms: made.made.generate_ms,
+    index: { build_ms: made.made.index_build_ms, bytes: made.made.index_bytes, mb: mb(made.made.index_bytes), words: index.vocabularySize, load_ms: Math.round(indexLoadMs), rss_before_mb: mb(rss0), rss_after_mb: mb(rssIndex) },
     store_open_ms: Math.round(storeOpenMs),
     store_lookup_in_process: summary(storeMs),
-    record_file: { build_ms: Math.round(recordsBuildMs), bytes: recordsBytes, mb: mb(recordsBytes), load_ms: Math.round(recordsLoadMs), rss_delta_mb: mb(rssRecords - rssStore), lookup_in_process: summary(recordMs) },
+    record_file: { build_ms: made.made.records_build_ms, bytes: made.made.records_bytes, mb: mb(made.made.records_bytes), load_ms: Math.round(recordsLoadMs), rss_delta_mb: mb(rssRecords - rssStore), lookup_in_process: summary(recordMs) },
     uv_threadpool_size: process.env.UV_THREADPOOL_SIZE ?? '4 (default)',
     engine_in_process: {
       queries: accSet.length, ...summary(engineMs), top1: acc.top1, top5: acc.top5,
