@@ -232,6 +232,10 @@ export class SearchIndex {
       const t = usable[k]!;
       if (k >= 1 && t.df > BIG_TERM) break;
       if (k >= 2 && nTouched >= ENOUGH_TOUCHED) break;
+      // While every address touched is a candidate anyway (a full postcode touches ~15), a
+      // term with more addresses than there are candidate places only adds an arbitrary few
+      // of them (a house number: 1 in 30 of all addresses), so it is left to the scoring.
+      if (nTouched > 0 && nTouched <= CANDIDATES && t.df > CANDIDATES) continue;
       const stamp = ++this.stamp;
       // Only a first term can be this common (a house number and nothing rarer): any
       // ENOUGH_TOUCHED of its addresses are as good candidates as all of them.
