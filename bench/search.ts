@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, wri
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import os, { cpus } from 'node:os';
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { accuracy, relevanceQueries } from '../test/support/search-relevance.ts';
@@ -237,11 +238,32 @@ async function main(): Promise<void> {
       engineInServer.push(performance.now() - t0);
     }
   };
+  // GC pauses of the server's process (this one), and each request's span, to tell how much
+  // of the tail the collector makes: the slow requests (over the phase's p95) that overlapped
+  // a pause.
+  const gcPauses: Array<{ start: number; ms: number; major: boolean }> = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcPauses.push({ start: e.startTime, ms: e.duration, major: (e as unknown as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR });
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const spans: Array<[number, number]> = [];
+  const gcDuring = (from: number, ms: number[]) => {
+    const pauses = gcPauses.filter((g) => g.start >= from);
+    const p95 = summary(ms).p95_ms;
+    const slow = spans.filter(([a, b]) => b - a > p95);
+    const slowWithGc = slow.filter(([a, b]) => pauses.some((g) => g.start < b && g.start + g.ms > a)).length;
+    return {
+      pauses: pauses.length, major: pauses.filter((g) => g.major).length, total_ms: r2(pauses.reduce((t, g) => t + g.ms, 0)),
+      max_ms: r2(Math.max(0, ...pauses.map((g) => g.ms))), slow_requests: slow.length, slow_overlapping_gc: slowWithGc,
+    };
+  };
   const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const t0 = process.hrtime.bigint();
+    const start = performance.now();
     res.on('finish', () => {
       const kind = req.url?.startsWith('/v1/addresses') ? 'search' : 'property';
       serverMs[kind]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      spans.push([start, performance.now()]);
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
     });
     void cb(req, res);
@@ -263,16 +285,23 @@ async function main(): Promise<void> {
   for (const [name, paths] of [['search', searchPaths], ['property', propertyPaths]] as const) {
     serverMs[name] = [];
     engineInServer.length = 0;
+    spans.length = 0;
+    let from = performance.now();
     const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, name);
-    load[name] = { server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), ...client };
+    load[name] = { server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), gc: gcDuring(from, serverMs[name]!), ...client };
     log(`${name} flat out: ${JSON.stringify(load[name])}`);
-    for (const share of RATE_SHARES) {
+    // Each fixed rate gets its own slice of the second half of the requests: a query already
+    // asked at an earlier rate would be answered from the result cache.
+    const slice = Math.floor(paths.length / 2 / RATE_SHARES.length);
+    for (const [k, share] of RATE_SHARES.entries()) {
       const rate = Math.max(1, Math.round(client.rps! * share));
       serverMs[name] = [];
       engineInServer.length = 0;
-      const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
+      spans.length = 0;
+      from = performance.now();
+      const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2 + k * slice, paths.length / 2 + (k + 1) * slice), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
       const key = `${name}_at_${Math.round(share * 100)}pct`;
-      load[key] = { rate_rps: rate, server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), ...fixed };
+      load[key] = { rate_rps: rate, server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), gc: gcDuring(from, serverMs[name]!), ...fixed };
       log(`${name} at ${rate} req/s: ${JSON.stringify(load[key])}`);
     }
   }
@@ -309,6 +338,7 @@ async function main(): Promise<void> {
   // A latency-load curve (several rate shares) goes beside the standard result, not over it.
   writeFileSync(join(out, `search-${N}${VOCABULARY === 'uniform' ? '-uniform' : ''}${RATE_SHARES.length > 1 ? '-load-curve' : ''}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
+  gcObserver.disconnect();
   await closeGracefully(server, 1_000);
   await ledger.close();
   cleanup();
