@@ -72,7 +72,10 @@ async function loadChild(specPath: string): Promise<void> {
   process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
 }
 
-async function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
+/** A load's client-side figures: throughput, counts, client latency (and, open loop, error codes). */
+type LoadResult = { rps: number } & Record<string, unknown>;
+
+async function runLoad(spec: LoadSpec, dir: string, name: string): Promise<LoadResult> {
   if (spec.rate) {
     // A fixed rate: open-loop Poisson arrivals (bench/support/open-loop.ts), not autocannon's bursts.
     const r = await openLoopInChild({ url: spec.url, paths: spec.paths, headers: spec.headers, rate: spec.rate, seconds: spec.seconds }, dir, name);
@@ -84,7 +87,7 @@ async function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Recor
     const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
+    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as LoadResult) : rej(new Error(`load generator exited ${code ?? signal}`))));
   });
 }
 
@@ -294,7 +297,7 @@ async function main(): Promise<void> {
     // asked at an earlier rate would be answered from the result cache.
     const slice = Math.floor(paths.length / 2 / RATE_SHARES.length);
     for (const [k, share] of RATE_SHARES.entries()) {
-      const rate = Math.max(1, Math.round(client.rps! * share));
+      const rate = Math.max(1, Math.round(client.rps * share));
       serverMs[name] = [];
       engineInServer.length = 0;
       spans.length = 0;

@@ -32,6 +32,8 @@ export interface OpenLoopResult {
   non2xx: number;
   errors: number;
   dropped: number;
+  /** Failed requests by error code (ECONNRESET, ECONNREFUSED …): what `errors` were. */
+  error_codes: Record<string, number>;
   client_p50_ms: number;
   client_p95_ms: number;
   client_p99_ms: number;
@@ -44,6 +46,7 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) + 1) / 2147483649;
   const lat: number[] = [];
   let sent = 0, ok = 0, non2xx = 0, errors = 0, dropped = 0, inFlight = 0, next = 0;
+  const errorCodes: Record<string, number> = {};
   const maxInFlight = spec.maxInFlight ?? 256;
   const one = () => {
     if (inFlight >= maxInFlight) {
@@ -67,9 +70,11 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
         });
       },
     );
-    req.on('error', () => {
+    req.on('error', (e: NodeJS.ErrnoException) => {
       inFlight--;
       errors++;
+      const code = e.code ?? e.message;
+      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
     });
     req.end(body);
   };
@@ -94,7 +99,7 @@ export async function openLoop(spec: OpenLoopSpec): Promise<OpenLoopResult> {
   agent.destroy();
   lat.sort((a, b) => a - b);
   const p = (q: number) => Math.round((lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] ?? NaN) * 100) / 100;
-  return { rate_rps: spec.rate, sent, ok, non2xx, errors, dropped, client_p50_ms: p(0.5), client_p95_ms: p(0.95), client_p99_ms: p(0.99) };
+  return { rate_rps: spec.rate, sent, ok, non2xx, errors, dropped, error_codes: errorCodes, client_p50_ms: p(0.5), client_p95_ms: p(0.95), client_p99_ms: p(0.99) };
 }
 
 /** Runs `openLoop(spec)` in a child process (this file, `--child`), so it does not share the caller's CPU thread. */
