@@ -2,7 +2,7 @@
  * Address search and property record at national scale, on addresses-only synthetic data
  * (etl/search/sql/bench_*.sql: the region generator is too slow for 10M addresses).
  *
- *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-shares 0.5] [--vocabulary calibrated|uniform]
+ *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-shares 0.5] [--vocabulary calibrated|uniform] [--fresh]
  *
  * 1. Generates N addresses and their property rows in DuckDB, runs the real ETL stages
  *    (search index, property records) into a build folder: build time and index size. The
@@ -250,14 +250,22 @@ async function main(): Promise<void> {
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   const spans: Array<[number, number]> = [];
-  const gcDuring = (from: number, ms: number[]) => {
-    const pauses = gcPauses.filter((g) => g.start >= from);
-    const p95 = summary(ms).p95_ms;
-    const slow = spans.filter(([a, b]) => b - a > p95);
-    const slowWithGc = slow.filter(([a, b]) => pauses.some((g) => g.start < b && g.start + g.ms > a)).length;
-    return {
-      pauses: pauses.length, major: pauses.filter((g) => g.major).length, total_ms: r2(pauses.reduce((t, g) => t + g.ms, 0)),
-      max_ms: r2(Math.max(0, ...pauses.map((g) => g.ms))), slow_requests: slow.length, slow_overlapping_gc: slowWithGc,
+  /** Starts a load phase of `kind`; the function it returns gives the phase's server-side figures. */
+  const phase = (kind: 'search' | 'property') => {
+    serverMs[kind] = [];
+    engineInServer.length = 0;
+    spans.length = 0;
+    const from = performance.now();
+    return () => {
+      const server = summary(serverMs[kind]!);
+      const pauses = gcPauses.filter((g) => g.start >= from);
+      const slow = spans.filter(([a, b]) => b - a > server.p95_ms);
+      const gc = {
+        pauses: pauses.length, major: pauses.filter((g) => g.major).length, total_ms: r2(pauses.reduce((t, g) => t + g.ms, 0)),
+        max_ms: r2(Math.max(0, ...pauses.map((g) => g.ms))), slow_requests: slow.length,
+        slow_overlapping_gc: slow.filter(([a, b]) => pauses.some((g) => g.start < b && g.start + g.ms > a)).length,
+      };
+      return { server, ...(kind === 'search' ? { engine_in_server: summary(engineInServer) } : {}), gc };
     };
   };
   const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
@@ -286,25 +294,19 @@ async function main(): Promise<void> {
   // customers see it at a sustainable load).
   const load: Record<string, unknown> = {};
   for (const [name, paths] of [['search', searchPaths], ['property', propertyPaths]] as const) {
-    serverMs[name] = [];
-    engineInServer.length = 0;
-    spans.length = 0;
-    let from = performance.now();
+    const flatOut = phase(name);
     const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, name);
-    load[name] = { server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), gc: gcDuring(from, serverMs[name]!), ...client };
+    load[name] = { ...flatOut(), ...client };
     log(`${name} flat out: ${JSON.stringify(load[name])}`);
     // Each fixed rate gets its own slice of the second half of the requests: a query already
     // asked at an earlier rate would be answered from the result cache.
     const slice = Math.floor(paths.length / 2 / RATE_SHARES.length);
     for (const [k, share] of RATE_SHARES.entries()) {
       const rate = Math.max(1, Math.round(client.rps * share));
-      serverMs[name] = [];
-      engineInServer.length = 0;
-      spans.length = 0;
-      from = performance.now();
+      const atRate = phase(name);
       const fixed = await runLoad({ url, paths: paths.slice(paths.length / 2 + k * slice, paths.length / 2 + (k + 1) * slice), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `${name}-rate`);
       const key = `${name}_at_${Math.round(share * 100)}pct`;
-      load[key] = { rate_rps: rate, server: summary(serverMs[name]!), ...(name === 'search' ? { engine_in_server: summary(engineInServer) } : {}), gc: gcDuring(from, serverMs[name]!), ...fixed };
+      load[key] = { rate_rps: rate, ...atRate(), ...fixed };
       log(`${name} at ${rate} req/s: ${JSON.stringify(load[key])}`);
     }
   }

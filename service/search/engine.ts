@@ -358,16 +358,15 @@ export function lowerBound(sorted: readonly string[], key: string): number {
 }
 
 /**
- * The k ordinals with the highest score (min-heap on typed arrays), ties to the lower
- * ordinal. `score` is the candidate pass's interleaved scratch: ordinal o's score at 2o + 1. Most touched addresses score below the heap's minimum and are rejected by one
- * comparison against its root.
+ * The k ordinals with the highest score (min-heap on typed arrays, ordered by `better`),
+ * ties to the lower ordinal. `score` is the candidate pass's interleaved scratch: ordinal
+ * o's score at 2o + 1. Most touched addresses score below the heap's minimum and are
+ * rejected by one comparison against its root.
  */
 function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
   if (ords.length <= k) return Array.from(ords);
   const hs = new Float32Array(k);
   const ho = new Uint32Array(k);
-  // a (score, ordinal) is worse than b: lower score, or the same score and a higher ordinal.
-  const worse = (as: number, ao: number, bs: number, bo: number) => as < bs || (as === bs && ao > bo);
   let size = 0;
   for (let n = 0; n < ords.length; n++) {
     const o = ords[n]!;
@@ -378,21 +377,21 @@ function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
       i = size++;
       while (i > 0) {
         const parent = (i - 1) >>> 1;
-        if (!worse(sc, o, hs[parent]!, ho[parent]!)) break;
+        if (!better(hs[parent]!, ho[parent]!, sc, o)) break;
         hs[i] = hs[parent]!;
         ho[i] = ho[parent]!;
         i = parent;
       }
     } else {
-      if (!worse(hs[0]!, ho[0]!, sc, o)) continue;
+      if (!better(sc, o, hs[0]!, ho[0]!)) continue;
       // Replace the root and sift down.
       i = 0;
       for (;;) {
         const l = 2 * i + 1;
         if (l >= k) break;
         const r = l + 1;
-        const m = r < k && worse(hs[r]!, ho[r]!, hs[l]!, ho[l]!) ? r : l;
-        if (!worse(hs[m]!, ho[m]!, sc, o)) break;
+        const m = r < k && better(hs[l]!, ho[l]!, hs[r]!, ho[r]!) ? r : l;
+        if (!better(sc, o, hs[m]!, ho[m]!)) break;
         hs[i] = hs[m]!;
         ho[i] = ho[m]!;
         i = m;
