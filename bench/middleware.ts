@@ -21,7 +21,9 @@ import { buildApp } from '../service/app.ts';
 import { loadConfig } from '../service/config.ts';
 import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
 import { createLogger } from '../service/log.ts';
-import { fileDataSource } from '../service/middleware/data.ts';
+import { z } from 'zod';
+import { fileDataSource } from '../service/build/source.ts';
+import { startBuildWarmer } from '../service/build/warmer.ts';
 import { defineRoute } from '../service/routes/types.ts';
 import { V1_ROUTES } from '../service/routes/v1/index.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
@@ -76,8 +78,8 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const ledger = await openFileLedger({ dir: ledgerDir(dir) });
   const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const metered = defineRoute({ method: 'GET', path: '/bench/metered', operationId: 'benchMetered', summary: 'bench', tag: 'Bench', cost: 1, needsBuild: false, handler: () => ({ ok: true }) });
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dir), logger: createLogger('silent'), routes: [...V1_ROUTES, metered] });
+  const metered = defineRoute({ method: 'GET', path: '/bench/metered', operationId: 'benchMetered', summary: 'bench', tag: 'Bench', cost: 1, response: z.object({ ok: z.boolean() }), needsBuild: false, handler: () => ({ ok: true }) });
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: startBuildWarmer(fileDataSource(dir), createLogger('silent')), logger: createLogger('silent'), routes: [...V1_ROUTES, metered] });
   const full = createHttpServer(koa.callback(), config);
   const fullPort = await listen(full, 0, '127.0.0.1');
 

@@ -27,8 +27,10 @@ import { buildApp } from '../service/app.ts';
 import { loadConfig } from '../service/config.ts';
 import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
 import { createLogger } from '../service/log.ts';
-import { fileDataSource } from '../service/middleware/data.ts';
-import risksRoute, { riskData } from '../service/routes/v1/risks.ts';
+import { fileDataSource } from '../service/build/source.ts';
+import risksRoute from '../service/routes/v1/risks.ts';
+import { BuildResources } from '../service/build/resources.ts';
+import { fixedBuild } from '../service/build/warmer.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { propertyRecordsStage } from '../etl/records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
@@ -128,7 +130,8 @@ async function main(): Promise<void> {
   global.gc?.();
   const rss0 = process.memoryUsage().rss;
   t = performance.now();
-  if (!(await riskData.prepare(build))) throw new Error('the build cannot serve /risks (no uprn_designations.parquet?)');
+  const res = new BuildResources(build);
+  if (!(await res.risks.get())) throw new Error('the build cannot serve /risks (no uprn_designations.parquet?)');
   const openMs = performance.now() - t;
   global.gc?.();
   const rssOpen = process.memoryUsage().rss;
@@ -136,7 +139,7 @@ async function main(): Promise<void> {
 
   // 2. In process: the handler alone (record lookup, designation lookup, assembly), sequential.
   const handlerMs: number[] = [];
-  const input = (uprn: string) => ({ params: { uprn }, build }) as unknown as Parameters<typeof risksRoute.handler>[0];
+  const input = (uprn: string) => ({ params: { uprn: Number(uprn) }, data: res, build }) as unknown as Parameters<typeof risksRoute.handler>[0];
   for (let i = 0; i < 3_000; i++) {
     const t0 = performance.now();
     await risksRoute.handler(input(all[i % all.length]!));
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
   const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dataDir), logger: createLogger('silent') });
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
   const cb = koa.callback();
   let serverMs: number[] = [];
   const statuses: Record<string, number> = {};

@@ -31,17 +31,16 @@ import { accuracy, relevanceQueries } from '../test/support/search-relevance.ts'
 import { searchIndexStage } from '../etl/search/stage.ts';
 import { propertyRecordsStage } from '../etl/records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
-import { propertyRecords } from '../service/records/property-records.ts';
 import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
 import { buildApp } from '../service/app.ts';
 import { loadConfig } from '../service/config.ts';
 import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
 import { createLogger } from '../service/log.ts';
-import { fileDataSource, type BuildInfo } from '../service/middleware/data.ts';
+import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { SearchIndex } from '../service/search/engine.ts';
-import { searchIndexes } from '../service/search/indexes.ts';
 import { SEARCH_INDEX_FILE } from '../schemas/search-index-format.ts';
-import { buildStores } from '../service/store/stores.ts';
+import { BuildResources } from '../service/build/resources.ts';
+import { fixedBuild } from '../service/build/warmer.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { openLoopInChild } from './support/open-loop.ts';
@@ -175,16 +174,17 @@ async function main(): Promise<void> {
   global.gc?.();
   const rss0 = process.memoryUsage().rss;
   const build: BuildInfo = { id: buildId, dir: buildDir, manifest: {} };
+  const res = new BuildResources(build);
   let t = performance.now();
-  const index = await searchIndexes.prepare(build);
+  const index = await res.searchIndex.get();
   const indexLoadMs = performance.now() - t;
   const rssIndex = process.memoryUsage().rss;
   t = performance.now();
-  await buildStores.prepare(build);
+  await res.store.get();
   const storeOpenMs = performance.now() - t;
   const rssStore = process.memoryUsage().rss;
   t = performance.now();
-  const records = await propertyRecords.prepare(build);
+  const records = await res.records.get();
   const recordsLoadMs = performance.now() - t;
   const rssRecords = process.memoryUsage().rss;
   log(`index loaded in ${Math.round(indexLoadMs)} ms (RSS ${mb(rss0)} → ${mb(rssIndex)} MB), store opened in ${Math.round(storeOpenMs)} ms`);
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   log(`engine ${JSON.stringify(summary(engineMs))}; top1 ${acc.top1} top5 ${acc.top5}`);
   for (const [k, ms] of Object.entries(engineByKind)) log(`  ${k} ${JSON.stringify(summary(ms))}`);
 
-  const store = await buildStores.prepare(build);
+  const store = await res.store.get();
   const storeMs: number[] = [];
   for (let i = 0; i < 3_000; i++) {
     const t0 = performance.now();
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
   const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dataDir), logger: createLogger('silent') });
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
   const cb = koa.callback();
   const serverMs: Record<string, number[]> = { search: [], property: [] };
   const statuses: Record<string, number> = {};

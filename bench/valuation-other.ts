@@ -33,10 +33,10 @@ import { buildApp } from '../service/app.ts';
 import { loadConfig } from '../service/config.ts';
 import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
 import { createLogger } from '../service/log.ts';
-import { fileDataSource, type BuildInfo } from '../service/middleware/data.ts';
-import { buildStores } from '../service/store/stores.ts';
+import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
+import { BuildResources } from '../service/build/resources.ts';
+import { fixedBuild } from '../service/build/warmer.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
-import { hmoValuers } from '../service/valuation/hmo-areas.ts';
 import { propertyRecordsStage } from '../etl/records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
@@ -147,8 +147,8 @@ async function* csvRows(path: string): AsyncGenerator<Record<string, string>> {
 }
 
 /** HMO rent model against the truth: every true HMO valued with the default options. */
-async function hmoAccuracy(build: BuildInfo, sourcesDir: string) {
-  const valuer = (await hmoValuers.prepare(build))!;
+async function hmoAccuracy(res: BuildResources, sourcesDir: string) {
+  const valuer = (await res.hmoValuer.get())!;
   const truth: { uprn: string; room: number; rooms: number; value: number }[] = [];
   for await (const r of csvRows(join(sourcesDir, 'truth', 'properties.csv'))) {
     if (r.hmo === '1' && r.true_room_rent_pcm) truth.push({ uprn: r.uprn!, room: Number(r.true_room_rent_pcm), rooms: Number(r.rooms), value: Number(r.true_value_today) });
@@ -158,14 +158,10 @@ async function hmoAccuracy(build: BuildInfo, sourcesDir: string) {
   const ms: number[] = [];
   for (const t of truth) {
     const t0 = performance.now();
-    let v;
-    try {
-      v = valuer.value(t.uprn, { finish_quality: 'average', living_room: true, parking: true, outside_space: true });
-    } catch {
-      continue;
-    }
+    const r = valuer.value(Number(t.uprn), { finish_quality: 'average', living_room: true, parking: true, outside_space: true });
+    if (r.kind === 'not_found') continue;
     ms.push(performance.now() - t0);
-    if (!v) continue;
+    const v = r.valuation;
     const e = Math.abs(v.gross_rent_pcm.per_room_avg / t.room - 1);
     roomErr.push(e);
     roomSigned.push(v.gross_rent_pcm.per_room_avg / t.room - 1);
@@ -215,11 +211,12 @@ async function main(): Promise<void> {
   const build: BuildInfo = { id: String(manifest.build_id), dir: prep.dir, manifest };
   const addresses = Number((manifest.tables as Record<string, { rows: number }>).properties?.rows ?? 0);
 
+  const res = new BuildResources(build);
   let t = performance.now();
-  const store = await buildStores.prepare(build);
+  const store = await res.store.get();
   const storeOpenMs = Math.round(performance.now() - t);
   t = performance.now();
-  const accuracy = await hmoAccuracy(build, sourcesDir);
+  const accuracy = await hmoAccuracy(res, sourcesDir);
   log(`HMO accuracy (${Math.round(performance.now() - t)} ms): ${JSON.stringify(accuracy)}`);
 
   // Inputs: random homes, sectors, outcodes, points and sites from the build itself.
@@ -282,7 +279,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
   const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), dataSource: fileDataSource(dataDir), logger: createLogger('silent') });
+  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
   const cb = koa.callback();
   let serverMs: number[] = [];
   const statuses: Record<string, Record<string, number>> = {};

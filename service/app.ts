@@ -13,7 +13,8 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { accessLog } from './middleware/access-log.ts';
 import { authenticate } from './middleware/auth.ts';
 import { credits } from './middleware/credits.ts';
-import { requireBuild, type DataSource } from './middleware/data.ts';
+import type { ServingBuild } from './build/warmer.ts';
+import { requireBuild } from './middleware/data.ts';
 import { errorHandler } from './middleware/errors.ts';
 import { queryLimit } from './middleware/limits.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
@@ -32,7 +33,8 @@ export interface AppDeps {
   config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES'>;
   ledger: Ledger;
   clock: Clock;
-  dataSource: DataSource;
+  /** The serving build and its resources (the build warmer: service/build/warmer.ts). */
+  builds: ServingBuild;
   logger: Logger;
   /** Defaults to the 28 endpoints of the registry. */
   routes?: readonly RouteDef[];
@@ -43,33 +45,33 @@ export interface App {
   metrics: Metrics;
 }
 
-/** Runs the handler with the validated input; its return value is the 200 JSON body. */
+/** Runs the handler with the validated input and the request's build; its return value is the 200 JSON body. */
 function handle(route: RouteDef, deps: AppDeps): Middleware {
   return async (ctx: Ctx) => {
-    const { input, principal, account, now, requestId: id } = ctx.state;
+    const { input, principal, account, now, requestId: id, data } = ctx.state;
     if (!input || !principal || !account) throw new Error('handler reached without auth and validation');
-    const build = route.needsBuild ? deps.dataSource.current() : undefined;
-    const body = await route.handler({ ...input, principal, account, now, build, ledger: deps.ledger, requestId: id });
+    if (route.needsBuild && !data) throw new Error('data route reached without a build');
+    const body = await route.handler({ ...input, principal, account, now, data, build: data?.build, ledger: deps.ledger, requestId: id });
     // Which data answered: with the same inputs, the same build gives the same answer.
-    if (build) ctx.set('X-Build-Id', build.id);
+    if (data) ctx.set('X-Build-Id', data.build.id);
     ctx.status = 200;
     ctx.body = body;
   };
 }
 
 export function buildApp(deps: AppDeps): App {
-  const { config, ledger, clock, dataSource, logger } = deps;
-  const metrics = createMetrics(() => dataSource.current()?.id, () => ledger.health());
+  const { config, ledger, clock, builds, logger } = deps;
+  const metrics = createMetrics(() => builds.current()?.id, () => ledger.health());
   const limiter = new SlidingWindowLimiter();
   const router = new Router();
 
   for (const route of deps.routes ?? V1_ROUTES) {
     const chain: Middleware[] = [authenticate(ledger), rateLimit(limiter, metrics), validate(route, config.BODY_LIMIT_BYTES)];
-    if (route.needsBuild) chain.push(requireBuild(dataSource));
+    if (route.needsBuild) chain.push(requireBuild(builds));
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
-  addOpsRoutes(router, { data: dataSource, metrics, openapi: renderOpenApi(), ledger });
+  addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.

@@ -9,12 +9,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
 import type { Config } from '../schemas/config.ts';
 import { buildApp, type Clock } from './app.ts';
-import { startBuildWarmer } from './build-warmer.ts';
+import { startBuildWarmer } from './build/warmer.ts';
 import { loadConfig } from './config.ts';
 import { adminSocketPath, ledgerDir, openFileLedger, startAdminServer } from './ledger/index.ts';
 import type { Ledger } from './ledger/types.ts';
 import { createLogger, type Logger } from './log.ts';
-import { fileDataSource } from './middleware/data.ts';
+import { fileDataSource } from './build/source.ts';
 import { problemBody } from './middleware/errors.ts';
 
 /**
@@ -77,17 +77,17 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const admin = await startAdminServer(ledger, config.ADMIN_SOCKET ?? adminSocketPath(dir));
   // Requests see the build the warmer has fully opened (the previous one until then).
   const warmer = startBuildWarmer(fileDataSource(config.DATA_DIR), logger);
-  const dataSource = warmer.serving;
-  const { koa } = buildApp({ config, ledger, clock, dataSource, logger });
+  const { koa } = buildApp({ config, ledger, clock, builds: warmer, logger });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, config.PORT, config.HOST);
-  logger.info({ port, data_dir: config.DATA_DIR, build_id: dataSource.current()?.id ?? null }, 'listening');
+  logger.info({ port, data_dir: config.DATA_DIR, build_id: warmer.current()?.id ?? null }, 'listening');
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down: finishing in-flight requests');
       warmer.stop();
       await closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS);
+      await warmer.close();
       await admin.close();
       await ledger.close();
       logger.info('stopped: ledger flushed');

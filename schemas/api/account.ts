@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TIERS } from '../../service/domain/plans.ts';
+import { TIERS } from '../plans.ts';
 
 /** True when YYYY-MM-DD names a real day (rejects 2026-02-31). */
 function isCalendarDate(d: string): boolean {

@@ -16,7 +16,12 @@ export const qBool = (dflt: boolean) =>
     .default(dflt ? 'true' : 'false')
     .transform((v) => v === 'true');
 
-export const Uprn = z.string().regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits').meta({ description: 'Unique Property Reference Number', example: '100023336956' });
+/** A UPRN as written (1 to 12 digits), parsed to the number handlers use (12 digits fit a double exactly). */
+export const Uprn = z
+  .string()
+  .regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits')
+  .meta({ description: 'Unique Property Reference Number', example: '100023336956' })
+  .transform(Number);
 /** Full postcode, any case, optional space. */
 export const Postcode = z
   .string()

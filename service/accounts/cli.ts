@@ -13,7 +13,7 @@ import { AdminRequestError, adminRequest, adminSocketPath } from '../ledger/admi
 import { LedgerError } from '../ledger/errors.ts';
 import { ledgerDir, openFileLedger } from '../ledger/file-ledger.ts';
 import { LedgerLockedError } from '../ledger/lock.ts';
-import { TIERS } from '../domain/plans.ts';
+import { TIERS } from '../../schemas/plans.ts';
 import { human } from './format.ts';
 
 const USAGE = `usage: npm run accounts -- <command> [options]

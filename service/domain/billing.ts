@@ -17,7 +17,7 @@
  *   cycle, rounded to the penny; null when either price is custom (Enterprise).
  * - Downgrade (to a lower rank) is pending and applies at the next renewal.
  */
-import { PLANS, type Tier } from './plans.ts';
+import { PLANS, type Tier } from '../../schemas/plans.ts';
 
 export interface Cycle {
   index: number;

@@ -8,7 +8,7 @@
  * bounded: a key stores about twice its limit at most (expired entries are compacted in
  * batches so each request costs O(log n)), and idle keys are swept.
  */
-import type { RateLimit } from './plans.ts';
+import type { RateLimit } from '../../schemas/plans.ts';
 
 export interface WindowDecision {
   allowed: boolean;

@@ -4,7 +4,7 @@
  * the server holding the writer lock; both paths return the same result shapes.
  */
 import { z } from 'zod';
-import { TIERS } from '../domain/plans.ts';
+import { TIERS } from '../../schemas/plans.ts';
 import { LedgerError } from './errors.ts';
 import type { AccountView, Ledger, UsageReport } from './types.ts';
 

@@ -17,8 +17,8 @@ import {
   remainingFraction,
   scheduleDowngrade,
 } from '../domain/billing.ts';
-import { ENTERPRISE_DEFAULT_RATE_LIMIT, PLANS, TIERS, type RateLimit, type Tier } from '../domain/plans.ts';
-import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, hashesEqual, newId } from '../accounts/keys.ts';
+import { ENTERPRISE_DEFAULT_RATE_LIMIT, PLANS, TIERS, type RateLimit, type Tier } from '../../schemas/plans.ts';
+import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, hashesEqual, newId } from './keys.ts';
 import { LedgerError, LedgerUnavailableError } from './errors.ts';
 import { acquireLock } from './lock.ts';
 import { LogWriter } from './log-writer.ts';

@@ -4,7 +4,7 @@
  * `applyRecord` (state.ts) rebuilds the state exactly. Times are ISO strings.
  * Keys appear only as SHA-256 hashes.
  */
-import type { RateLimit, Tier } from '../domain/plans.ts';
+import type { RateLimit, Tier } from '../../schemas/plans.ts';
 
 export type LedgerRecord =
   | { t: 'account'; a: string; name: string; tier: Tier; rate_limit: RateLimit | null; k: string; hash: string; at: string }

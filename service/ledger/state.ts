@@ -4,7 +4,7 @@
  * `toSnapshot`/`fromSnapshot` give the plain-JSON form written to snapshot files.
  */
 import { applyDebit, applyUpgrade, openingBilling, rollTo, scheduleDowngrade, type BillingState } from '../domain/billing.ts';
-import type { RateLimit } from '../domain/plans.ts';
+import type { RateLimit } from '../../schemas/plans.ts';
 import type { LedgerRecord } from './records.ts';
 
 export interface AccountRec {

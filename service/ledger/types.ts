@@ -4,7 +4,7 @@
  * it behind the same interface. All times are injected (`now`), never read from a clock
  * inside the ledger, so tests move across billing cycles without sleeping.
  */
-import type { RateLimit, Tier } from '../domain/plans.ts';
+import type { RateLimit, Tier } from '../../schemas/plans.ts';
 
 export interface AccountView {
   account_id: string;

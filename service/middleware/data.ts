@@ -1,53 +1,18 @@
-import { readFileSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ParameterizedContext } from 'koa';
+import type { ServingBuild } from '../build/warmer.ts';
 import { ApiError } from './errors.ts';
 import type { ApiState } from './state.ts';
 
-export interface BuildInfo {
-  id: string;
-  /** Absolute path of the build folder `current` points at. */
-  dir: string;
-  manifest: Record<string, unknown>;
-}
-
-/** Where the service finds the published build it serves. */
-export interface DataSource {
-  current(): BuildInfo | undefined;
-}
-
 /**
- * The build that `<dataDir>/current` points at, re-resolved on every call so a newly
- * published build is picked up without a restart; its manifest is read once per build.
- * No `current`, or no readable manifest with a build_id, means no build.
+ * Data endpoints answer 503 until a build is published; nothing is charged. Otherwise the
+ * request takes the serving build's resources now, and keeps them to the end even if a newer
+ * build starts serving meanwhile (a response never mixes two builds).
  */
-export function fileDataSource(dataDir: string): DataSource {
-  let cached: BuildInfo | undefined;
-  return {
-    current() {
-      let dir: string;
-      try {
-        dir = realpathSync(join(dataDir, 'current'));
-      } catch {
-        return undefined;
-      }
-      if (cached?.dir === dir) return cached;
-      try {
-        const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
-        if (typeof manifest.build_id !== 'string') return undefined;
-        cached = { id: manifest.build_id, dir, manifest };
-        return cached;
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
-
-/** Data endpoints answer 503 until a build is published; nothing is charged. */
-export function requireBuild(data: DataSource) {
-  return async (_ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> => {
-    if (!data.current()) throw new ApiError('data_unavailable', 'No published data build is loaded yet; try again later.', undefined, { 'Retry-After': '60' });
+export function requireBuild(builds: ServingBuild) {
+  return async (ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> => {
+    const data = builds.resources();
+    if (!data) throw new ApiError('data_unavailable', 'No published data build is loaded yet; try again later.', undefined, { 'Retry-After': '60' });
+    ctx.state.data = data;
     await next();
   };
 }

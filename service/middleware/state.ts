@@ -1,3 +1,4 @@
+import type { BuildResources } from '../build/resources.ts';
 import type { AccountView, KeyPrincipal, Reservation } from '../ledger/types.ts';
 import type { Logger } from '../log.ts';
 
@@ -12,4 +13,6 @@ export interface ApiState {
   account?: AccountView;
   reservation?: Reservation;
   input?: { params: unknown; query: unknown; body: unknown };
+  /** Data routes: the serving build's resources when the request started (the whole request uses them). */
+  data?: BuildResources;
 }

@@ -6,7 +6,7 @@ import type { Ledger } from '../ledger/types.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { DataSource } from '../middleware/data.ts';
+import type { DataSource } from '../build/source.ts';
 import { ApiError } from '../middleware/errors.ts';
 import type { Ctx, Router } from '../middleware/router.ts';
 import type { Metrics } from '../metrics.ts';

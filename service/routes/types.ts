@@ -1,23 +1,29 @@
 import type { z } from 'zod';
+import type { BuildInfo } from '../build/source.ts';
+import type { BuildResources } from '../build/resources.ts';
 import type { AccountView, KeyPrincipal, Ledger } from '../ledger/types.ts';
-import type { BuildInfo } from '../middleware/data.ts';
+import { ApiError } from '../middleware/errors.ts';
 
-/** What a handler receives: validated, typed input and the caller's account. */
-export interface HandlerInput<P, Q, B> {
+/** The parsed value of an optional request schema (undefined when the route declares none). */
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler receives: validated, parsed input, the caller's account and, for data routes, the build. */
+export interface HandlerInput<P, Q, B, N extends boolean = boolean> {
   params: P;
   query: Q;
   body: B;
   principal: KeyPrincipal;
   account: AccountView;
   now: Date;
-  /** Set for routes with `needsBuild` (they are only reached when a build is loaded). */
-  build: BuildInfo | undefined;
   ledger: Ledger;
   requestId: string;
+  /** Data routes: the resources of the build serving when the request started (one build per response). */
+  data: N extends true ? BuildResources : undefined;
+  /** Data routes: that build's id and manifest. */
+  build: N extends true ? BuildInfo : undefined;
 }
 
-/** One endpoint under /v1: its schemas, its credit cost and its handler, in one place. */
-export interface RouteDef<P = any, Q = any, B = any> {
+interface RouteMeta {
   method: 'GET' | 'POST';
   /** Relative to /v1, OpenAPI template syntax: `/properties/{uprn}`. */
   path: string;
@@ -27,18 +33,61 @@ export interface RouteDef<P = any, Q = any, B = any> {
   tag: string;
   /** Credits charged on a 2xx response. */
   cost: number;
-  params?: z.ZodType<P>;
-  query?: z.ZodType<Q>;
-  body?: z.ZodType<B>;
-  /** The 200 body, where its shape is fixed. */
-  response?: z.ZodType;
-  /** A data endpoint: 503 data_unavailable until a published build is loaded. */
-  needsBuild: boolean;
   /** Whether 404 not_found is a documented outcome. */
   mayNotFind?: boolean;
-  handler(input: HandlerInput<P, Q, B>): unknown | Promise<unknown>;
 }
 
-export function defineRoute<P = undefined, Q = undefined, B = undefined>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> {
-  return def;
+/** One endpoint as the app, the OpenAPI document and the cost table read it (types erased). */
+export interface RouteDef extends RouteMeta {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The 200 body (absent only on a pending route whose schema comes with its endpoint). */
+  response?: z.ZodType;
+  /** A data endpoint: 503 data_unavailable until a published build is loaded; gets `data`. */
+  needsBuild: boolean;
+  /** Declared but not served yet: 503 data_unavailable with Retry-After, nothing charged. */
+  pending?: true;
+  handler(input: HandlerInput<any, any, any>): unknown;
+}
+
+/** A served endpoint: its schemas, its credit cost and its handler, in one place. */
+export interface RouteSpec<PS, QS, BS, RS extends z.ZodType, N extends boolean> extends RouteMeta {
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  response: RS;
+  needsBuild: N;
+  /** Returns the 200 body; its type is the response schema's (a mismatch does not compile). */
+  handler(input: HandlerInput<Parsed<PS>, Parsed<QS>, Parsed<BS>, N>): z.output<RS> | Promise<z.output<RS>>;
+}
+
+export function defineRoute<
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  BS extends z.ZodType | undefined = undefined,
+  RS extends z.ZodType = z.ZodType,
+  N extends boolean = boolean,
+>(def: RouteSpec<PS, QS, BS, RS, N>): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+/** A pending endpoint tells clients to look again later (the next release), not within seconds. */
+export const PENDING_RETRY_AFTER_S = 3_600;
+
+/**
+ * An endpoint of the spec that is declared (schemas, cost, OpenAPI entry marked `x-status:
+ * pending`) but not served yet: it validates its input, then answers 503 data_unavailable with
+ * Retry-After and charges nothing. Replaced by `defineRoute` when its issue lands.
+ */
+export function pendingRoute(def: RouteMeta & { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; response?: z.ZodType }): RouteDef {
+  const what = `${def.method} ${def.path}`;
+  return {
+    ...def,
+    needsBuild: true,
+    pending: true,
+    handler: () => {
+      throw new ApiError('data_unavailable', `The current data build does not serve ${what} yet.`, undefined, { 'Retry-After': String(PENDING_RETRY_AFTER_S) });
+    },
+  };
 }

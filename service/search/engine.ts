@@ -14,6 +14,8 @@ export interface AddressMatch {
 
 /** Results kept per query: the API's cap, so one cached entry answers every `limit`. */
 export const MAX_RESULTS = 50;
+/** Queries whose ranked hits are kept (about 1 KB each). */
+export const SEARCH_CACHE_ENTRIES = 20_000;
 /** Candidates kept from the word-index pass and scored word by word. */
 const CANDIDATES = 1_000;
 /** Further (more common) terms are read into the candidate pass only while fewer addresses than this are touched. */
@@ -28,7 +30,7 @@ const POSTCODE_WEIGHT = 8;
 const MAX_PREFIX_WORDS = 500;
 
 /** A query's ranked hits, best first (at most MAX_RESULTS). */
-interface Ranked {
+export interface Ranked {
   ords: Uint32Array;
   scores: Float64Array;
 }
@@ -88,9 +90,14 @@ export class SearchIndex {
    * long-lived objects, and the old-generation collections they caused (tens of ms at 10M)
    * made the search latency's tail. Objects are made for the `limit` asked for.
    */
-  private readonly cache = new LRUCache<string, Ranked>({ max: 20_000 });
+  private readonly cache: LRUCache<string, Ranked>;
 
-  constructor(private readonly d: SearchIndexData) {
+  /** `cache`: the build's (service/build/cache.ts); a private one of the same size otherwise. */
+  constructor(
+    private readonly d: SearchIndexData,
+    cache?: LRUCache<string, Ranked>,
+  ) {
+    this.cache = cache ?? new LRUCache<string, Ranked>({ max: SEARCH_CACHE_ENTRIES });
     this.n = d.n;
     this.vocab = decodeList(d.vocabOff, d.vocabBytes);
     this.postcodes = decodeList(d.pcOff, d.pcBytes);

@@ -3,8 +3,6 @@ import {
   bedroomResemblance, comparableOrder, FLAT_SEASONALITY, proximity, similarityOf,
   type PropertyKind, type Seasonality, type StrComparable, type StrSubject,
 } from '../domain/str/estimate.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
 
 /** Runs a named `service/store/sql/<name>.sql` statement (a BuildStore, or a plain connection in tests and benches). */
 export type RunNamed = (name: string) => Promise<Record<string, unknown>[]>;
@@ -260,10 +258,3 @@ export class StrListingIndex {
     return (la ? this.seasons.get(la) : undefined) ?? this.seasons.get('*') ?? FLAT_SEASONALITY;
   }
 }
-
-/** The process's listing index of the build being served, loaded off the request path and swapped per build. */
-export const strListingIndexes = new PerBuild<StrListingIndex>(async (b) => {
-  // prepare, not get: get may hand back the previous build's store while this one opens.
-  const store = await buildStores.prepare(b);
-  return StrListingIndex.load((name) => store.query(name));
-});

@@ -3,8 +3,6 @@ import {
   AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, gradeBenchmark,
   type GradeBenchmark, type MarketListings,
 } from '../domain/str/market.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
 import { haversineM } from './listing-index.ts';
 
 const EARTH_M = 6_371_008.8;
@@ -181,9 +179,3 @@ export function pointInRing(x: number, y: number, ring: readonly (readonly [numb
   }
   return inside;
 }
-
-/** The process's market set of the build being served, loaded off the request path and swapped per build. */
-export const strMarketSets = new PerBuild<StrMarketSet>(async (b) => {
-  const store = await buildStores.prepare(b);
-  return StrMarketSet.load((name) => store.queryColumns(name));
-});

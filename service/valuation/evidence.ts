@@ -1,6 +1,4 @@
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
+import type { BuildStore } from '../store/store.ts';
 
 /**
  * The build's lets and floor-area-matched sales held in memory (typed arrays), with a grid
@@ -83,8 +81,8 @@ export interface SqftSalesIndex {
   grid: PointGrid;
 }
 
-export async function loadRentLets(build: BuildInfo): Promise<RentLetsIndex> {
-  const rows = await (await buildStores.get(build)).query('rents_lets_all');
+export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
+  const rows = await store.query('rents_lets_all');
   const n = rows.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), rent = new Float64Array(n);
   const bedrooms = new Uint8Array(n), flat = new Uint8Array(n);
@@ -98,8 +96,8 @@ export async function loadRentLets(build: BuildInfo): Promise<RentLetsIndex> {
   return { n, rent, bedrooms, flat, date, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new PointGrid(lat, lng) };
 }
 
-export async function loadSqftSales(build: BuildInfo): Promise<SqftSalesIndex> {
-  const rows = await (await buildStores.get(build)).query('gdv_sqft_sales_all');
+export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> {
+  const rows = await store.query('gdv_sqft_sales_all');
   const n = rows.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), gbpSqft = new Float64Array(n);
   const flat = new Uint8Array(n), newBuild = new Uint8Array(n);
@@ -110,6 +108,9 @@ export async function loadSqftSales(build: BuildInfo): Promise<SqftSalesIndex> {
   return { n, gbpSqft, flat, newBuild, grid: new PointGrid(lat, lng) };
 }
 
-/** Per build, loaded on first use and swapped with the build (like the search index). */
-export const rentLets = new PerBuild<RentLetsIndex>(loadRentLets);
-export const sqftSales = new PerBuild<SqftSalesIndex>(loadSqftSales);
+/** New-build premium by kind, measured once per build on its sqft_sales (gdv_new_build_premium.sql). */
+export async function loadNewBuildPremiums(store: BuildStore): Promise<Map<string, number>> {
+  const m = new Map<string, number>();
+  for (const r of await store.query('gdv_new_build_premium')) if (r.premium !== null && Number(r.outcodes) > 0) m.set(String(r.kind), Number(r.premium));
+  return m;
+}

@@ -1,11 +1,8 @@
 import type { RecordFile } from '../../schemas/record-file-format.ts';
 import { valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure } from '../domain/hmo.ts';
 import { median } from '../domain/stats.ts';
-import { ApiError } from '../middleware/errors.ts';
-import type { BuildInfo } from '../middleware/data.ts';
-import { propertyRecords } from '../records/property-records.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
+import type { BuildInfo } from '../build/source.ts';
+import type { BuildStore } from '../store/store.ts';
 
 /** A build's area room rents and HMO yields (a few hundred rows), held in memory. */
 export interface HmoAreas {
@@ -14,8 +11,7 @@ export interface HmoAreas {
   hmoYield(sector: string | null, outcode: string | null, district: string | null): HmoYieldFigure | undefined;
 }
 
-export async function loadHmoAreas(build: BuildInfo): Promise<HmoAreas> {
-  const store = await buildStores.get(build);
+export async function loadHmoAreas(store: BuildStore): Promise<HmoAreas> {
   const rents = new Map<string, { median_pcm: number; source: string }>();
   for (const r of await store.query('hmo_room_rents')) rents.set(`${r.area_level}:${r.area_code}`, { median_pcm: Number(r.median_pcm), source: String(r.source) });
   const yields = new Map<string, Omit<HmoYieldFigure, 'level'>>();
@@ -88,21 +84,21 @@ export class HmoValuer {
     readonly asOf: string,
   ) {}
 
-  /** Undefined for an unknown UPRN; ApiError not_found when the area has no figures. */
-  value(uprn: string, o: HmoOptions): HmoValuation | undefined {
-    const p = this.records.get(Number(uprn));
-    if (!p) return undefined;
+  /** The valuation, or why there is none (an unknown UPRN, or an area without figures). */
+  value(uprn: number, o: HmoOptions): HmoValuationResult {
+    const p = this.records.get(uprn);
+    if (!p) return { kind: 'not_found', reason: `No property with UPRN ${uprn}.` };
     const postcode = String(p.postcode ?? '');
     const outcode = postcode.includes(' ') ? postcode.split(' ')[0]! : null;
     const sector = postcode.length > 2 && outcode ? postcode.slice(0, -2) : null;
     const district = sector ? this.areas.district(sector) : null;
     const room = this.areas.roomRent(sector, outcode, district);
-    if (!room) throw new ApiError('not_found', `No room rents are recorded for the area of UPRN ${uprn} (${postcode}), so it cannot be valued as an HMO.`);
+    if (!room) return { kind: 'not_found', reason: `No room rents are recorded for the area of UPRN ${uprn} (${postcode}), so it cannot be valued as an HMO.` };
     const yld = this.areas.hmoYield(sector, outcode, district);
-    if (!yld) throw new ApiError('not_found', `No HMO yield can be measured for the area of UPRN ${uprn} (no recent sales of 3+ bedroom houses in this build).`);
-    return valueHmo(
+    if (!yld) return { kind: 'not_found', reason: `No HMO yield can be measured for the area of UPRN ${uprn} (no recent sales of 3+ bedroom houses in this build).` };
+    const valuation = valueHmo(
       {
-        uprn,
+        uprn: String(uprn),
         bedrooms: p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms),
         kind: p.property_type === 'Flat' ? 'flat' : 'house',
         article_4: p.article_4 === true,
@@ -112,16 +108,18 @@ export class HmoValuer {
       },
       o,
     );
+    return { kind: 'valued', valuation };
   }
 }
 
-/** Per build; undefined when the build cannot serve HMO valuations (no HMO yields or record columns). */
-export const hmoValuers = new PerBuild<HmoValuer | undefined>(async (build) => {
-  const store = await buildStores.get(build);
+export type HmoValuationResult = { kind: 'valued'; valuation: HmoValuation } | { kind: 'not_found'; reason: string };
+
+/** Undefined when the build cannot serve HMO valuations (no HMO yields, or a record file without the columns). */
+export async function openHmoValuer(build: BuildInfo, store: BuildStore, records: () => Promise<RecordFile>): Promise<HmoValuer | undefined> {
   if (!store.tables.has('hmo_yields_area') || !store.tables.has('rents_rooms')) return undefined;
-  const [records, areas] = await Promise.all([propertyRecords.prepare(build).catch(() => undefined), loadHmoAreas(build)]);
-  if (!records) return undefined;
-  const names = new Set(records.columns.map((c) => c.name));
+  const [file, areas] = await Promise.all([records().catch(() => undefined), loadHmoAreas(store)]);
+  if (!file) return undefined;
+  const names = new Set(file.columns.map((c) => c.name));
   if (!RECORD_COLUMNS.every((c) => names.has(c))) return undefined;
-  return new HmoValuer(records, areas, dataDate(build));
-});
+  return new HmoValuer(file, areas, dataDate(build));
+}

@@ -1,6 +1,4 @@
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
+import type { BuildStore } from '../store/store.ts';
 
 const WIDTH = 8; // the longest canonical postcode, "EC1A 1BB"
 
@@ -39,11 +37,12 @@ export class PostcodePoints {
   }
 }
 
-export const postcodePoints = new PerBuild<PostcodePoints>(async (build: BuildInfo) => {
-  const c = await (await buildStores.get(build)).queryColumns('postcode_points_all');
+/** Every postcode's point in the build, sorted for the binary search. */
+export async function loadPostcodePoints(store: BuildStore): Promise<PostcodePoints> {
+  const c = await store.queryColumns('postcode_points_all');
   // Sorted again in JavaScript by the padded ASCII the lookup compares (SQL collation is not
   // guaranteed to be that byte order); string comparison of ASCII is byte order.
   const pcs = (c.postcode as unknown[]).map((p) => String(p).padEnd(WIDTH));
   const order = pcs.map((_, i) => i).sort((a, b) => (pcs[a]! < pcs[b]! ? -1 : pcs[a]! > pcs[b]! ? 1 : 0));
   return PostcodePoints.fromSorted(order.map((i) => pcs[i]!), order.map((i) => Number(c.lat![i])), order.map((i) => Number(c.lng![i])));
-});
+}

@@ -1,7 +1,4 @@
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
 import type { BuildStore } from '../store/store.ts';
-import { buildStores } from '../store/stores.ts';
 import {
   IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, toMetres, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation/sale.ts';
@@ -150,9 +147,6 @@ export class SaleValuer {
     return new SaleValuer(uprns, postcodeId, postcodeOf, x, y, type, area, age, lastPrice, lastMonth, paths, lookup, evidence);
   }
 }
-
-/** The process's sale valuation model of the build being served, swapped with the build. */
-export const saleValuers = new PerBuild<SaleValuer>(async (b: BuildInfo) => SaleValuer.open(await buildStores.prepare(b)));
 
 /** `YYYY-MM` of a month number. */
 export function monthLabel(m: number): string {

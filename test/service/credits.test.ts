@@ -5,7 +5,7 @@
  * 200 concurrent calls against credits for 37.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS } from '../../service/domain/plans.ts';
+import { PLANS } from '../../schemas/plans.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { call, postJson, startTestServer, type Reply, type TestServer } from './support.ts';
 import { routesAnswering200, validCall } from './requests.ts';

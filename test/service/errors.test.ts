@@ -3,6 +3,7 @@
  * RFC 9457 fields, problem+json, the request id echoed, never a stack trace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ERROR_CODES, problemType, type ErrorCode } from '../../schemas/api/problem.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { defineRoute } from '../../service/routes/types.ts';
@@ -15,6 +16,7 @@ const boom = defineRoute({
   summary: 'throws an unexpected error',
   tag: 'Test',
   cost: 1,
+  response: z.never(),
   needsBuild: false,
   handler: () => {
     throw new Error('secret internal detail at /srv/db.sql');
@@ -41,6 +43,7 @@ const spend = defineRoute({
   summary: 'answers 200 for 50 credits',
   tag: 'Test',
   cost: 50,
+  response: z.object({ ok: z.boolean() }),
   needsBuild: false,
   handler: () => ({ ok: true }),
 });

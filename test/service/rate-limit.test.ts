@@ -3,7 +3,7 @@
  * 429 and Retry-After, allowed again when the window slides (injected clock, no sleeping).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS, TIERS } from '../../service/domain/plans.ts';
+import { PLANS, TIERS } from '../../schemas/plans.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
 
 let s: TestServer;

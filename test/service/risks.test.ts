@@ -3,8 +3,6 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RisksSchema } from '../../schemas/api/risks.ts';
-import { fileDataSource } from '../../service/middleware/data.ts';
-import { riskData } from '../../service/routes/v1/risks.ts';
 import type { Manifest } from '../../schemas/manifest.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { synthRegion } from '../support/region.ts';
@@ -227,9 +225,6 @@ describe('GET /v1/risks/{uprn} on a build without the designations table', () =>
       const k = (await s2.account('enterprise', { limit: 1_000, windowMs: 60_000 })).key;
       await publishSynthBuild(s2.dataDir, { addresses: ADDRESSES, seed: SEED });
       rmSync(join(s2.dataDir, 'current', 'uprn_designations.parquet'));
-      // The per-build resources are per process: this process already serves the other
-      // server's build, which would answer while this one opens. Open this one first.
-      await riskData.prepare(fileDataSource(s2.dataDir).current()!);
       const r = await call(s2.base, 'GET', `/v1/risks/${listedUprn.uprn}`, { key: k });
       expect(r.status).toBe(503);
       expect(r.json.code).toBe('data_unavailable');

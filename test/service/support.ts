@@ -6,10 +6,11 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { buildApp } from '../../service/app.ts';
 import { loadConfig } from '../../service/config.ts';
-import type { Tier } from '../../service/domain/plans.ts';
+import type { Tier } from '../../schemas/plans.ts';
 import { ledgerDir, openFileLedger, type FileLedger } from '../../service/ledger/index.ts';
 import { createLogger } from '../../service/log.ts';
-import { fileDataSource } from '../../service/middleware/data.ts';
+import { fileDataSource } from '../../service/build/source.ts';
+import { startBuildWarmer } from '../../service/build/warmer.ts';
 import type { RouteDef } from '../../service/routes/types.ts';
 import { createHttpServer, listen, closeGracefully } from '../../service/server.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -49,7 +50,8 @@ export async function startTestServer(
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const ledger = await openFileLedger({ dir: opts.ledgerDir ?? ledgerDir(dir), clock: clock.now, ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}) });
-  const { koa } = buildApp({ config, ledger, clock: clock.now, dataSource: fileDataSource(dir), logger, ...(opts.routes ? { routes: opts.routes } : {}) });
+  const builds = startBuildWarmer(fileDataSource(dir), logger);
+  const { koa } = buildApp({ config, ledger, clock: clock.now, builds, logger, ...(opts.routes ? { routes: opts.routes } : {}) });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, 0, '127.0.0.1');
   return {
@@ -65,6 +67,7 @@ export async function startTestServer(
     },
     async stop() {
       await closeGracefully(server, 1_000);
+      await builds.close();
       await ledger.close();
       cleanup();
     },

@@ -15,7 +15,7 @@ import {
   rollTo,
   scheduleDowngrade,
 } from '../../service/domain/billing.ts';
-import { TIERS } from '../../service/domain/plans.ts';
+import { TIERS } from '../../schemas/plans.ts';
 
 const d = (iso: string) => new Date(iso);
 const iso = (x: Date) => x.toISOString();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PLANS, TIERS } from '../../service/domain/plans.ts';
+import { PLANS, TIERS } from '../../schemas/plans.ts';
 import { SlidingWindowLimiter } from '../../service/domain/rate-window.ts';
 
 describe('SlidingWindowLimiter', () => {

@@ -1,5 +1,5 @@
 import { AccountResponseSchema, type AccountResponse } from '../../../schemas/api/account.ts';
-import { PLANS } from '../../domain/plans.ts';
+import { PLANS } from '../../../schemas/plans.ts';
 import { defineRoute } from '../types.ts';
 
 export default defineRoute({

@@ -1,6 +1,5 @@
 import { AddressSearchQuerySchema, AddressSearchResponseSchema } from '../../../schemas/api/property.ts';
 import type { SearchIndex } from '../../search/engine.ts';
-import { searchIndexes } from '../../search/indexes.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -18,10 +17,10 @@ export default defineRoute({
   query: AddressSearchQuerySchema,
   response: AddressSearchResponseSchema,
   needsBuild: true,
-  handler: async ({ query, build }) => {
+  handler: async ({ query, data }) => {
     let index: SearchIndex;
     try {
-      index = await searchIndexes.get(build!);
+      index = await data.searchIndex.get();
     } catch {
       // A build published without the index (or with an unreadable one): 503, nothing charged.
       return notServedYet('GET /addresses/search')();

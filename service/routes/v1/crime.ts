@@ -1,8 +1,7 @@
 import { PointQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/crime',
   operationId: 'getCrime',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Location',
   cost: 2,
   query: PointQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /crime'),
 });

@@ -1,8 +1,7 @@
 import { PlanningQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/planning/constraints',
   operationId: 'getPlanningConstraints',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Risk and planning',
   cost: 2,
   query: PlanningQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /planning/constraints'),
 });

@@ -1,8 +1,7 @@
 import { PostcodeParamsSchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/postcodes/{postcode}',
   operationId: 'getPostcode',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Location',
   cost: 1,
   params: PostcodeParamsSchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /postcodes/{postcode}'),
 });

@@ -1,8 +1,7 @@
 import { ComparablesQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/prices/comparables',
   operationId: 'getSoldComparables',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Prices',
   cost: 5,
   query: ComparablesQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /prices/comparables'),
 });

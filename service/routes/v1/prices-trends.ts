@@ -1,8 +1,7 @@
 import { TrendsQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/prices/trends',
   operationId: 'getPriceTrends',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Prices',
   cost: 2,
   query: TrendsQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /prices/trends'),
 });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/properties/{uprn}/sales',
   operationId: 'getPropertySales',
@@ -11,7 +10,5 @@ export default defineRoute({
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /properties/{uprn}/sales'),
 });

@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { FieldsSelector, PropertyRecordSchema, type PropertyRecord } from '../../../schemas/api/property.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { propertyRecords } from '../../records/property-records.ts';
-import { saleValuers } from '../../valuation/sale-valuer.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -55,17 +53,17 @@ export default defineRoute({
   response: PropertyRecordSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, query, build }) => {
+  handler: async ({ params, query, data }) => {
     // A build published without the record file (or with an unreadable one): 503, nothing charged.
-    const records = await propertyRecords.get(build!).catch(notServedYet('GET /properties/{uprn}'));
-    const row = records.get(Number(params.uprn));
+    const records = await data.records.get().catch(notServedYet('GET /properties/{uprn}'));
+    const row = records.get(params.uprn);
     if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    // The sale valuation (the previous build's while this build's model opens, like every
-    // per-build resource: a swap never holds a request); a model that cannot open gives nulls.
-    const valuer = await saleValuers.get(build!).catch(() => undefined);
-    const v = valuer?.value(Number(params.uprn))?.estimate.value ?? null;
+    // The same build's sale valuation; a model that cannot open gives nulls.
+    const valuer = await data.saleValuer.get().catch(() => undefined);
+    const v = valuer?.value(params.uprn)?.estimate.value ?? null;
     const record = toPropertyRecord(row, v);
     if (!query.fields) return record;
-    return Object.fromEntries(query.fields.map((f) => [f, record[f as keyof PropertyRecord]]));
+    // `fields` selects a subset of the record; the document describes the whole record.
+    return Object.fromEntries(query.fields.map((f) => [f, record[f as keyof PropertyRecord]])) as PropertyRecord;
   },
 });

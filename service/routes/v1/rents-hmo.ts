@@ -1,8 +1,7 @@
 import { AreaRentsQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/rents/hmo',
   operationId: 'getHmoRents',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Rents',
   cost: 2,
   query: AreaRentsQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /rents/hmo'),
 });

@@ -1,17 +1,8 @@
 import { LongTermRentsQuerySchema, LongTermRentsSchema } from '../../../schemas/api/rents.ts';
 import { bedroomGroup, rentArea, summariseLets, type Let } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { buildStores } from '../../store/stores.ts';
-import { rentLets, type RentLetsIndex } from '../../valuation/evidence.ts';
-import { postcodePoints } from '../../valuation/postcode-points.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
-
-/**
- * Answers for a sector or outcode (with its filters) are a pure function of the build's lets:
- * kept per build after the first ask (bounded by areas × 3 types × 6 bedroom choices).
- */
-const areaAnswers = new WeakMap<RentLetsIndex, Map<string, ReturnType<typeof summariseLets>>>();
 
 export default defineRoute({
   method: 'GET',
@@ -27,17 +18,17 @@ export default defineRoute({
   response: LongTermRentsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const store = await buildStores.get(build!);
+  handler: async ({ query, data }) => {
+    const store = await data.store.get();
     // A build published before the valuation_evidence stage has no rent_lets: 503, nothing charged.
     if (!store.tables.has('rent_lets')) notServedYet('GET /rents/long-term')();
     const area = rentArea(query);
     const kind = query.property_type ?? null;
     const group = query.bedrooms === undefined ? null : bedroomGroup(query.bedrooms);
-    if (area.postcode !== null && !(await postcodePoints.get(build!)).get(area.postcode)) {
+    if (area.postcode !== null && !(await data.postcodePoints.get()).get(area.postcode)) {
       throw new ApiError('not_found', `Postcode ${area.postcode} is not in the postcode directory.`);
     }
-    const idx = await rentLets.get(build!);
+    const idx = await data.rentLets.get();
     const pick = () => {
       const lets: Let[] = [];
       const take = (i: number) => {
@@ -52,11 +43,11 @@ export default defineRoute({
     let summary: ReturnType<typeof summariseLets>;
     if (area.level === 'radius') summary = pick();
     else {
-      let memo = areaAnswers.get(idx);
-      if (!memo) areaAnswers.set(idx, (memo = new Map()));
+      // A sector's or outcode's answer is a pure function of the build's lets: kept per build.
       const k = `${area.level}:${area.code}:${kind}:${group}`;
-      if (memo.has(k)) summary = memo.get(k);
-      else memo.set(k, (summary = pick()));
+      const memo = data.caches.rentAreaAnswers.get(k);
+      if (memo) summary = memo.summary;
+      else data.caches.rentAreaAnswers.set(k, { summary: (summary = pick()) });
     }
     if (!summary) {
       const filters = [kind && `${kind}s`, group !== null && `${group === 4 ? '4+' : group} bedrooms`].filter(Boolean).join(', ');

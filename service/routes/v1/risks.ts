@@ -1,36 +1,11 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { RisksSchema } from '../../../schemas/api/risks.ts';
-import type { RecordFile, RecordValue } from '../../../schemas/record-file-format.ts';
+import type { RecordValue } from '../../../schemas/record-file-format.ts';
 import { assembleRisks, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import type { BuildInfo } from '../../middleware/data.ts';
-import { loadDesignations, type DesignationIndex } from '../../records/designations.ts';
-import { propertyRecords } from '../../records/property-records.ts';
-import { PerBuild } from '../../store/per-build.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
-
-/** The record file columns this endpoint reads (builds before they were added cannot serve it). */
-const FLAG_COLUMNS = ['flood_zone', 'flood_zone_2', 'flood_zone_3', 'conservation_area', 'article_4', 'listed_building'];
-
-/**
- * What one build answers with: its property records (the same in-memory file the property
- * record endpoint reads, so both report the same flags) and its designations, opened together
- * so that a request never mixes two builds while a new one opens.
- */
-interface RiskData {
-  build: BuildInfo;
-  records: RecordFile;
-  designations: DesignationIndex;
-}
-
-export const riskData = new PerBuild<RiskData | undefined>(async (build) => {
-  const [records, designations] = await Promise.all([propertyRecords.prepare(build), loadDesignations(build.dir)]);
-  const names = new Set(records.columns.map((c) => c.name));
-  if (!designations || !FLAG_COLUMNS.every((c) => names.has(c))) return undefined;
-  return { build, records, designations };
-});
 
 const str = (v: RecordValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 
@@ -71,14 +46,12 @@ export default defineRoute({
   response: RisksSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, build }) => {
+  handler: async ({ params, data }) => {
     // A build without the designations table or the flag columns (published before them), or
     // whose files cannot be read: 503, nothing charged.
-    const data = await riskData.get(build!).catch(notServedYet('GET /risks/{uprn}'));
-    if (!data) notServedYet('GET /risks/{uprn}')();
-    const uprn = Number(params.uprn);
-    const row = data!.records.get(uprn);
+    const risks = (await data.risks.get().catch(notServedYet('GET /risks/{uprn}'))) ?? notServedYet('GET /risks/{uprn}')();
+    const row = risks.records.get(params.uprn);
     if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    return assembleRisks(toRecord(row), data!.designations.get(uprn), manifestSources(data!.build.manifest), data!.build.id);
+    return assembleRisks(toRecord(row), risks.designations.get(params.uprn), manifestSources(risks.build.manifest), risks.build.id);
   },
 });

@@ -1,8 +1,7 @@
 import { SchoolsQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/schools',
   operationId: 'getSchools',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Location',
   cost: 2,
   query: SchoolsQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /schools'),
 });

@@ -1,8 +1,7 @@
 import { DealsQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/sourcing/deals',
   operationId: 'getSourcingDeals',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Listings',
   cost: 5,
   query: DealsQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /sourcing/deals'),
 });

@@ -1,8 +1,7 @@
 import { StrListingsQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/str/listings',
   operationId: 'getStrListings',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Short-term lets',
   cost: 3,
   query: StrListingsQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /str/listings'),
 });

@@ -2,14 +2,14 @@ import type { z } from 'zod';
 import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrMarketQuerySchema, StrMarketSchema } from '../../../schemas/api/str.ts';
 import { SECTIONS, marketSections, passes, type Section } from '../../domain/str/market.ts';
-import type { BuildInfo } from '../../middleware/data.ts';
+import type { BuildResources } from '../../build/resources.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { buildStores } from '../../store/stores.ts';
-import { strMarketSets, type StrMarketSet } from '../../str/market-set.ts';
+import type { StrMarketSet } from '../../str/market-set.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
 type Query = z.infer<typeof StrMarketQuerySchema>;
+type Country = z.output<typeof StrMarketSchema>['country'];
 
 /** A full postcode selects the listings within this distance of its point. */
 export const POSTCODE_RADIUS_M = 1_000;
@@ -23,7 +23,7 @@ export function parsePolygon(text: string): [number, number][] {
 }
 
 /** The listings the location names (before filters) and its label. */
-async function locate(set: StrMarketSet, q: Query, build: BuildInfo): Promise<{ idx: readonly number[]; label: string }> {
+async function locate(set: StrMarketSet, q: Query, data: BuildResources): Promise<{ idx: readonly number[]; label: string }> {
   if (q.outcode !== undefined) {
     const code = q.outcode.toUpperCase();
     return { idx: set.outcode(code), label: code };
@@ -32,7 +32,7 @@ async function locate(set: StrMarketSet, q: Query, build: BuildInfo): Promise<{ 
     const compact = q.postcode.toUpperCase().replace(/\s+/g, '');
     if (/[A-Z]{2}$/.test(compact)) {
       const pc = normalisePostcode(q.postcode)!;
-      const store = await buildStores.get(build);
+      const store = await data.store.get();
       const [row] = await store.query('postcode_point', [pc]);
       if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
       return { idx: set.within(Number(row.lat), Number(row.lng), POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}` };
@@ -50,11 +50,12 @@ async function locate(set: StrMarketSet, q: Query, build: BuildInfo): Promise<{ 
 }
 
 /** The country most of the listings are in (ties: alphabetical), else the build's. */
-function countryOf(set: StrMarketSet, idx: ArrayLike<number>): string {
+function countryOf(set: StrMarketSet, idx: ArrayLike<number>): Country {
   const count = (ix: ArrayLike<number>) => {
-    const m = new Map<string, number>();
+    // The listings' country column holds the build's country names (England, Scotland, Wales).
+    const m = new Map<Country, number>();
     for (let k = 0; k < ix.length; k++) {
-      const c = set.listings.country[ix[k]!];
+      const c = set.listings.country[ix[k]!] as Country | null | undefined;
       if (c) m.set(c, (m.get(c) ?? 0) + 1);
     }
     return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
@@ -77,9 +78,9 @@ export default defineRoute({
   response: StrMarketSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const set = await strMarketSets.get(build!).catch(notServedYet('GET /str/market'));
-    const { idx: located, label } = await locate(set, query, build!);
+  handler: async ({ query, data }) => {
+    const set = await data.strMarket.get().catch(notServedYet('GET /str/market'));
+    const { idx: located, label } = await locate(set, query, data);
     const s = set.listings;
     // Ascending rows: the months are read in memory order.
     const idx = Int32Array.from(located.filter((i) => passes(s, i, query))).sort();
@@ -91,7 +92,7 @@ export default defineRoute({
     return {
       location: label,
       country: countryOf(set, idx),
-      currency: 'GBP',
+      currency: 'GBP' as const,
       ...marketSections(s, idx, include, set.bench),
     };
   },

@@ -2,22 +2,8 @@ import { DevelopmentGdvBodySchema, DevelopmentGdvSchema } from '../../../schemas
 import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, expandingEvidence, gdv, type KindEvidence, type NearSale, type UnitKind } from '../../domain/gdv.ts';
 import { parsePostcodeOrSector } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import type { BuildInfo } from '../../middleware/data.ts';
-import { propertyRecords } from '../../records/property-records.ts';
-import { PerBuild } from '../../store/per-build.ts';
-import { buildStores } from '../../store/stores.ts';
-import { sqftSales } from '../../valuation/evidence.ts';
-import { postcodePoints } from '../../valuation/postcode-points.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
-
-/** New-build premium by kind, measured once per build on its sqft_sales (gdv_new_build_premium.sql). */
-const premiums = new PerBuild<Map<string, number>>(async (b: BuildInfo) => {
-  const store = await buildStores.get(b);
-  const m = new Map<string, number>();
-  for (const r of await store.query('gdv_new_build_premium')) if (r.premium !== null && Number(r.outcodes) > 0) m.set(String(r.kind), Number(r.premium));
-  return m;
-});
 
 const MAX_RADIUS = GDV_RADII_M.at(-1)!;
 
@@ -35,23 +21,23 @@ export default defineRoute({
   response: DevelopmentGdvSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ body, build }) => {
-    const store = await buildStores.get(build!);
+  handler: async ({ body, data }) => {
+    const store = await data.store.get();
     if (!store.tables.has('sqft_sales')) notServedYet('POST /valuations/development-gdv')();
     let site: { lat: number; lng: number };
     if (body.uprn !== undefined) {
-      const p = (await propertyRecords.prepare(build!)).get(Number(body.uprn));
+      const p = (await data.records.get()).get(body.uprn);
       if (!p || p.lat === null) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
       site = { lat: Number(p.lat), lng: Number(p.lng) };
     } else if (body.postcode !== undefined) {
       const pc = parsePostcodeOrSector(body.postcode).full!;
-      const p = (await postcodePoints.get(build!)).get(pc);
+      const p = (await data.postcodePoints.get()).get(pc);
       if (!p) throw new ApiError('not_found', `Postcode ${pc} is not in the postcode directory (or has no position).`);
       site = p;
     } else {
       site = { lat: body.lat!, lng: body.lng! };
     }
-    const [measured, sales] = await Promise.all([premiums.get(build!), sqftSales.get(build!)]);
+    const [measured, sales] = await Promise.all([data.gdvPremiums.get(), data.sqftSales.get()]);
     // Sales within r of the site, by kind, gathered once per radius actually needed.
     const byRadius = new Map<number, Record<UnitKind, NearSale[]>>();
     const within = (r: number) => {

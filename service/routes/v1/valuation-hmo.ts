@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { HmoQuerySchema, HmoValuationSchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { hmoValuers } from '../../valuation/hmo-areas.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -21,12 +20,11 @@ export default defineRoute({
   response: HmoValuationSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, query, build }) => {
+  handler: async ({ params, query, data }) => {
     // A build without HMO yields or the property record file: 503, nothing charged.
-    const valuer = await hmoValuers.get(build!);
-    if (!valuer) notServedYet('GET /valuations/{uprn}/hmo')();
-    const v = valuer!.value(params.uprn, query);
-    if (!v) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    return v;
+    const valuer = (await data.hmoValuer.get()) ?? notServedYet('GET /valuations/{uprn}/hmo')();
+    const r = valuer.value(params.uprn, query);
+    if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
+    return r.valuation;
   },
 });

@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { RentalQuerySchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/valuations/{uprn}/rental',
   operationId: 'getRentalValuation',
@@ -13,7 +12,5 @@ export default defineRoute({
   cost: 3,
   params: z.strictObject({ uprn: Uprn }),
   query: RentalQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /valuations/{uprn}/rental'),
 });

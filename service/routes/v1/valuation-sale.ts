@@ -3,7 +3,6 @@ import { SaleValuationSchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { saleBounds } from '../../domain/valuation/sale.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { saleValuers } from '../../valuation/sale-valuer.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -20,14 +19,14 @@ export default defineRoute({
   response: SaleValuationSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, build }) => {
-    const valuer = await saleValuers.get(build!).catch(notServedYet('GET /valuations/{uprn}/sale'));
-    const found = valuer.value(Number(params.uprn));
+  handler: async ({ params, data }) => {
+    const valuer = await data.saleValuer.get().catch(notServedYet('GET /valuations/{uprn}/sale'));
+    const found = valuer.value(params.uprn);
     if (!found) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
     const e = found.estimate;
     if (e.value === null) throw new ApiError('not_found', `No sale valuation for UPRN ${params.uprn}: ${e.reason}.`);
     return {
-      uprn: params.uprn,
+      uprn: String(params.uprn),
       postcode: found.postcode,
       value: e.value,
       ...saleBounds(e.value),

@@ -1,12 +1,9 @@
 import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrEstimateBodySchema, StrEstimateSchema } from '../../../schemas/api/str.ts';
 import { STR_ESTIMATE, type PropertyKind, type StrEstimateFigures } from '../../domain/str/estimate.ts';
-import type { BuildInfo } from '../../middleware/data.ts';
+import type { BuildResources } from '../../build/resources.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { propertyRecords } from '../../records/property-records.ts';
-import { buildStores } from '../../store/stores.ts';
 import { estimateAt } from '../../str/estimator.ts';
-import { strListingIndexes } from '../../str/listing-index.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './pending.ts';
 
@@ -29,10 +26,10 @@ interface Located {
 const round5 = (x: number) => Number(x.toFixed(5));
 
 /** Where the property is (and, with a UPRN, what its record says about it). */
-async function locate(body: Body, build: BuildInfo): Promise<Located> {
+async function locate(body: Body, data: BuildResources): Promise<Located> {
   if (body.uprn !== undefined) {
-    const records = await propertyRecords.get(build).catch(notServedYet('POST /valuations/str-estimate'));
-    const r = records.get(Number(body.uprn));
+    const records = await data.records.get().catch(notServedYet('POST /valuations/str-estimate'));
+    const r = records.get(body.uprn);
     if (!r) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
     if (typeof r.lat !== 'number' || typeof r.lng !== 'number' || Number.isNaN(r.lat)) throw new ApiError('not_found', `The property with UPRN ${body.uprn} has no coordinates.`);
     const beds = typeof r.bedrooms === 'number' && Number.isFinite(r.bedrooms) ? r.bedrooms : undefined;
@@ -41,7 +38,7 @@ async function locate(body: Body, build: BuildInfo): Promise<Located> {
   }
   if (body.postcode !== undefined) {
     const pc = normalisePostcode(body.postcode)!;
-    const store = await buildStores.get(build);
+    const store = await data.store.get();
     const [row] = await store.query('postcode_point', [pc]);
     if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
     return { lat: Number(row.lat), lng: Number(row.lng), label: pc, la: row.la_code === null ? null : String(row.la_code) };
@@ -63,9 +60,9 @@ export default defineRoute({
   response: StrEstimateSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ body, build }): Promise<StrEstimateResult> => {
-    const index = await strListingIndexes.get(build!).catch(notServedYet('POST /valuations/str-estimate'));
-    const at = await locate(body, build!);
+  handler: async ({ body, data }): Promise<StrEstimateResult> => {
+    const index = await data.strListings.get().catch(notServedYet('POST /valuations/str-estimate'));
+    const at = await locate(body, data);
     const bedrooms = body.bedrooms ?? at.bedrooms;
     if (bedrooms === undefined) {
       throw new ApiError('invalid_request', 'The property record has no bedroom count: give bedrooms.', [{ path: 'body.bedrooms', message: 'required: the property record has no bedroom count' }]);

@@ -1,8 +1,7 @@
 import { YieldsQuerySchema } from '../../../schemas/api/area.ts';
-import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { pendingRoute } from '../types.ts';
 
-export default defineRoute({
+export default pendingRoute({
   method: 'GET',
   path: '/yields',
   operationId: 'getYields',
@@ -10,7 +9,5 @@ export default defineRoute({
   tag: 'Rents',
   cost: 2,
   query: YieldsQuerySchema,
-  needsBuild: true,
   mayNotFind: true,
-  handler: notServedYet('GET /yields'),
 });

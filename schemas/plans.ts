@@ -1,6 +1,7 @@
 /**
- * The plan table, exactly as the spec's "Plans" table. Pure data; the ledger and the
- * rate limiter read it. Enterprise has no allowance (unlimited) and a per-account rate
+ * The plan table, exactly as the spec's "Plans" table: pure data shared by the API schemas
+ * (schemas/api/account.ts), the ledger and the rate limiter. Enterprise has no allowance
+ * (unlimited) and a per-account rate
  * limit set when the account is created.
  */
 export const TIERS = ['free', 'starter', 'growth', 'pro', 'business', 'scale', 'premium', 'enterprise'] as const;

@@ -1,0 +1,19 @@
+import { LRUCache } from 'lru-cache';
+import type { summariseLets } from '../domain/rents.ts';
+import { SEARCH_CACHE_ENTRIES, type Ranked } from '../search/engine.ts';
+
+/**
+ * Every answer cache of the service, in one place with its key and size. Each belongs to one
+ * build (a field of its BuildResources), so a new build starts empty and an old build's
+ * answers are dropped with it; no cache outlives the data it was computed from.
+ */
+export class BuildCaches {
+  /** Address search: ranked hits (up to MAX_RESULTS) per normalised query; key: the parsed query's key. */
+  readonly searchResults = new LRUCache<string, Ranked>({ max: SEARCH_CACHE_ENTRIES });
+  /**
+   * Long-term rents of a sector or outcode with its filters (a radius is not cached); key:
+   * `level:code:property_type:bedroom_group`. At most areas × 3 types × 6 bedroom choices
+   * exist; the bound keeps a build with many areas from growing without limit.
+   */
+  readonly rentAreaAnswers = new LRUCache<string, { summary: ReturnType<typeof summariseLets> }>({ max: 50_000 });
+}

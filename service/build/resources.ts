@@ -1,0 +1,82 @@
+import type { RecordFile } from '../../schemas/record-file-format.ts';
+import { loadDesignations } from '../records/designations.ts';
+import { loadPropertyRecords } from '../records/property-records.ts';
+import { riskData, type RiskData } from '../records/risk-data.ts';
+import type { SearchIndex } from '../search/engine.ts';
+import { loadSearchIndex } from '../search/indexes.ts';
+import { BuildStore } from '../store/store.ts';
+import { StrListingIndex } from '../str/listing-index.ts';
+import { StrMarketSet } from '../str/market-set.ts';
+import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuation/evidence.ts';
+import { openHmoValuer, type HmoValuer } from '../valuation/hmo-areas.ts';
+import { loadPostcodePoints, type PostcodePoints } from '../valuation/postcode-points.ts';
+import { SaleValuer } from '../valuation/sale-valuer.ts';
+import { BuildCaches } from './cache.ts';
+import { Lazy, type Resource } from './lazy.ts';
+import type { BuildInfo } from './source.ts';
+
+/**
+ * Everything the service reads from one published build, in one object: the DuckDB store and
+ * every in-memory index and model built from the build's files. Each is opened at most once,
+ * on first use or by the build warmer (`warm`, in declaration order, one after another so their
+ * peak memory does not stack), and all are closed together (`close`) once a newer build has
+ * served for the grace period. Handlers receive the `BuildResources` of the build that was
+ * serving when their request started, so a response never mixes two builds.
+ *
+ * A new resource is one `Lazy` field here (its loader lives beside the code that reads it);
+ * a new cache is one field of `BuildCaches` (cache.ts).
+ */
+export class BuildResources {
+  /** Answers kept per build (bounded; see cache.ts). Declared first: loaders hand them on. */
+  readonly caches = new BuildCaches();
+  /** DuckDB over the build's Parquet tables (the named queries of service/store/sql). */
+  readonly store = new Lazy<BuildStore>('store', () => BuildStore.open(this.build.dir), (s) => s.close());
+  /** The address search index file (GET /addresses/search). */
+  readonly searchIndex = new Lazy<SearchIndex>('search index', () => loadSearchIndex(this.build.dir, this.caches.searchResults));
+  /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
+  readonly records = new Lazy<RecordFile>('property records', () => loadPropertyRecords(this.build.dir));
+  /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
+  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', async () => SaleValuer.open(await this.store.get()));
+  /** Undefined when the build cannot serve HMO valuations. */
+  readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', async () => openHmoValuer(this.build, await this.store.get(), () => this.records.get()));
+  /** Every postcode's point. */
+  readonly postcodePoints = new Lazy<PostcodePoints>('postcode points', async () => loadPostcodePoints(await this.store.get()));
+  /** Whole-property lets of the last 24 months (GET /rents/long-term). */
+  readonly rentLets = new Lazy<RentLetsIndex>('rent lets', async () => loadRentLets(await this.store.get()));
+  /** Sales with a floor area (POST /valuations/development-gdv). */
+  readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', async () => loadSqftSales(await this.store.get()));
+  /** New-build premium by kind, measured on the build's sqft_sales. */
+  readonly gdvPremiums = new Lazy<Map<string, number>>('GDV premiums', async () => loadNewBuildPremiums(await this.store.get()));
+  /** Short-term-let listings for the estimate. */
+  readonly strListings = new Lazy<StrListingIndex>('STR listing index', async () => {
+    const store = await this.store.get();
+    return StrListingIndex.load((name) => store.query(name));
+  });
+  /** Short-term-let listings and their months for the market analysis. */
+  readonly strMarket = new Lazy<StrMarketSet>('STR market set', async () => {
+    const store = await this.store.get();
+    return StrMarketSet.load((name) => store.queryColumns(name));
+  });
+  /** Undefined when the build cannot serve GET /risks (no designations, or no flag columns). */
+  readonly risks = new Lazy<RiskData | undefined>('risk data', async () => {
+    const [records, designations] = await Promise.all([this.records.get(), loadDesignations(this.build.dir)]);
+    return riskData(this.build, records, designations);
+  });
+
+  constructor(readonly build: BuildInfo) {}
+
+  /** Every resource, in the order the warmer opens them (the store before what reads it). */
+  get all(): readonly Resource[] {
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.risks];
+  }
+
+  /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */
+  async warm(onFail: (name: string, err: unknown) => void = () => undefined): Promise<void> {
+    for (const r of this.all) await r.get().catch((err: unknown) => onFail(r.name, err));
+  }
+
+  /** Closes every opened resource (the store's DuckDB connections; the rest is memory). */
+  async close(): Promise<void> {
+    for (const r of this.all) await r.close().catch(() => undefined);
+  }
+}

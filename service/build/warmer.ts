@@ -1,0 +1,102 @@
+import type { Logger } from '../log.ts';
+import { BuildResources } from './resources.ts';
+import type { BuildInfo, DataSource } from './source.ts';
+
+/** Which build's resources a request uses: the one serving when it started. */
+export interface ServingBuild extends DataSource {
+  /** The serving build's resources (undefined when no build is published). */
+  resources(): BuildResources | undefined;
+}
+
+export interface BuildWarmer extends ServingBuild {
+  /** Stops looking for new builds (requests under way still use their resources). */
+  stop(): void;
+  /** Stops, then closes every build's resources (after the last request has finished). */
+  close(): Promise<void>;
+  /** Resolves when the warm-up under way (if any) has finished. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Holds the serving build's `BuildResources` and, when a new build is published, opens every
+ * resource of the new one in the background (found on a timer, or by the next request), so the
+ * swap costs no request a wait. The previous build keeps serving until every resource of the
+ * new one has been opened, then requests move to the new one in a single assignment; its `X-Build-Id`
+ * says which one answered. Before the first warm-up finishes (start-up) requests get the
+ * opening build's resources and wait for what they need, as they must. The replaced build's
+ * resources are closed after `graceMs`, once requests that took them have finished; a
+ * roll-back to it within that time takes it back without reopening anything.
+ */
+export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 2000, graceMs = 10_000): BuildWarmer {
+  let serving: BuildResources | undefined;
+  let opening: BuildResources | undefined;
+  let retiring: { resources: BuildResources; timer: NodeJS.Timeout } | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const retire = (old: BuildResources) => {
+    if (retiring) {
+      clearTimeout(retiring.timer);
+      void retiring.resources.close();
+    }
+    const timer = setTimeout(() => {
+      if (retiring?.resources === old) retiring = undefined;
+      void old.close();
+    }, graceMs);
+    timer.unref();
+    retiring = { resources: old, timer };
+  };
+
+  const switchTo = (next: BuildResources, t0: number) => {
+    const previous = serving;
+    serving = next;
+    if (previous && previous !== next) retire(previous);
+    logger.info({ build_id: next.build.id, previous_build_id: previous?.build.id ?? null, ms: Math.round(performance.now() - t0) }, 'build warmed');
+  };
+
+  const tick = () => {
+    const build = data.current();
+    if (opening || !build || build.dir === serving?.build.dir) return;
+    const t0 = performance.now();
+    if (retiring?.resources.build.dir === build.dir) {
+      // A roll-back within the grace period: the previous build's resources are still open.
+      const back = retiring.resources;
+      clearTimeout(retiring.timer);
+      retiring = undefined;
+      switchTo(back, t0);
+      return;
+    }
+    const next = new BuildResources(build);
+    opening = next;
+    running = next
+      .warm((resource, err) => logger.warn({ build_id: build.id, resource, err: (err as Error).message }, 'per-build resource did not open'))
+      .then(() => switchTo(next, t0))
+      .finally(() => {
+        opening = undefined;
+      });
+  };
+
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  const resources = () => {
+    tick();
+    return serving ?? opening;
+  };
+  return {
+    stop: () => clearInterval(timer),
+    async close() {
+      clearInterval(timer);
+      await running.catch(() => undefined);
+      if (retiring) clearTimeout(retiring.timer);
+      for (const r of new Set([serving, opening, retiring?.resources])) await r?.close();
+    },
+    idle: () => running,
+    resources,
+    current: (): BuildInfo | undefined => resources()?.build,
+  };
+}
+
+/** One build's resources serving for good (benchmarks and tools that open one build themselves). */
+export function fixedBuild(resources: BuildResources): ServingBuild {
+  return { resources: () => resources, current: () => resources.build };
+}
