@@ -74,6 +74,23 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('marks the endpoints not served yet as pending (503 with Retry-After), and only those', () => {
+    const served = ['searchAddresses', 'getProperty', 'getSaleValuation', 'getHmoValuation', 'estimateDevelopmentGdv', 'getLongTermRents', 'estimateShortTermLet', 'getStrMarket', 'getRisks', 'getAccount', 'getAccountUsage'];
+    for (const route of V1_ROUTES) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      if (served.includes(route.operationId)) {
+        expect(op['x-status'], route.operationId).toBeUndefined();
+        expect(op.description).not.toMatch(/Not served yet/);
+        continue;
+      }
+      expect(op['x-status'], route.operationId).toBe('pending');
+      expect(op.description).toMatch(/^\*\*Not served yet\*\*.*503 `data_unavailable` with `Retry-After`/);
+      const r503 = op.responses['503'].$ref ? resolveRef(op.responses['503'].$ref) : op.responses['503'];
+      expect(Object.keys(r503.headers)).toContain('Retry-After');
+    }
+    expect(V1_ROUTES.length - served.length).toBe(17);
+  });
+
   it('documents the spec parameters with their defaults and limits', () => {
     const search = doc.paths['/addresses/search'].get.parameters;
     expect(search.find((p: Json) => p.name === 'q')).toMatchObject({ required: true, schema: { minLength: 2 } });

@@ -46,6 +46,15 @@ describe('operational endpoints', () => {
     expect(r.json.detail).toBe('The current data build does not serve GET /properties/{uprn} yet.');
     expect(r.headers['x-credits-cost']).toBe('0');
     expect(r.headers['x-credits-remaining']).toBe('100000');
+    // An endpoint declared but not served yet (pendingRoute): the same 503, and clients are
+    // told to look again in an hour (its data comes with a later release).
+    const p = await call(s.base, 'GET', '/v1/properties/12345/sales', { key });
+    expect(p.status).toBe(503);
+    expect(p.json.code).toBe('data_unavailable');
+    expect(p.json.detail).toBe('The current data build does not serve GET /properties/{uprn}/sales yet.');
+    expect(p.headers['retry-after']).toBe('3600');
+    expect(p.headers['x-credits-cost']).toBe('0');
+    expect(p.headers['x-credits-remaining']).toBe('100000');
   });
 
   it('metrics: requests by route and status, latency, credits, rate limits, build id', async () => {
