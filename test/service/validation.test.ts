@@ -29,9 +29,9 @@ describe('validated input', () => {
     expect((await input('/v1/addresses/search?q=ab&limit=')).query).toEqual({ q: 'ab', limit: 10 });
   });
 
-  it('HMO valuation: the spec defaults, booleans parsed', async () => {
+  it('HMO valuation: the spec defaults, booleans parsed, the UPRN a number', async () => {
     const got = await input('/v1/valuations/100023336956/hmo');
-    expect(got).toMatchObject({ params: { uprn: '100023336956' }, query: { finish_quality: 'average', living_room: true, parking: true, outside_space: true } });
+    expect(got).toMatchObject({ params: { uprn: 100023336956 }, query: { finish_quality: 'average', living_room: true, parking: true, outside_space: true } });
     expect((await input('/v1/valuations/1/hmo?living_room=false&finish_quality=very_high')).query).toEqual({ finish_quality: 'very_high', living_room: false, parking: true, outside_space: true });
   });
 
