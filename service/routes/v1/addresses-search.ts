@@ -1,7 +1,7 @@
 import { AddressSearchQuerySchema, AddressSearchResponseSchema } from '../../../schemas/api/property.ts';
 import type { SearchIndex } from '../../search/engine.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export default defineRoute({
   method: 'GET',

@@ -3,7 +3,7 @@ import { FieldsSelector, PropertyRecordSchema, type PropertyRecord } from '../..
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));

@@ -2,7 +2,7 @@ import { LongTermRentsQuerySchema, LongTermRentsSchema } from '../../../schemas/
 import { bedroomGroup, rentArea, summariseLets, type Let } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export default defineRoute({
   method: 'GET',

@@ -5,7 +5,7 @@ import type { RecordValue } from '../../../schemas/record-file-format.ts';
 import { assembleRisks, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const str = (v: RecordValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 

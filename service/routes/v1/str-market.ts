@@ -6,7 +6,7 @@ import type { BuildResources } from '../../build/resources.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import type { StrMarketSet } from '../../str/market-set.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 type Query = z.infer<typeof StrMarketQuerySchema>;
 type Country = z.output<typeof StrMarketSchema>['country'];

@@ -3,7 +3,7 @@ import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, expandingEvidence, gdv, type Ki
 import { parsePostcodeOrSector } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const MAX_RADIUS = GDV_RADII_M.at(-1)!;
 

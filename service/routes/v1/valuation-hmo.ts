@@ -3,7 +3,7 @@ import { HmoQuerySchema, HmoValuationSchema } from '../../../schemas/api/valuati
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export default defineRoute({
   method: 'GET',

@@ -4,7 +4,7 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { saleBounds } from '../../domain/valuation/sale.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export default defineRoute({
   method: 'GET',

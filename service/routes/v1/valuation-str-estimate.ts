@@ -5,7 +5,7 @@ import type { BuildResources } from '../../build/resources.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { estimateAt } from '../../str/estimator.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 type Body = ReturnType<typeof StrEstimateBodySchema.parse>;
 
