@@ -14,7 +14,7 @@
  *
  * No leakage, by monthly cut-off re-estimation: for each of the 12 months M, everything is
  * rebuilt from the sales dated before the first day of M and the certificates lodged before it:
- * the repeat-sales index (the ETL's estimator, etl/market/area-index.ts, solved again on
+ * the repeat-sales index (the ETL's estimator, etl/stages/40-marts/10-price-index/area-index.ts, solved again on
  * the pairs before M, with `enough_sales` recomputed), each home's latest sale and floor
  * area, the evidence and its type effects. The home being valued takes its floor area from the
  * certificates lodged before the day of its sale (a certificate carries no price). The valuation month is M − 1 (the last month of
@@ -29,10 +29,10 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { solveAreaIndexes, type PathCells, type PathCount } from '../etl/market/area-index.ts';
-import type { PairCell } from '../etl/market/repeat-sales.ts';
+import { solveAreaIndexes, type PathCells, type PathCount } from '../etl/stages/40-marts/10-price-index/area-index.ts';
+import type { PairCell } from '../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
-import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../etl/stages/marts-market.ts';
+import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../etl/stages/40-marts/market-tables.ts';
 import {
   IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, toMetres, typeCode, valueSale,
   type AreaIndex, type SaleModelParams,

@@ -2,14 +2,14 @@
  * Accuracy of the short-term-let estimates on the synthetic region, against its truth.
  *   npx tsx bench/etl-str.ts [--addresses N] [--seed S]
  * Generates a region, runs the core build and the STR marts, loads truth/listing-months.csv
- * and prints the median absolute percentage errors (etl/sql/str_accuracy_synth.sql) for the
+ * and prints the median absolute percentage errors (etl/stages/40-marts/70-str/str_accuracy_synth.sql) for the
  * method as configured and with some assumptions varied; writes bench/results/etl-str-<N>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { queryRows, sqlText } from '../etl/pipeline/sql.ts';
-import { buildStrMarts } from '../etl/stages/marts-str.ts';
+import { buildStrMarts } from '../etl/stages/40-marts/70-str/stage.ts';
 import { stagedContext } from '../test/support/region.ts';
 
 const { values } = parseArgs({ options: { addresses: { type: 'string', default: '50000' }, seed: { type: 'string', default: '42' } } });

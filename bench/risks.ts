@@ -32,7 +32,7 @@ import risksRoute from '../service/routes/v1/risks.ts';
 import { BuildResources } from '../service/build/resources.ts';
 import { fixedBuild } from '../service/build/warmer.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
-import { propertyRecordsStage } from '../etl/records/stage.ts';
+import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';

@@ -1,6 +1,6 @@
 /**
  * Address search and property record at national scale, on addresses-only synthetic data
- * (etl/search/sql/bench_*.sql: the region generator is too slow for 10M addresses).
+ * (bench/sql/bench_*.sql: the region generator is too slow for 10M addresses).
  *
  *   npx tsx bench/search.ts --addresses 1000000 [--seconds 15] [--connections 10] [--rate-shares 0.5] [--vocabulary calibrated|uniform] [--fresh]
  *
@@ -28,8 +28,8 @@ import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks
 import { join, resolve } from 'node:path';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { accuracy, relevanceQueries } from '../test/support/search-relevance.ts';
-import { searchIndexStage } from '../etl/search/stage.ts';
-import { propertyRecordsStage } from '../etl/records/stage.ts';
+import { searchIndexStage } from '../etl/stages/30-serving/10-search-index/stage.ts';
+import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
 import { buildApp } from '../service/app.ts';
@@ -46,7 +46,7 @@ import { tempDir } from '../test/support/tmp.ts';
 import { openLoopInChild } from './support/open-loop.ts';
 import { arg, argStr, mb, r2, summary } from './support/stats.ts';
 
-const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
+const sql = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
 
 interface LoadSpec {
   url: string;

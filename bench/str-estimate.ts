@@ -22,7 +22,7 @@ import { Agent, request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
-import { propertyRecordsStage } from '../etl/records/stage.ts';
+import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
 import { queryRows } from '../etl/pipeline/sql.ts';
 import { buildApp } from '../service/app.ts';
 import { loadConfig } from '../service/config.ts';

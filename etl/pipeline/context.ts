@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { IgnoredFile, SourceFile } from './discover.ts';
-import type { SourceReport } from '../stages/stage-sources.ts';
+import type { SourceReport } from '../stages/10-staging/10-stage-sources/stage-sources.ts';
 
 export interface EtlLogger {
   info(obj: object, msg?: string): void;

@@ -1,22 +1,43 @@
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
-const SQL_DIR = join(import.meta.dirname, '..', 'sql');
+const STAGES_DIR = join(import.meta.dirname, '..', 'stages');
 const cache = new Map<string, string>();
+let files: Map<string, string> | undefined;
 
-/** The text of `etl/sql/<name>.sql`: one named statement per file, parameters as `$name`. */
+/**
+ * Every `.sql` file under `etl/stages/` by name. Each stage keeps its statements in its own
+ * folder, yet a statement is still called by its bare name, so names must be unique.
+ */
+function sqlFiles(): Map<string, string> {
+  if (files) return files;
+  const found = new Map<string, string>();
+  for (const rel of readdirSync(STAGES_DIR, { recursive: true, encoding: 'utf8' })) {
+    if (!rel.endsWith('.sql')) continue;
+    const name = basename(rel, '.sql');
+    const other = found.get(name);
+    if (other) throw new Error(`two SQL files named ${name}: ${other} and ${rel}`);
+    found.set(name, rel);
+  }
+  files = found;
+  return found;
+}
+
+/** The text of the file `<name>.sql` under `etl/stages/`: one named statement per file, parameters as `$name`. */
 export function sqlText(name: string): string {
   let text = cache.get(name);
   if (text === undefined) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad SQL file name: ${name}`);
-    text = readFileSync(join(SQL_DIR, `${name}.sql`), 'utf8');
+    const rel = sqlFiles().get(name);
+    if (!rel) throw new Error(`no SQL file named ${name}.sql under etl/stages/`);
+    text = readFileSync(join(STAGES_DIR, rel), 'utf8');
     cache.set(name, text);
   }
   return text;
 }
 
-/** Runs `etl/sql/<name>.sql` with bound parameters (never concatenated into the text). */
+/** Runs the statement `<name>.sql` with bound parameters (never concatenated into the text). */
 export async function runSql(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<void> {
   const text = sqlText(name);
   // Only bind the parameters the statement uses: DuckDB refuses unused named parameters.

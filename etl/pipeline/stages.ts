@@ -1,15 +1,29 @@
 import type { Stage } from './context.ts';
-import { matchAddresses } from '../stages/match-addresses.ts';
-import { addressesStage, certificatesStage, flagsStage, propertiesStage, salesStage } from '../stages/merge.ts';
-import { MARKET_STAGES } from '../stages/marts-market.ts';
-import { valuationEvidenceStage } from '../stages/marts-valuation.ts';
-import { strMartsStage } from '../stages/marts-str.ts';
-import { qualityStage } from '../stages/quality.ts';
-import { searchIndexStage } from '../search/stage.ts';
-import { propertyRecordsStage } from '../records/stage.ts';
-import { stageSourcesStage } from '../stages/stage-sources-stage.ts';
+import { stageSourcesStage } from '../stages/10-staging/10-stage-sources/stage.ts';
+import { addressesStage } from '../stages/20-matched/10-addresses/stage.ts';
+import { matchAddresses } from '../stages/20-matched/20-match-addresses/stage.ts';
+import { certificatesStage } from '../stages/20-matched/30-certificates/stage.ts';
+import { salesStage } from '../stages/20-matched/40-sales/stage.ts';
+import { flagsStage } from '../stages/20-matched/50-spatial-flags/stage.ts';
+import { propertiesStage } from '../stages/20-matched/60-properties/stage.ts';
+import { searchIndexStage } from '../stages/30-serving/10-search-index/stage.ts';
+import { propertyRecordsStage } from '../stages/30-serving/20-property-records/stage.ts';
+import { priceIndexStage } from '../stages/40-marts/10-price-index/stage.ts';
+import { pricePerSqftStage } from '../stages/40-marts/20-price-per-sqft/stage.ts';
+import { ukhpiStage } from '../stages/40-marts/30-ukhpi/stage.ts';
+import { postcodesStage } from '../stages/40-marts/40-postcodes/stage.ts';
+import { rentsStage } from '../stages/40-marts/50-rents/stage.ts';
+import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence/stage.ts';
+import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
+import { qualityStage } from '../stages/50-checks/10-quality/stage.ts';
 
-/** The build, in order. `npm run etl -- plan` prints this list. */
+/** The price, postcode and rent marts in build order (after `properties`). */
+export const MARKET_STAGES: readonly Stage[] = [priceIndexStage, pricePerSqftStage, ukhpiStage, postcodesStage, rentsStage];
+
+/**
+ * The build, in order: the folders under `etl/stages/` are numbered in this order (layer,
+ * then stage within it). `npm run etl -- plan` prints this list.
+ */
 export const STAGES: readonly Stage[] = [
   stageSourcesStage,
   addressesStage,

@@ -1,6 +1,6 @@
-import { MARKET_TABLES } from '../stages/marts-market.ts';
-import { VALUATION_TABLES } from '../stages/marts-valuation.ts';
-import { STR_TABLES } from '../stages/marts-str.ts';
+import { MARKET_TABLES } from '../stages/40-marts/market-tables.ts';
+import { VALUATION_TABLES } from '../stages/40-marts/60-valuation-evidence/stage.ts';
+import { STR_TABLES } from '../stages/40-marts/70-str/stage.ts';
 import { col, type ColumnDoc, type PublishedTable } from './context.ts';
 
 const c = col;

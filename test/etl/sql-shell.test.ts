@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beginBuild, promoteBuild, writeManifest } from '../../etl/publish/publish.ts';
-import { statementComplete } from '../../etl/sql-shell.ts';
+import { statementComplete } from '../../tools/sql-shell.ts';
 import { tempDir } from '../support/tmp.ts';
 
-const SHELL = join(import.meta.dirname, '../../etl/sql-shell.ts');
+const SHELL = join(import.meta.dirname, '../../tools/sql-shell.ts');
 
 interface Ran {
   code: number | null;

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, type IndexRow } from '../../etl/search/build.ts';
+import { buildSearchIndex, type IndexRow } from '../../etl/stages/30-serving/10-search-index/build.ts';
 import { SearchIndex } from '../../service/search/engine.ts';
 import { readSearchIndex, writeSearchIndex } from '../../schemas/search-index-format.ts';
 import { parseQuery } from '../../service/search/query.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { MARKET_STAGES } from '../../../etl/stages/marts-market.ts';
+import { MARKET_STAGES } from '../../../etl/pipeline/stages.ts';
 import { stagedContext } from '../../support/region.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parentsOf, solveAreaIndexes, type PathCount } from '../../../etl/market/area-index.ts';
-import { solveAreaLevel, toIndex, type PairCell } from '../../../etl/market/repeat-sales.ts';
+import { parentsOf, solveAreaIndexes, type PathCount } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
+import { solveAreaLevel, toIndex, type PairCell } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 
 const weak = { smooth: 1e-3, shrink: 1e-6 };
 

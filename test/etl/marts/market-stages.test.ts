@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { discoverSources } from '../../../etl/pipeline/discover.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { STAGES } from '../../../etl/pipeline/stages.ts';
+import { MARKET_STAGES, STAGES } from '../../../etl/pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../../../etl/pipeline/tables.ts';
 import {
-  INDEX_BASE_MONTH, MARKET_STAGES, MARKET_TABLES, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
-} from '../../../etl/stages/marts-market.ts';
+  INDEX_BASE_MONTH, MARKET_TABLES, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
+} from '../../../etl/stages/40-marts/market-tables.ts';
 import { quietLog, stagedContext, synthRegion } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 

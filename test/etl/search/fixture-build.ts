@@ -1,8 +1,8 @@
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
-import { searchIndexStage } from '../../../etl/search/stage.ts';
-import { propertyRecordsStage } from '../../../etl/records/stage.ts';
+import { searchIndexStage } from '../../../etl/stages/30-serving/10-search-index/stage.ts';
+import { propertyRecordsStage } from '../../../etl/stages/30-serving/20-property-records/stage.ts';
 
 /**
  * Publishes a build into `dataDir` from a staged context: the `properties` and

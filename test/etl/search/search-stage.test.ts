@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { accuracy, indexRanker, loadTruth, plainTrigramRanker, relevanceQueries } from '../../support/search-relevance.ts';
-import { searchIndexStage } from '../../../etl/search/stage.ts';
+import { searchIndexStage } from '../../../etl/stages/30-serving/10-search-index/stage.ts';
 import { SearchIndex } from '../../../service/search/engine.ts';
 import { quietLog, stagedContext } from '../../support/region.ts';
 

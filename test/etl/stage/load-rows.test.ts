@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadRows } from '../../../etl/stage/load-rows.ts';
+import { loadRows } from '../../../etl/pipeline/load-rows.ts';
 import { readOsUprn } from '../../../etl/sources/os-uprn.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../../etl/pipeline/discover.ts';
-import { stageSources } from '../../../etl/stages/stage-sources.ts';
-import { STAGING_SPECS } from '../../../etl/stages/staging/index.ts';
+import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
+import { STAGING_SPECS } from '../../../etl/stages/10-staging/10-stage-sources/specs/index.ts';
 import { hasRaw, RAW_DIR } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 

@@ -1,0 +1,59 @@
+import type { AirbnbCalendarRow, AirbnbListingRow, AirbnbReviewRow } from '../../../../../schemas/sources/airbnb.ts';
+import { readAirbnbCalendar } from '../../../../sources/airbnb-calendar.ts';
+import { readAirbnbListings } from '../../../../sources/airbnb-listings.ts';
+import { readAirbnbReviews } from '../../../../sources/airbnb-reviews.ts';
+import { same, spec } from './spec.ts';
+
+export const airbnbListings = spec<AirbnbListingRow>({
+  kind: 'airbnb_listings',
+  table: 'stg_airbnb_listings',
+  read: readAirbnbListings,
+  columns: [
+    // Listing and host ids pass 2^53 in recent scrapes: kept as text end to end.
+    ...same<AirbnbListingRow>('VARCHAR', 'id', 'name', 'host_id', 'host_since'),
+    ...same<AirbnbListingRow>('BOOLEAN', 'host_is_superhost'),
+    ...same<AirbnbListingRow>('INTEGER', 'host_listings_count'),
+    ...same<AirbnbListingRow>('VARCHAR', 'neighbourhood_cleansed'),
+    ...same<AirbnbListingRow>('DOUBLE', 'latitude', 'longitude'),
+    ...same<AirbnbListingRow>('VARCHAR', 'property_type', 'room_type'),
+    ...same<AirbnbListingRow>('INTEGER', 'accommodates'),
+    ...same<AirbnbListingRow>('DOUBLE', 'bathrooms'),
+    ...same<AirbnbListingRow>('VARCHAR', 'bathrooms_text'),
+    ...same<AirbnbListingRow>('INTEGER', 'bedrooms', 'beds'),
+    ...same<AirbnbListingRow>('VARCHAR[]', 'amenities'),
+    ...same<AirbnbListingRow>('DOUBLE', 'price_gbp'),
+    ...same<AirbnbListingRow>('INTEGER', 'minimum_nights', 'maximum_nights', 'availability_30', 'availability_60',
+      'availability_90', 'availability_365', 'number_of_reviews', 'number_of_reviews_ltm', 'number_of_reviews_l30d'),
+    ...same<AirbnbListingRow>('VARCHAR', 'first_review', 'last_review'),
+    ...same<AirbnbListingRow>('DOUBLE', 'review_scores_rating', 'review_scores_accuracy', 'review_scores_cleanliness',
+      'review_scores_checkin', 'review_scores_communication', 'review_scores_location', 'review_scores_value'),
+    ...same<AirbnbListingRow>('BOOLEAN', 'instant_bookable'),
+    ...same<AirbnbListingRow>('INTEGER', 'calculated_host_listings_count'),
+    ...same<AirbnbListingRow>('DOUBLE', 'reviews_per_month'),
+    ...same<AirbnbListingRow>('INTEGER', 'estimated_occupancy_l365d'),
+    ...same<AirbnbListingRow>('DOUBLE', 'estimated_revenue_l365d'),
+    ...same<AirbnbListingRow>('VARCHAR', 'last_scraped'),
+  ],
+  date: (r) => r.last_scraped,
+});
+
+export const airbnbCalendar = spec<AirbnbCalendarRow>({
+  kind: 'airbnb_calendar',
+  table: 'stg_airbnb_calendar',
+  read: readAirbnbCalendar,
+  columns: [
+    ...same<AirbnbCalendarRow>('VARCHAR', 'listing_id', 'date'),
+    ...same<AirbnbCalendarRow>('BOOLEAN', 'available'),
+    ...same<AirbnbCalendarRow>('DOUBLE', 'price_gbp', 'adjusted_price_gbp'),
+    ...same<AirbnbCalendarRow>('INTEGER', 'minimum_nights', 'maximum_nights'),
+  ],
+  // The calendar looks forward from the scrape: its first day is the as-of date, not its last.
+});
+
+export const airbnbReviews = spec<AirbnbReviewRow>({
+  kind: 'airbnb_reviews',
+  table: 'stg_airbnb_reviews',
+  read: readAirbnbReviews,
+  columns: [...same<AirbnbReviewRow>('VARCHAR', 'listing_id', 'date', 'id', 'reviewer_id')],
+  date: (r) => r.date,
+});

@@ -1,0 +1,14 @@
+import type { Stage } from '../../../pipeline/context.ts';
+import { countRows, runSql } from '../../../pipeline/sql.ts';
+
+/** The canonical address of every UPRN, with location and postcode geography. */
+export const addressesStage: Stage = {
+  name: 'addresses',
+  description: 'one row per address-base UPRN with coordinates, postcode geography, country and local authority',
+  reads: ['stg_addressbase', 'stg_os_uprn', 'stg_onspd'],
+  writes: ['addresses'],
+  async run(ctx) {
+    await runSql(ctx.conn, 'addresses');
+    ctx.quality.addresses = await countRows(ctx.conn, 'addresses');
+  },
+};

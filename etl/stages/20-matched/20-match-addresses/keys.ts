@@ -1,0 +1,92 @@
+import { normaliseText, unitKey } from '../../../../schemas/address-normalise.ts';
+
+/**
+ * The parts of an address that decide a match. Numbers decide (32A is not 32, flat 2 is not
+ * flat 3); words only rank candidates that agree on every number and tolerate typos.
+ */
+export interface AddressKey {
+  /** Flat or unit identifier ("2", "2A", "GROUND FLOOR"), '' for none. */
+  unit: string;
+  /** House numbers and ranges of the primary address, in order ("1", "32A", "12-14"). */
+  numbers: string[];
+  /** Distinct words of building name and street, without numbers. */
+  words: Set<string>;
+  /** Normalised street, for the fallback search outside the postcode. */
+  street: string;
+}
+
+const NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
+/** Words that say what kind of unit or building it is, not which. */
+const NOISE = new Set(['FLAT', 'APARTMENT', 'UNIT', 'PLOT', 'THE', 'OF', 'AND']);
+
+function words(...parts: (string | undefined)[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of parts) {
+    for (const w of normaliseText(p).split(' ')) if (w && !NUMBER.test(w) && !NOISE.has(w)) out.add(w);
+  }
+  return out;
+}
+
+/**
+ * Number tokens in order. A number after PLOT is a developer's plot number on a new-build
+ * sale, not the house number the address later gets, so it becomes `PLOT9` and agrees only
+ * with another plot number.
+ */
+function numbers(...parts: (string | undefined)[]): string[] {
+  const out: string[] = [];
+  for (const p of parts) {
+    const ws = normaliseText(p).split(' ');
+    ws.forEach((w, i) => {
+      if (NUMBER.test(w)) out.push(ws[i - 1] === 'PLOT' ? `PLOT${w}` : w);
+    });
+  }
+  return out;
+}
+
+/** Key of a price-paid sale: SAON is the unit, PAON and street the primary address. */
+export function saleKey(saon: string | undefined, paon: string | undefined, street: string | undefined): AddressKey {
+  return { unit: unitKey(saon), numbers: numbers(paon), words: words(paon, street), street: normaliseText(street) };
+}
+
+/** Key of an address-base record from its structured fields. */
+export function addressBaseKey(a: {
+  sub_building?: string | null; building_name?: string | null; building_number?: string | null; street_name?: string | null;
+}): AddressKey {
+  return {
+    unit: unitKey(a.sub_building ?? undefined),
+    numbers: numbers(a.building_name ?? undefined, a.building_number ?? undefined),
+    words: words(a.building_name ?? undefined, a.street_name ?? undefined),
+    street: normaliseText(a.street_name ?? undefined),
+  };
+}
+
+const UNIT_LINE = /^(FLAT|APARTMENT|UNIT|STUDIO|MAISONETTE)\b/;
+
+/**
+ * Key of an energy certificate's free-text lines (ADDRESS1..3). Assessors write the flat on
+ * its own line ("Flat 2", "Highbury Court, 1 Grange Walk") or in front of the rest
+ * ("Flat 2, 1 Grange Walk"); a leading FLAT/APARTMENT part is the unit, the rest primary.
+ */
+export function epcKey(lines: (string | undefined)[]): AddressKey {
+  const parts = lines.flatMap((l) => (l ?? '').split(',')).map((p) => normaliseText(p)).filter(Boolean);
+  let unit = '';
+  if (parts[0] && UNIT_LINE.test(parts[0])) unit = unitKey(parts.shift());
+  const rest = parts.join(' ');
+  const streetPart = parts.at(-1) ?? '';
+  return { unit, numbers: numbers(rest), words: words(rest), street: normaliseText(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')) };
+}
+
+/** Jaccard similarity of two word sets. */
+export function wordSimilarity(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+/** Whether two keys agree on every number: the unit, and the primary numbers in order. */
+export function numbersAgree(a: AddressKey, b: AddressKey): boolean {
+  if (a.unit !== b.unit) return false;
+  if (a.numbers.length !== b.numbers.length) return false;
+  return a.numbers.every((n, i) => n === b.numbers[i]);
+}

@@ -1,0 +1,13 @@
+import type { Stage } from '../../../pipeline/context.ts';
+import { runSql } from '../../../pipeline/sql.ts';
+
+/** Median £ per sq ft of recent sales by area, type and new build or resale. */
+export const pricePerSqftStage: Stage = {
+  name: 'price_per_sqft',
+  description: '£ per sq ft of the last 24 months of sales (index-adjusted) by area, property type and new build/resale',
+  reads: ['mart_recent_sales'],
+  writes: ['price_per_sqft'],
+  async run(ctx) {
+    await runSql(ctx.conn, 'mart_price_per_sqft');
+  },
+};

@@ -1,0 +1,13 @@
+import type { Stage } from '../../../pipeline/context.ts';
+import { runSql } from '../../../pipeline/sql.ts';
+
+/** UK HPI as loaded, for districts without enough sales of their own. */
+export const ukhpiStage: Stage = {
+  name: 'ukhpi',
+  description: 'UK HPI by area and month as published (latest file wins)',
+  reads: ['stg_ukhpi'],
+  writes: ['ukhpi_monthly'],
+  async run(ctx) {
+    await runSql(ctx.conn, 'mart_ukhpi_monthly');
+  },
+};

@@ -1,0 +1,18 @@
+import type { Stage } from '../../../pipeline/context.ts';
+import { runSql } from '../../../pipeline/sql.ts';
+import { MIN_LETS, MIN_YIELD_SALES } from '../market-tables.ts';
+
+/** Rents by area and bedrooms, room rents and gross yields. */
+export const rentsStage: Stage = {
+  name: 'rents',
+  description: 'long-term rents by area and bedrooms, room rents (ONS district fallback where evidence is thin), gross yields',
+  reads: ['stg_rental_evidence', 'stg_ons_rents', 'postcodes', 'mart_recent_sales'],
+  writes: ['rents_area', 'rents_rooms', 'yields_area'],
+  async run(ctx) {
+    await runSql(ctx.conn, 'mart_rent_lets', { today: ctx.today });
+    await runSql(ctx.conn, 'mart_area_la');
+    await runSql(ctx.conn, 'mart_rents_area', { min_lets: MIN_LETS });
+    await runSql(ctx.conn, 'mart_rents_rooms', { min_lets: MIN_LETS });
+    await runSql(ctx.conn, 'mart_yields_area', { min_sales: MIN_YIELD_SALES });
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * The short-term-let method's assumptions, in one place (docs/str.md explains each). They are
+ * bound into the `etl/stages/40-marts/70-str/str_*.sql` statements as parameters, never written into the SQL.
+ */
+export const STR_METHOD = {
+  /** Months of history per listing, ending at the scrape month. */
+  historyMonths: 24,
+  /** Months computed per listing: a year more than published, for the year-on-year change of the first. */
+  computedMonths: 36,
+  /** Share of stays that leave a review (Inside Airbnb's assumption). */
+  reviewRate: 0.5,
+  /** Average length of stay in nights when the minimum stay is shorter (Inside Airbnb uses 3). */
+  defaultStayNights: 3,
+  /** Longest stay counted per review: a 90-night minimum would otherwise book a quarter per review. */
+  maxStayNights: 30,
+  /** Ceiling on a listing's occupancy over each 12-month block (Inside Airbnb caps at 70%). */
+  maxOccupancy: 0.7,
+  /** ADR moves with demand to this power (an assumption: no historical prices are published). */
+  adrDemandElasticity: 0.7,
+  /** Calendar days this far ahead or more count as blocked when closed (few bookings are made so early). */
+  blockedFromDay: 90,
+  /** Ceiling on the blocked share: a closed far calendar is usually a short booking window, not a closed listing. */
+  maxBlockedShare: 0.5,
+  /** A listing with no postcode centroid within this distance gets no area. */
+  postcodeRadiusM: 1000,
+  /** Active: listed now, and reviewed within this many days or bookable in the coming year. */
+  activeReviewDays: 365,
+  /** The reviews file is current when its latest review is within this many days of the scrape. */
+  reviewsCurrentDays: 60,
+  /** Months of review history (before the latest review month) that estimate seasonality. */
+  seasonalityMonths: 36,
+  /** Pseudo-reviews that shrink an LA's seasonality towards the build-wide one. */
+  seasonalityPrior: 240,
+  /** Fewest priced listings for a tier group of its own; smaller groups use the wider group's bounds. */
+  tierMinListings: 25,
+  /** Fewest priced listings in an outcode or LA to impute a missing price from it. */
+  imputeMinListings: 5,
+} as const;
+
+/** The SQL parameters of the method (names as in the `.sql` files). */
+export function strSqlParams(): Record<string, number> {
+  const m = STR_METHOD;
+  return {
+    history_months: m.historyMonths,
+    computed_months: m.computedMonths,
+    review_rate: m.reviewRate,
+    default_stay: m.defaultStayNights,
+    max_stay: m.maxStayNights,
+    max_occupancy: m.maxOccupancy,
+    adr_elasticity: m.adrDemandElasticity,
+    blocked_from_day: m.blockedFromDay,
+    max_blocked_share: m.maxBlockedShare,
+    radius_m: m.postcodeRadiusM,
+    active_review_days: m.activeReviewDays,
+    reviews_current_days: m.reviewsCurrentDays,
+    seasonality_months: m.seasonalityMonths,
+    seasonality_prior: m.seasonalityPrior,
+    tier_min_listings: m.tierMinListings,
+    impute_min_listings: m.imputeMinListings,
+  };
+}

@@ -1,0 +1,160 @@
+import { col, type ColumnDoc, type PublishedTable } from '../../pipeline/context.ts';
+
+/**
+ * Price, postcode and rent marts (docs/marts.md): the area price index and growth, £ per
+ * sq ft, the postcode directory, rents by area and bedrooms, room rents and gross yields.
+ */
+
+/** An area has "enough sales" in a month with this many repeat pairs overall … */
+export const MIN_REPEAT_PAIRS = 30;
+/** … and this many sales in the 12 months to that month. */
+export const MIN_SALES_12M = 10;
+/** Fewer lets than this in an area and bedroom count: fall back to the ONS district figure. */
+export const MIN_LETS = 10;
+/** Fewer comparable sales than this: no yield for the area and bedroom count. */
+export const MIN_YIELD_SALES = 5;
+/** The index's base month (= 100), UK HPI's reference month; the build month when outside the data. */
+export const INDEX_BASE_MONTH = '2023-01';
+
+export const monthNo = (ym: string) => Number(ym.slice(0, 4)) * 12 + Number(ym.slice(5, 7)) - 1;
+
+/** Month number (year × 12 + month − 1) of the build. */
+export function buildMonthNo(today: string): number {
+  return monthNo(today.slice(0, 7));
+}
+
+const c = col;
+const LEVEL = 'country, district (local authority GSS code), outcode or sector';
+const RENT_STATS = (what: string): ColumnDoc[] => [
+  c('source', '', 'derived', `evidence (≥ ${MIN_LETS} lets), ons_district (the local authority's ONS figure) or evidence_thin (fewer lets, no ONS figure)`),
+  c('median_pcm', 'GBP per month', 'rental evidence or ONS', `median ${what}`),
+  c('mean_pcm', 'GBP per month', 'rental evidence or ONS', `mean ${what}`),
+  c('p25_pcm', 'GBP per month', 'rental evidence or ONS', '25th percentile (ONS lower quartile)'),
+  c('p75_pcm', 'GBP per month', 'rental evidence or ONS', '75th percentile (ONS upper quartile)'),
+  c('sample_size', '', 'rental evidence or ONS', 'lets behind the figures (ONS count of rents when source is ons_district)'),
+  c('evidence_count', '', 'rental evidence', 'lets of the last 24 months in the area, whatever the source'),
+  c('la_code', 'GSS code', 'postcodes', 'local authority the area mostly lies in (whose ONS figures are the fallback)'),
+];
+
+export const MARKET_TABLES: PublishedTable[] = [
+  {
+    name: 'price_index_monthly', sortKey: ['area_level', 'area_code', 'month'],
+    description: `repeat-sales house price index by area and month (${INDEX_BASE_MONTH} = 100), with volumes and medians`,
+    columns: [
+      c('area_level', '', 'derived', 'country, district, outcode or sector'),
+      c('area_code', '', 'addresses', `the area: ${LEVEL}`),
+      c('month', 'YYYY-MM', 'derived', 'from the first sale of the build to the build month'),
+      c('parent_code', '', 'derived', 'the area this one is shrunk towards (sector → outcode → district → country)'),
+      c('index', `${INDEX_BASE_MONTH} = 100`, 'Price Paid repeat sales', 'regularised repeat-sales index (docs/marts.md); the build month when the data do not reach the base month'),
+      c('sales_count', '', 'Price Paid, matched', 'sales in the area that month (all categories)'),
+      c('median_price', 'GBP', 'Price Paid, matched', 'median price of those sales; null when none'),
+      c('sales_12m', '', 'Price Paid, matched', 'sales in the 12 months to the month'),
+      c('repeat_pairs', '', 'Price Paid, matched', 'repeat-sale pairs inside the area (all months)'),
+      c('enough_sales', '', 'derived', `repeat_pairs ≥ ${MIN_REPEAT_PAIRS} and sales_12m ≥ ${MIN_SALES_12M}: the area's own index can be used`),
+    ],
+  },
+  {
+    name: 'price_growth', sortKey: ['area_level', 'area_code'],
+    description: 'index growth over 1, 3, 5 and 10 years to the build month, by area',
+    columns: [
+      c('area_level', '', 'derived', 'country, district, outcode or sector'),
+      c('area_code', '', 'addresses', `the area: ${LEVEL}`),
+      c('parent_code', '', 'derived', 'the parent area of the index'),
+      c('as_of_month', 'YYYY-MM', 'derived', 'the build month'),
+      c('index', `${INDEX_BASE_MONTH} = 100`, 'price_index_monthly', 'index at as_of_month'),
+      c('growth_1y', 'fraction', 'price_index_monthly', 'index change over 12 months; null when the index is shorter'),
+      c('growth_3y', 'fraction', 'price_index_monthly', 'over 36 months'),
+      c('growth_5y', 'fraction', 'price_index_monthly', 'over 60 months'),
+      c('growth_10y', 'fraction', 'price_index_monthly', 'over 120 months'),
+      c('sales_12m', '', 'Price Paid, matched', 'sales in the last 12 months'),
+      c('median_price_12m', 'GBP', 'Price Paid, matched', 'median price of those sales'),
+      c('repeat_pairs', '', 'Price Paid, matched', 'repeat-sale pairs inside the area'),
+      c('enough_sales', '', 'derived', 'as in price_index_monthly, at as_of_month'),
+    ],
+  },
+  {
+    name: 'ukhpi_monthly', sortKey: ['area_code', 'month'],
+    description: 'UK House Price Index by area and month as published, for areas without enough sales',
+    columns: [
+      c('area_code', 'GSS code', 'UK HPI', 'local authority, region or country'),
+      c('month', 'YYYY-MM', 'UK HPI', ''),
+      c('region_name', '', 'UK HPI', ''),
+      c('index', 'Jan 2023 = 100', 'UK HPI', 'all property types'),
+      c('average_price', 'GBP', 'UK HPI', 'all property types'),
+      c('change_12m_pct', 'percent', 'UK HPI', 'annual change'),
+      c('sales_volume', '', 'UK HPI', ''),
+      c('detached_price', 'GBP', 'UK HPI', ''), c('detached_index', 'Jan 2023 = 100', 'UK HPI', ''),
+      c('semi_detached_price', 'GBP', 'UK HPI', ''), c('semi_detached_index', 'Jan 2023 = 100', 'UK HPI', ''),
+      c('terraced_price', 'GBP', 'UK HPI', ''), c('terraced_index', 'Jan 2023 = 100', 'UK HPI', ''),
+      c('flat_price', 'GBP', 'UK HPI', 'flats and maisonettes'), c('flat_index', 'Jan 2023 = 100', 'UK HPI', ''),
+    ],
+  },
+  {
+    name: 'price_per_sqft', sortKey: ['area_level', 'area_code', 'property_type', 'segment'],
+    description: '£ per sq ft of standard sales in the last 24 months (prices brought to the build month) with an EPC floor area',
+    columns: [
+      c('area_level', '', 'derived', 'district, outcode or sector'),
+      c('area_code', '', 'addresses', 'local authority GSS code, outcode or sector'),
+      c('property_type', '', 'properties', 'Detached, Semi-Detached, Terraced, Flat or All'),
+      c('segment', '', 'Price Paid old/new', 'new_build, resale or all'),
+      c('sales_count', '', 'Price Paid, matched', 'sales behind the figures'),
+      c('median_gbp_sqft', 'GBP per sq ft', 'Price Paid ÷ EPC floor area', 'median of index-adjusted price ÷ floor area'),
+      c('p25_gbp_sqft', 'GBP per sq ft', 'Price Paid ÷ EPC floor area', '25th percentile'),
+      c('p75_gbp_sqft', 'GBP per sq ft', 'Price Paid ÷ EPC floor area', '75th percentile'),
+      c('iqr_ratio', 'fraction', 'derived', 'dispersion: (p75 − p25) ÷ median'),
+    ],
+  },
+  {
+    name: 'postcodes', sortKey: ['postcode'],
+    description: 'one row per postcode (ONSPD, else Code-Point Open, else the address base) with address count and recent median price',
+    columns: [
+      c('postcode', '', 'ONSPD pcds / Code-Point / AddressBase', 'canonical form "AA9 9AA"'),
+      c('outcode', '', 'derived', 'outward code'),
+      c('sector', '', 'derived', 'postcode sector'),
+      c('lat', 'WGS84 degrees', 'ONSPD, else Code-Point (converted from OSGB36), else mean of its addresses', 'latitude; null when no source locates it'),
+      c('lng', 'WGS84 degrees', 'as lat', 'longitude'),
+      c('country', '', 'ONSPD ctry, else Code-Point country code, else addresses', 'England, Wales or Scotland'),
+      c('la_code', 'GSS code', 'ONSPD oslaua, else Code-Point admin district, else addresses', 'local authority district'),
+      c('ward', 'GSS code', 'ONSPD osward, else Code-Point admin ward', 'electoral ward'),
+      c('terminated', '', 'ONSPD doterm', 'true when the postcode is no longer in use'),
+      c('date_terminated', 'ISO date', 'ONSPD doterm', 'first day of the month of termination; null when live'),
+      c('address_count', '', 'addresses', 'address-base addresses now at the postcode'),
+      c('median_price_5y', 'GBP', 'Price Paid, matched', 'median price of sales of those homes in the last 5 years'),
+      c('sales_5y', '', 'Price Paid, matched', 'count of those sales'),
+      c('source', '', 'derived', 'onspd, codepoint or addressbase: the directory the row comes from'),
+    ],
+  },
+  {
+    name: 'rents_area', sortKey: ['area_level', 'area_code', 'bedrooms'],
+    description: 'long-term monthly rents by area and bedrooms (whole-property lets of the last 24 months; ONS fallback)',
+    columns: [
+      c('area_level', '', 'derived', 'district, outcode or sector'),
+      c('area_code', '', 'rental evidence postcode / postcodes', 'local authority GSS code, outcode or sector'),
+      c('bedrooms', '', 'rental evidence / ONS category', '0 studio, 1, 2, 3, 4 = four or more'),
+      ...RENT_STATS('rent of a whole property'),
+    ],
+  },
+  {
+    name: 'rents_rooms', sortKey: ['area_level', 'area_code'],
+    description: 'monthly rent of a room in a shared house by area (room lets of the last 24 months; ONS "Room" fallback)',
+    columns: [
+      c('area_level', '', 'derived', 'district, outcode or sector'),
+      c('area_code', '', 'rental evidence postcode / postcodes', 'local authority GSS code, outcode or sector'),
+      ...RENT_STATS('rent of one room'),
+    ],
+  },
+  {
+    name: 'yields_area', sortKey: ['area_level', 'area_code', 'bedrooms'],
+    description: 'gross yield by area and bedrooms: median rent × 12 ÷ median recent price of homes with as many bedrooms',
+    columns: [
+      c('area_level', '', 'derived', 'district, outcode or sector'),
+      c('area_code', '', 'derived', 'local authority GSS code, outcode or sector'),
+      c('bedrooms', '', 'properties / rents_area', '0 studio … 4 = four or more'),
+      c('median_rent_pcm', 'GBP per month', 'rents_area', 'median monthly rent'),
+      c('rent_source', '', 'rents_area', 'evidence, ons_district or evidence_thin'),
+      c('median_price', 'GBP', 'Price Paid, matched', `median index-adjusted price of the last 24 months' standard sales (at least ${MIN_YIELD_SALES})`),
+      c('sales_count', '', 'Price Paid, matched', 'sales behind median_price'),
+      c('gross_yield_pct', 'percent', 'derived', '100 × median_rent_pcm × 12 ÷ median_price'),
+    ],
+  },
+];

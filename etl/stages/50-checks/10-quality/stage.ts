@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Stage } from '../../../pipeline/context.ts';
+import { queryRows, sqlText } from '../../../pipeline/sql.ts';
+
+/**
+ * Accuracy against ground truth, when the sources folder has one (the synthetic region
+ * writes `truth/`; real sources have none and this stage records that it was skipped).
+ */
+export const qualityStage: Stage = {
+  name: 'quality',
+  description: 'matching precision and recall and the bedrooms rule against ground truth, when present',
+  reads: ['sale_matches', 'properties', 'truth/*.csv'],
+  writes: [],
+  async run(ctx) {
+    const salesTruth = join(ctx.sourcesDir, 'truth', 'sales.csv');
+    const propsTruth = join(ctx.sourcesDir, 'truth', 'properties.csv');
+    if (!existsSync(salesTruth)) {
+      ctx.quality.ground_truth = 'none in the sources folder: accuracy not measured';
+      return;
+    }
+    const [m] = await queryRows(ctx.conn, sqlText('quality_sale_matching'), { truth_sales: salesTruth });
+    const matched = Number(m?.matched ?? 0);
+    const correct = Number(m?.correct ?? 0);
+    const matchable = Number(m?.matchable ?? 0);
+    ctx.matchRates.sale_match_precision = matched > 0 ? correct / matched : 0;
+    ctx.matchRates.sale_match_recall = matchable > 0 ? correct / matchable : 0;
+    ctx.quality.sale_matching = { sales: Number(m?.sales ?? 0), matched, correct, matchable };
+    if (existsSync(propsTruth)) {
+      const [b] = await queryRows(ctx.conn, sqlText('quality_bedrooms_rule'), { truth_properties: propsTruth });
+      const compared = Number(b?.compared ?? 0);
+      ctx.quality.bedrooms_rule = { compared, exact_share: compared > 0 ? Number(b?.exact) / compared : null };
+    }
+  },
+};

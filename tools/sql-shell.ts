@@ -1,0 +1,464 @@
+/**
+ * `npm run sql`: ad hoc SQL for data staff over the live build.
+ *
+ *   npm run sql                          interactive prompt (statements end with `;`)
+ *   npm run sql -- "SELECT …"            one query, aligned table on stdout
+ *   npm run sql -- --csv|--json "…"      the same as CSV or a JSON array (never capped)
+ *   npm run sql -- --data-dir DIR …      or env DATA_DIR (default ./data)
+ *
+ * DuckDB runs in memory with one view per published table over its Parquet file, plus a
+ * `manifest` view over the build's manifest.json. Views point at `builds/<id>/` (resolved
+ * once at start), not through `current`, so a session sees one build even if a new one is
+ * promoted meanwhile. Nothing is refused: DuckDB in memory cannot change the Parquet files.
+ */
+import { resolve, sep } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import type { Readable, Writable } from 'node:stream';
+import {
+  DuckDBArrayValue, DuckDBDecimalValue, DuckDBInstance, DuckDBListValue, DuckDBMapValue, DuckDBStructValue,
+  DuckDBTypeId, DuckDBUnionValue, ResultReturnType,
+} from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
+import type { Manifest } from '../schemas/manifest.ts';
+import { buildDir, currentLink } from '../etl/publish/layout.ts';
+import { currentBuildId, readManifest } from '../etl/publish/publish.ts';
+
+type Mode = 'table' | 'csv' | 'json';
+const MODES: readonly Mode[] = ['table', 'csv', 'json'];
+
+/** Table mode prints at most this many rows: a terminal is no place for a million. */
+export const TABLE_ROW_CAP = 1000;
+/** Longest cell shown in table mode; CSV and JSON print values whole. */
+const TABLE_CELL_MAX = 80;
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+const HELP = `Usage: npm run sql [-- [--csv | --json] [--data-dir DIR] ["SQL" | .command]]
+
+Without a query: an interactive prompt over the live build (DATA_DIR/current).
+Statements end with ';' and may span lines. Meta commands:
+  .tables            the build's tables (views over Parquet) with row counts
+  .schema [TABLE]    columns and types (all tables without an argument)
+  .mode [table|csv|json]  output format (table shows at most ${TABLE_ROW_CAP.toLocaleString('en-GB')} rows)
+  .build             build id, creation time and each source's as-of date
+  .manifest          the build's manifest.json
+  .help              this text
+  .quit              leave (also .exit or end of input)
+The 'manifest' view holds the manifest as one row (e.g. SELECT build_id FROM manifest).
+`;
+
+class UsageError extends Error {}
+/** An expected failure: printed as its message alone, never with a stack. */
+class ShellError extends Error {}
+
+interface Args {
+  query?: string;
+  mode: Mode;
+  dataDir: string;
+  help: boolean;
+}
+
+function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Args {
+  const args: Args = { mode: 'table', dataDir: env.DATA_DIR || './data', help: false };
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--csv') args.mode = 'csv';
+    else if (a === '--json') args.mode = 'json';
+    else if (a === '--table') args.mode = 'table';
+    else if (a === '--help' || a === '-h') args.help = true;
+    else if (a === '--data-dir') {
+      const v = argv[++i];
+      if (!v) throw new UsageError('--data-dir needs a folder');
+      args.dataDir = v;
+    } else if (a.startsWith('--data-dir=')) args.dataDir = a.slice('--data-dir='.length);
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else words.push(a);
+  }
+  // `npm run sql -- SELECT 1` arrives as two words: take them as one statement.
+  if (words.length > 0) args.query = words.join(' ');
+  return args;
+}
+
+interface Session {
+  conn: DuckDBConnection;
+  close(): void;
+  manifest: Manifest;
+  dir: string;
+  views: string[];
+  mode: Mode;
+}
+
+/** Opens DuckDB in memory over the build `current` points at. */
+async function openSession(dataDir: string, mode: Mode, warn: (msg: string) => void): Promise<Session> {
+  const id = await currentBuildId(dataDir);
+  if (!id) {
+    throw new ShellError(
+      `no published build in ${resolve(dataDir)} (${currentLink(resolve(dataDir))} is missing): ` +
+        'run the ETL first (npm run etl -- run) or point --data-dir or DATA_DIR at a data folder',
+    );
+  }
+  const dir = resolve(buildDir(dataDir, id));
+  let manifest: Manifest;
+  try {
+    manifest = await readManifest(dir);
+  } catch (e) {
+    throw new ShellError(`build ${id} has no valid manifest.json: ${(e as Error).message}`);
+  }
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  const views: string[] = [];
+  for (const [name, t] of Object.entries(manifest.tables)) {
+    const file = resolve(dir, t.file);
+    // Names and paths come from a file on disk: never let one become SQL or leave the build.
+    if (!IDENT.test(name)) {
+      warn(`skipping table ${JSON.stringify(name)}: not a plain SQL identifier`);
+      continue;
+    }
+    if (!file.startsWith(dir + sep)) {
+      warn(`skipping table ${name}: its file ${JSON.stringify(t.file)} is outside the build folder`);
+      continue;
+    }
+    await conn.run(`CREATE VIEW "${name}" AS SELECT * FROM read_parquet(${sqlString(file)})`);
+    views.push(name);
+  }
+  if (!('manifest' in manifest.tables)) {
+    await conn.run(`CREATE VIEW manifest AS SELECT * FROM read_json(${sqlString(resolve(dir, 'manifest.json'))})`);
+  }
+  return {
+    conn,
+    manifest,
+    dir,
+    views,
+    mode,
+    close: () => {
+      conn.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+function sqlString(s: string): string {
+  return `'${s.replaceAll("'", "''")}'`;
+}
+
+/** Writes respecting back-pressure, so streaming a huge result never buffers it all. */
+async function write(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await new Promise<void>((res) => out.once('drain', res));
+}
+
+// ---- value rendering ----
+
+/** JSON-safe value: integers beyond 2^53 and wide decimals as strings, nested types as JSON. */
+function jsonValue(v: DuckDBValue): unknown {
+  if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  if (v instanceof DuckDBListValue || v instanceof DuckDBArrayValue) return v.items.map(jsonValue);
+  if (v instanceof DuckDBStructValue) {
+    return Object.fromEntries(Object.entries(v.entries).map(([k, x]) => [k, jsonValue(x)]));
+  }
+  if (v instanceof DuckDBMapValue) return v.entries.map((e) => ({ key: jsonValue(e.key), value: jsonValue(e.value) }));
+  if (v instanceof DuckDBUnionValue) return jsonValue(v.value);
+  // Up to 15 digits a double holds a decimal exactly (as text); wider ones stay strings.
+  if (v instanceof DuckDBDecimalValue) return v.width <= 15 ? Number(v.toString()) : v.toString();
+  return v.toString(); // dates, times, intervals, UUIDs, blobs: DuckDB's own text form
+}
+
+/** Text of a cell for table and CSV output (DuckDB's text form; null handled by callers). */
+function cellText(v: DuckDBValue): string {
+  return typeof v === 'string' ? v : String(v);
+}
+
+const NUMERIC = new Set<DuckDBTypeId>([
+  DuckDBTypeId.TINYINT, DuckDBTypeId.SMALLINT, DuckDBTypeId.INTEGER, DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT, DuckDBTypeId.USMALLINT, DuckDBTypeId.UINTEGER, DuckDBTypeId.UBIGINT, DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.DECIMAL,
+]);
+
+function csvField(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+// ---- printing results ----
+
+/**
+ * Rows of a streamed result, one chunk (about 2,048 rows) at a time. Reading each chunk by
+ * column is about twice as fast as the row API, which matters for large CSV exports.
+ */
+async function* chunkRows(result: DuckDBResult): AsyncGenerator<DuckDBValue[][]> {
+  for await (const chunk of result) {
+    const cols = chunk.getColumns();
+    const rows: DuckDBValue[][] = new Array(chunk.rowCount);
+    for (let r = 0; r < chunk.rowCount; r++) rows[r] = cols.map((c) => c[r] as DuckDBValue);
+    yield rows;
+  }
+}
+
+async function printTable(result: DuckDBResult, out: Writable): Promise<void> {
+  const names = result.deduplicatedColumnNames();
+  const right = names.map((_, i) => NUMERIC.has(result.columnTypeId(i)));
+  const rows: string[][] = [];
+  let more = false;
+  outer: for await (const chunk of chunkRows(result)) {
+    for (const row of chunk) {
+      if (rows.length === TABLE_ROW_CAP) {
+        more = true; // stop reading: the rest of the stream is never fetched
+        break outer;
+      }
+      rows.push(row.map((v) => {
+        const s = v === null ? 'NULL' : cellText(v).replace(/\r?\n/g, '\\n');
+        return s.length > TABLE_CELL_MAX ? s.slice(0, TABLE_CELL_MAX - 1) + '…' : s;
+      }));
+    }
+  }
+  const widths = names.map((n, i) => Math.max(n.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: readonly string[], alignRight: boolean) =>
+    cells.map((c, i) => (alignRight && right[i] ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join(' | ').trimEnd() + '\n';
+  let text = line(names, false) + widths.map((w) => '-'.repeat(w)).join('-+-') + '\n';
+  for (const r of rows) text += line(r, true);
+  text += more
+    ? `(first ${TABLE_ROW_CAP.toLocaleString('en-GB')} rows shown; add a LIMIT, or use --csv or --json (.mode csv) for every row)\n`
+    : `(${rows.length} ${rows.length === 1 ? 'row' : 'rows'})\n`;
+  await write(out, text);
+}
+
+async function printCsv(result: DuckDBResult, out: Writable): Promise<void> {
+  await write(out, result.columnNames().map(csvField).join(',') + '\n');
+  for await (const chunk of chunkRows(result)) {
+    let text = '';
+    for (const row of chunk) text += row.map((v) => (v === null ? '' : csvField(cellText(v)))).join(',') + '\n';
+    await write(out, text);
+  }
+}
+
+async function printJson(result: DuckDBResult, out: Writable): Promise<void> {
+  // Keys are encoded once; each row is joined by hand (faster than building an object).
+  const keys = result.deduplicatedColumnNames().map((n) => JSON.stringify(n) + ':');
+  let first = true;
+  await write(out, '[');
+  for await (const chunk of chunkRows(result)) {
+    let text = '';
+    for (const row of chunk) {
+      const fields = row.map((v, i) => keys[i] + (JSON.stringify(jsonValue(v)) ?? 'null'));
+      text += (first ? '\n{' : ',\n{') + fields.join(',') + '}';
+      first = false;
+    }
+    await write(out, text);
+  }
+  await write(out, first ? ']\n' : '\n]\n');
+}
+
+/** Runs every statement in `sql` in order, printing the result of each that returns rows. */
+async function runSql(s: Session, sql: string, out: Writable): Promise<void> {
+  let extracted;
+  try {
+    extracted = await s.conn.extractStatements(sql);
+  } catch (e) {
+    throw new ShellError((e as Error).message.replace(/^Failed to extract statements: /, ''));
+  }
+  for (let i = 0; i < extracted.count; i++) {
+    let result: DuckDBResult;
+    try {
+      result = await (await extracted.prepare(i)).stream();
+    } catch (e) {
+      throw new ShellError((e as Error).message);
+    }
+    if (result.returnType !== ResultReturnType.QUERY_RESULT) continue;
+    try {
+      if (s.mode === 'csv') await printCsv(result, out);
+      else if (s.mode === 'json') await printJson(result, out);
+      else await printTable(result, out);
+    } catch (e) {
+      // Errors can surface mid-stream (e.g. a bad cast on a later row group).
+      throw new ShellError((e as Error).message);
+    }
+  }
+}
+
+// ---- meta commands ----
+
+/** Runs a `.command`; returns false for `.quit`. Throws ShellError for a bad command. */
+async function meta(s: Session, line: string, out: Writable): Promise<boolean> {
+  const [cmd, ...rest] = line.trim().split(/\s+/);
+  const arg = rest.join(' ');
+  switch (cmd) {
+    case '.quit':
+    case '.exit':
+      return false;
+    case '.help':
+      await write(out, HELP);
+      return true;
+    case '.tables': {
+      const text = s.views.map((v) => {
+        const t = s.manifest.tables[v];
+        return `${v}  ${t?.rows.toLocaleString('en-GB')} rows  ${t?.file}  sorted by ${t?.sort_key.join(', ') || '-'}`;
+      });
+      if (!('manifest' in s.manifest.tables)) text.push('manifest  (view over manifest.json)');
+      await write(out, text.join('\n') + '\n');
+      return true;
+    }
+    case '.schema': {
+      const targets = arg ? [arg] : s.views;
+      for (const t of targets) {
+        if (!s.views.includes(t) && t !== 'manifest') throw new ShellError(`no table named ${t} (see .tables)`);
+        await write(out, `${t}:\n`);
+        await runSql({ ...s, mode: 'table' }, `SELECT column_name, column_type, "null" AS nullable FROM (DESCRIBE "${t}")`, out);
+      }
+      return true;
+    }
+    case '.mode':
+      if (!arg) {
+        await write(out, `${s.mode}\n`);
+        return true;
+      }
+      if (!MODES.includes(arg as Mode)) throw new ShellError(`unknown mode ${arg}: use table, csv or json`);
+      s.mode = arg as Mode;
+      return true;
+    case '.build': {
+      const m = s.manifest;
+      let text = `build ${m.build_id}\ncreated ${m.created_at}\nfolder ${s.dir}\nsources:\n`;
+      for (const src of m.sources) text += `  ${src.name}  as of ${src.as_of ?? 'unknown'}  (${src.path})\n`;
+      if (m.sources.length === 0) text += '  (none recorded)\n';
+      await write(out, text);
+      return true;
+    }
+    case '.manifest':
+      await write(out, JSON.stringify(s.manifest, null, 2) + '\n');
+      return true;
+    default:
+      throw new ShellError(`unknown command ${cmd} (try .help)`);
+  }
+}
+
+/**
+ * Whether `sql` ends a statement: its last character outside quotes and comments is `;`.
+ * (A `;` inside a string or comment does not end one, unlike a plain endsWith check.)
+ */
+export function statementComplete(sql: string): boolean {
+  let last = '';
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i] as string;
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      if (end < 0) return false;
+      i = end; // a doubled quote '' reads as two adjacent strings: same outcome
+      last = c;
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      if (end < 0) return false;
+      i = end + 1;
+    } else if (!/\s/.test(c)) last = c;
+  }
+  return last === ';';
+}
+
+/**
+ * The prompt. Prompts show only on a terminal, so piped input gives clean output. Errors
+ * are printed and the session carries on; with piped input the exit code is 1 if any
+ * statement failed, so a script run as `npm run sql < file.sql` can be checked.
+ */
+async function interactive(s: Session, input: Readable, out: Writable, err: Writable, tty: boolean): Promise<number> {
+  const rl = createInterface({ input, ...(tty ? { output: out, terminal: true } : { terminal: false }) });
+  let buf = '';
+  let failures = 0;
+  const prompt = () => {
+    if (tty) {
+      rl.setPrompt(buf ? '   ...> ' : 'sql> ');
+      rl.prompt();
+    }
+  };
+  const attempt = async (fn: () => Promise<unknown>) => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof ShellError)) throw e;
+      failures++;
+      await write(err, `Error: ${e.message}\n`);
+      return true;
+    }
+  };
+  // Ctrl-C cancels the running query or the statement being typed; on an empty prompt it quits.
+  let running = false;
+  rl.on('SIGINT', () => {
+    if (running) s.conn.interrupt();
+    else if (buf) {
+      buf = '';
+      out.write('^C\n');
+      prompt();
+    } else rl.close();
+  });
+  if (tty) await write(out, `build ${s.manifest.build_id}: ${s.views.length} tables. Statements end with ';'. .help for commands.\n`);
+  prompt();
+  for await (const line of rl) {
+    if (!buf && line.trim().startsWith('.')) {
+      if ((await attempt(() => meta(s, line, out))) === false) break;
+    } else if (buf || line.trim()) {
+      buf += (buf ? '\n' : '') + line;
+      if (statementComplete(buf)) {
+        const sql = buf;
+        buf = '';
+        running = true;
+        await attempt(() => runSql(s, sql, out));
+        running = false;
+      }
+    }
+    prompt();
+  }
+  rl.close();
+  // Input ended mid-statement: run what there is rather than drop it silently.
+  if (buf.trim()) await attempt(() => runSql(s, buf, out));
+  return !tty && failures > 0 ? 1 : 0;
+}
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const { stdout, stderr, stdin } = process;
+  const say = (msg: string) => void stderr.write(msg + '\n');
+  let args: Args;
+  try {
+    args = parseArgs(argv, env);
+  } catch (e) {
+    say(`${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  if (args.help) {
+    stdout.write(HELP);
+    return 0;
+  }
+  let s: Session;
+  try {
+    s = await openSession(args.dataDir, args.mode, (m) => say(`warning: ${m}`));
+  } catch (e) {
+    say(`Error: ${(e as Error).message}`);
+    return 1;
+  }
+  try {
+    if (args.query === undefined) return await interactive(s, stdin, stdout, stderr, Boolean(stdin.isTTY));
+    try {
+      if (args.query.trim().startsWith('.')) await meta(s, args.query, stdout);
+      else await runSql(s, args.query, stdout);
+      return 0;
+    } catch (e) {
+      if (!(e instanceof ShellError)) throw e;
+      say(`Error: ${e.message}`);
+      return 1;
+    }
+  } finally {
+    s.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  // A reader that closes the pipe early (`| head`) is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+  process.exitCode = await main(process.argv.slice(2), process.env);
+}
