@@ -2,7 +2,7 @@ import type { DuckDBInstance } from '@duckdb/node-api';
 import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
 import { addressBaseKey, epcKey, saleKey } from './keys.ts';
 import { AddressMatcher, type MatchResult } from './matcher.ts';
-import { runSql, streamRows } from '../../../pipeline/sql.ts';
+import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
 
@@ -10,7 +10,7 @@ const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v)
 
 async function buildMatcher(db: DuckDBInstance): Promise<AddressMatcher> {
   const m = new AddressMatcher();
-  for await (const a of streamRows(db, 'SELECT uprn, postcode, post_town, sub_building, building_name, building_number, street_name FROM addresses')) {
+  for await (const a of streamRows(db, sqlText('match_address_base'))) {
     m.add({ uprn: Number(a.uprn), postcode: String(a.postcode), town: normaliseText(s(a.post_town)), key: addressBaseKey(a as never) });
   }
   return m;
@@ -44,7 +44,7 @@ export const matchAddresses: Stage = {
     await runSql(conn, 'ppd_current');
     const matcher = await buildMatcher(db);
     const sales = async function* () {
-      for await (const r of streamRows(db, 'SELECT transaction_id, postcode, town, saon, paon, street FROM ppd_current')) {
+      for await (const r of streamRows(db, sqlText('match_sales_to_match'))) {
         yield {
           id: String(r.transaction_id),
           result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), saleKey(s(r.saon), s(r.paon), s(r.street))),
@@ -53,9 +53,7 @@ export const matchAddresses: Stage = {
     };
     const saleCount = await loadRows(conn, 'sale_matches', MATCH_COLUMNS, sales());
     const epcs = async function* () {
-      for await (const r of streamRows(db, `
-        SELECT e.certificate_id, e.uprn, e.postcode, e.posttown, e.address1, e.address2, e.address3
-        FROM stg_epc e WHERE e.uprn IS NULL OR e.uprn NOT IN (SELECT uprn FROM addresses)`)) {
+      for await (const r of streamRows(db, sqlText('match_epc_to_match'))) {
         yield {
           id: String(r.certificate_id),
           result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.posttown)), epcKey([s(r.address1), s(r.address2), s(r.address3)])),
@@ -63,9 +61,7 @@ export const matchAddresses: Stage = {
       }
     };
     const epcCount = await loadRows(conn, 'epc_matches', MATCH_COLUMNS, epcs());
-    const [rates] = (await conn.runAndReadAll(`
-      SELECT (SELECT avg((uprn IS NOT NULL)::INT) FROM sale_matches) AS sales,
-             (SELECT avg((uprn IS NOT NULL)::INT) FROM epc_matches) AS epc`)).getRowObjectsJson();
+    const [rates] = await queryRows(conn, sqlText('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);
     ctx.log.info({ stage: 'match_addresses', sales: saleCount, certificates_without_uprn: epcCount }, 'matched');

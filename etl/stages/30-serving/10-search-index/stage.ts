@@ -1,15 +1,8 @@
 import { join } from 'node:path';
 import type { Stage } from '../../../pipeline/context.ts';
-import { countRows, streamRows } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../../../schemas/search-index-format.ts';
 import { buildSearchIndex, type IndexRow } from './build.ts';
-
-/** Reads the published addresses, located ones only, in postcode order. */
-const ROWS_SQL = `SELECT uprn, address, postcode, lat, lng FROM addresses
-  WHERE lat IS NOT NULL AND lng IS NOT NULL AND postcode IS NOT NULL AND address IS NOT NULL
-  ORDER BY postcode, address, uprn`;
-const COUNT_SQL = `SELECT count(*)::BIGINT AS n FROM addresses
-  WHERE lat IS NOT NULL AND lng IS NOT NULL AND postcode IS NOT NULL AND address IS NOT NULL`;
 
 /**
  * Builds the address search index from the `addresses` table and writes it into the build
@@ -22,11 +15,11 @@ export const searchIndexStage: Stage = {
   writes: [SEARCH_INDEX_FILE],
   async run(ctx) {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
-    const n = Number((await ctx.conn.runAndReadAll(COUNT_SQL)).getRowObjectsJson()[0]?.n ?? 0);
+    const n = Number((await queryRows(ctx.conn, sqlText('search_index_count')))[0]?.n ?? 0);
     const t0 = performance.now();
     // Streamed on a connection of its own (see streamRows): nothing can cut it short.
     async function* rows(): AsyncGenerator<IndexRow> {
-      for await (const r of streamRows(ctx.db, ROWS_SQL)) {
+      for await (const r of streamRows(ctx.db, sqlText('search_index_rows'))) {
         yield { uprn: Number(r.uprn), address: String(r.address), postcode: String(r.postcode), lat: Number(r.lat), lng: Number(r.lng) };
       }
     }
