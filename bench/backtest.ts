@@ -32,7 +32,7 @@ import { pathToFileURL } from 'node:url';
 import { solveAreaIndexes, type PathCells, type PathCount } from '../etl/stages/40-marts/10-price-index/area-index.ts';
 import type { PairCell } from '../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
-import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../etl/stages/40-marts/market-tables.ts';
+import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../schemas/tables/market.ts';
 import {
   IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, toMetres, typeCode, valueSale,
   type AreaIndex, type SaleModelParams,

@@ -9,7 +9,7 @@ import pino from 'pino';
 import type { EtlLogger } from './pipeline/context.ts';
 import { runBuild } from './pipeline/run.ts';
 import { STAGES } from './pipeline/stages.ts';
-import { PUBLISHED_TABLES } from './pipeline/tables.ts';
+import { PUBLISHED_TABLES } from '../schemas/tables/index.ts';
 import { createProgress } from './pipeline/progress.ts';
 import { checkCron, cronFromEnv, startSchedule, withBuildLock } from './schedule/index.ts';
 

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EtlLogger } from '../../etl/pipeline/context.ts';
 import { runBuild } from '../../etl/pipeline/run.ts';
-import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
+import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { withBuildLock } from '../../etl/schedule/lock.ts';
 import { generateRegion } from '../../etl/synth/generate.ts';
 

@@ -1,32 +1,12 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { IgnoredFile, SourceFile } from './discover.ts';
 import type { SourceReport } from '../stages/10-staging/10-stage-sources/stage-sources.ts';
+import type { TableContract } from '../../schemas/tables/contract.ts';
 
 export interface EtlLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-}
-
-/** One column of a published table, for the data dictionary (docs/data-dictionary.md). */
-export interface ColumnDoc {
-  name: string;
-  /** Unit or format: 'GBP', 'sq ft', 'm²', 'ISO date', 'WGS84 degrees', 'fraction 0–1', … or '' */
-  unit: string;
-  /** Where the value comes from (source file kind or derivation). */
-  source: string;
-  description: string;
-}
-
-/** Shorthand for a column doc. */
-export const col = (name: string, unit: string, source: string, description: string): ColumnDoc => ({ name, unit, source, description });
-
-/** A table the build publishes, the key its Parquet file is sorted by, and its columns. */
-export interface PublishedTable {
-  name: string;
-  sortKey: string[];
-  description: string;
-  columns: ColumnDoc[];
 }
 
 /** What the stages of one build share. */
@@ -44,7 +24,8 @@ export interface BuildContext {
   files: SourceFile[];
   ignored: IgnoredFile[];
   sources: SourceReport[];
-  published: PublishedTable[];
+  /** Tables this build publishes (normally every contract in schemas/tables/). */
+  published: TableContract[];
   /** Non-table files a stage wrote into `buildDir` (name → file and description). */
   artifacts: Record<string, { file: string; description: string }>;
   matchRates: Record<string, number>;

@@ -8,7 +8,9 @@ import type { BuildContext, EtlLogger } from './context.ts';
 import { discoverSources } from './discover.ts';
 import { countRows, queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
-import { CONTRACTS, PUBLISHED_TABLES } from './tables.ts';
+import { checkBuildTables } from '../../schemas/tables/check.ts';
+import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
+import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 
 export interface RunOptions {
   dataDir: string;
@@ -31,8 +33,9 @@ export class BuildValidationError extends Error {
 
 /**
  * Runs one build: discovers the sources, runs every stage in order into a `.partial`
- * folder, writes each published table as Parquet sorted by its key, writes the manifest,
- * validates (row contracts, counts against the previous build), and only then switches
+ * folder, writes each published table as Parquet (its contract's columns, in order, sorted by
+ * its key), writes the manifest, validates (the files against the contracts in
+ * schemas/tables/, their row rules, counts against the previous build), and only then switches
  * `current`. Any failure leaves `current` where it was and removes the partial folder (a
  * killed run's folder is removed by the next run's prune). Callers hold the ETL lock
  * (`withBuildLock`): the prune at the start would otherwise delete a concurrent build.
@@ -93,8 +96,10 @@ async function writeTables(ctx: BuildContext): Promise<Manifest['tables']> {
   for (const t of ctx.published) {
     const file = `${t.name}.parquet`;
     const path = join(ctx.buildDir, file).replaceAll("'", "''");
+    // The contract's columns in its order: a column the SQL lost fails here, by name.
+    const columns = t.columns.map((c) => c.name).join(', ');
     await ctx.conn.run(
-      `COPY (SELECT * FROM ${t.name} ORDER BY ${t.sortKey.join(', ')}) TO '${path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`,
+      `COPY (SELECT ${columns} FROM ${t.name} ORDER BY ${t.sortKey.join(', ')}) TO '${path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`,
     );
     out[t.name] = { file, rows: await countRows(ctx.conn, t.name), bytes: (await stat(join(ctx.buildDir, file))).size, sort_key: t.sortKey };
   }
@@ -102,11 +107,16 @@ async function writeTables(ctx: BuildContext): Promise<Manifest['tables']> {
 }
 
 async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions): Promise<void> {
-  const failures: string[] = [];
-  for (const c of CONTRACTS) {
-    const [row] = await queryRows(ctx.conn, `SELECT (${c.violations})::BIGINT AS n`);
-    const n = Number(row?.n ?? 0);
-    if (n > 0) failures.push(`${c.table}: ${c.rule} (${n} rows break it)`);
+  // The written files against their contracts (the same check the service makes on opening a build).
+  const failures = await checkBuildTables(ctx.buildDir, ctx.published);
+  let rules = 0;
+  for (const t of ctx.published) {
+    for (const rule of t.rules ?? []) {
+      rules++;
+      const [row] = await queryRows(ctx.conn, `SELECT (${ruleViolationsSql(t.name, rule)})::BIGINT AS n`);
+      const n = Number(row?.n ?? 0);
+      if (n > 0) failures.push(`${t.name}: ${rule.rule} (${n} rows break it)`);
+    }
   }
   const prevId = await currentBuildId(opts.dataDir);
   if (prevId) {
@@ -119,6 +129,6 @@ async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions)
   }
   const addressRows = ctx.sources.filter((s) => s.name === 'addressbase').reduce((n, s) => n + s.rows_read, 0);
   if (addressRows > 0 && (manifest.tables.properties?.rows ?? 0) === 0) failures.push('properties: empty although the address base has rows');
-  ctx.quality.validation = { contracts_checked: CONTRACTS.length, failures: failures.length };
+  ctx.quality.validation = { contracts_checked: rules, failures: failures.length };
   if (failures.length > 0) throw new BuildValidationError(failures);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parquetTypes, renderDictionary, undocumented } from '../../etl/data-dictionary.ts';
 import { BuildValidationError, runBuild } from '../../etl/pipeline/run.ts';
-import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
+import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { currentBuildId, verifyBuild } from '../../etl/publish/publish.ts';
 import { hasRaw, RAW_DIR } from '../support/raw.ts';
 import { quietLog, synthRegion } from '../support/region.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BuildContext } from '../../etl/pipeline/context.ts';
 import { discoverSources } from '../../etl/pipeline/discover.ts';
 import { STAGES } from '../../etl/pipeline/stages.ts';
-import { PUBLISHED_TABLES } from '../../etl/pipeline/tables.ts';
+import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { generateRegion } from '../../etl/synth/generate.ts';
 
 const regions = new Map<string, Promise<string>>();

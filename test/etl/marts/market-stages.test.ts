@@ -6,10 +6,10 @@ import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { discoverSources } from '../../../etl/pipeline/discover.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { MARKET_STAGES, STAGES } from '../../../etl/pipeline/stages.ts';
-import { PUBLISHED_TABLES } from '../../../etl/pipeline/tables.ts';
+import { PUBLISHED_TABLES } from '../../../schemas/tables/index.ts';
 import {
   INDEX_BASE_MONTH, MARKET_TABLES, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
-} from '../../../etl/stages/40-marts/market-tables.ts';
+} from '../../../schemas/tables/market.ts';
 import { quietLog, stagedContext, synthRegion } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 

@@ -2,7 +2,8 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, runSql } from '../../../etl/pipeline/sql.ts';
 import { loadAmenityRules } from '../../../etl/stages/40-marts/70-str/stage.ts';
-import { AMENITY_RULES, PROPERTY_CLASS_PATTERNS, matchAmenities, propertyClass, tierBand, tierOf } from '../../../etl/stages/40-marts/70-str/classify.ts';
+import { PROPERTY_CLASS_PATTERNS, matchAmenities, propertyClass, tierBand, tierOf } from '../../../etl/stages/40-marts/70-str/classify.ts';
+import { AMENITY_RULES } from '../../../schemas/tables/str-amenities.ts';
 
 // Amenity strings as Inside Airbnb publishes them (Bristol 2025 scrape), with the keys each must give.
 const AMENITY_CASES: [string, string[]][] = [

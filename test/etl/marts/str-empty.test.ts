@@ -1,7 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countRows, queryRows, runSql } from '../../../etl/pipeline/sql.ts';
-import { STR_SQL_ORDER, STR_TABLES, buildStrMarts } from '../../../etl/stages/40-marts/70-str/stage.ts';
+import { STR_SQL_ORDER, buildStrMarts } from '../../../etl/stages/40-marts/70-str/stage.ts';
+import { STR_TABLES } from '../../../schemas/tables/str.ts';
 import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
 
 describe('STR marts at the edges', () => {

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { STR_TABLES, strMartsStage } from '../../../etl/stages/40-marts/70-str/stage.ts';
+import { strMartsStage } from '../../../etl/stages/40-marts/70-str/stage.ts';
+import { STR_TABLES } from '../../../schemas/tables/str.ts';
 import { STR_METHOD } from '../../../etl/stages/40-marts/70-str/params.ts';
 import { stagedContext } from '../../support/region.ts';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { MIN_HMO_YIELD_SALES } from '../../../etl/stages/40-marts/60-valuation-evidence/stage.ts';
+import { MIN_HMO_YIELD_SALES } from '../../../schemas/tables/valuation.ts';
 import { stagedContext } from '../../support/region.ts';
 
 let ctx: BuildContext;

@@ -3,7 +3,7 @@ import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
 import { solveAreaIndexes, type PathCells, type PathCount } from './area-index.ts';
 import { toIndex } from './repeat-sales.ts';
-import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M, buildMonthNo, monthNo } from '../market-tables.ts';
+import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M, buildMonthNo, monthNo } from '../../../../schemas/tables/market.ts';
 
 /** The repeat-sales index per area, its monthly volumes and medians, and growth. */
 export const priceIndexStage: Stage = {
@@ -16,7 +16,7 @@ export const priceIndexStage: Stage = {
     await runSql(ctx.conn, 'mart_market_sales', { today: ctx.today });
     await runSql(ctx.conn, 'mart_sales_by_area');
     await runSql(ctx.conn, 'mart_repeat_pairs');
-    const [first] = await queryRows(ctx.conn, 'SELECT min(month_no)::INTEGER AS m FROM mart_market_sales');
+    const [first] = await queryRows(ctx.conn, sqlText('mart_first_month'));
     const start = first?.m === null || first?.m === undefined ? latest : Number(first.m);
     const T = latest - start + 1;
     const baseNo = monthNo(INDEX_BASE_MONTH);
@@ -24,7 +24,7 @@ export const priceIndexStage: Stage = {
 
     const paths = (await queryRows(ctx.conn, sqlText('mart_area_paths'))).map((r) => ({ ...pathOf(r), n: Number(r.n) })) as PathCount[];
     const byPath = new Map<string, PathCells>();
-    for (const r of await queryRows(ctx.conn, 'SELECT * FROM mart_repeat_pairs ORDER BY ALL')) {
+    for (const r of await queryRows(ctx.conn, sqlText('mart_repeat_pair_cells'))) {
       const p = pathOf(r);
       const key = JSON.stringify(p);
       const entry = byPath.get(key) ?? { ...p, cells: [] };

@@ -1,6 +1,6 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { runSql } from '../../../pipeline/sql.ts';
-import { MIN_LETS, MIN_YIELD_SALES } from '../market-tables.ts';
+import { MIN_LETS, MIN_YIELD_SALES } from '../../../../schemas/tables/market.ts';
 
 /** Rents by area and bedrooms, room rents and gross yields. */
 export const rentsStage: Stage = {
