@@ -1,11 +1,11 @@
 import type { Stage } from './context.ts';
 import { stageSourcesStage } from '../stages/10-staging/10-stage-sources/stage.ts';
-import { addressesStage } from '../stages/20-matched/10-addresses/stage.ts';
-import { matchAddresses } from '../stages/20-matched/20-match-addresses/stage.ts';
-import { certificatesStage } from '../stages/20-matched/30-certificates/stage.ts';
-import { salesStage } from '../stages/20-matched/40-sales/stage.ts';
-import { flagsStage } from '../stages/20-matched/50-spatial-flags/stage.ts';
-import { propertiesStage } from '../stages/20-matched/60-properties/stage.ts';
+import { addressesStage } from '../stages/20-merged/10-addresses/stage.ts';
+import { matchAddresses } from '../stages/20-merged/20-match-addresses/stage.ts';
+import { certificatesStage } from '../stages/20-merged/30-certificates/stage.ts';
+import { salesStage } from '../stages/20-merged/40-sales/stage.ts';
+import { flagsStage } from '../stages/20-merged/50-spatial-flags/stage.ts';
+import { propertiesStage } from '../stages/20-merged/60-properties/stage.ts';
 import { searchIndexStage } from '../stages/30-serving/10-search-index/stage.ts';
 import { propertyRecordsStage } from '../stages/30-serving/20-property-records/stage.ts';
 import { priceIndexStage } from '../stages/40-marts/10-price-index/stage.ts';

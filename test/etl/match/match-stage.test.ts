@@ -2,7 +2,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { matchAddresses } from '../../../etl/stages/20-matched/20-match-addresses/stage.ts';
+import { matchAddresses } from '../../../etl/stages/20-merged/20-match-addresses/stage.ts';
 import { quietLog } from '../../support/region.ts';
 
 describe('match_addresses at scale', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressBaseKey, epcKey, saleKey } from '../../../etl/stages/20-matched/20-match-addresses/keys.ts';
-import { AddressMatcher } from '../../../etl/stages/20-matched/20-match-addresses/matcher.ts';
+import { addressBaseKey, epcKey, saleKey } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
+import { AddressMatcher } from '../../../etl/stages/20-merged/20-match-addresses/matcher.ts';
 
 type AB = { uprn: number; postcode: string; town?: string; sub_building?: string; building_name?: string; building_number?: string; street_name: string };
 

@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
-import { computeFlags, type FlagCounts } from '../../../etl/stages/20-matched/50-spatial-flags/flags.ts';
+import { computeFlags, type FlagCounts } from '../../../etl/stages/20-merged/50-spatial-flags/flags.ts';
 import { loadRows } from '../../../etl/pipeline/load-rows.ts';
 import { planning } from '../../../etl/stages/10-staging/10-stage-sources/specs/market.ts';
 import { readPlanningGeoJson } from '../../../etl/sources/planning-geojson.ts';
