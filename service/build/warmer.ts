@@ -1,3 +1,4 @@
+import { checkBuildTables } from '../../schemas/tables/check.ts';
 import type { Logger } from '../log.ts';
 import { BuildResources } from './resources.ts';
 import type { BuildInfo, DataSource } from './source.ts';
@@ -26,12 +27,17 @@ export interface BuildWarmer extends ServingBuild {
  * opening build's resources and wait for what they need, as they must. The replaced build's
  * resources are closed after `graceMs`, once requests that took them have finished; a
  * roll-back to it within that time takes it back without reopening anything.
+ * A build whose Parquet files do not match the table contracts (schemas/tables/) is refused
+ * with one error log line naming the mismatches, and the previous build keeps serving (at
+ * start-up, with no previous build, requests answer 503 data_unavailable once it is refused).
  */
 export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 2000, graceMs = 10_000): BuildWarmer {
   let serving: BuildResources | undefined;
   let opening: BuildResources | undefined;
   let retiring: { resources: BuildResources; timer: NodeJS.Timeout } | undefined;
   let running: Promise<void> = Promise.resolve();
+  /** Builds refused for not matching their contracts: not checked again. */
+  const refused = new Set<string>();
 
   const retire = (old: BuildResources) => {
     if (retiring) {
@@ -55,7 +61,7 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
 
   const tick = () => {
     const build = data.current();
-    if (opening || !build || build.dir === serving?.build.dir) return;
+    if (opening || !build || build.dir === serving?.build.dir || refused.has(build.dir)) return;
     const t0 = performance.now();
     if (retiring?.resources.build.dir === build.dir) {
       // A roll-back within the grace period: the previous build's resources are still open.
@@ -67,9 +73,15 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
     }
     const next = new BuildResources(build);
     opening = next;
-    running = next
-      .warm((resource, err) => logger.warn({ build_id: build.id, resource, err: (err as Error).message }, 'per-build resource did not open'))
-      .then(() => switchTo(next, t0))
+    const warmed = next.warm((resource, err) => logger.warn({ build_id: build.id, resource, err: (err as Error).message }, 'per-build resource did not open'));
+    running = Promise.all([checkBuildTables(build.dir), warmed])
+      .then(async ([mismatches]) => {
+        if (mismatches.length === 0) return switchTo(next, t0);
+        refused.add(build.dir);
+        logger.error({ build_id: build.id, serving_build_id: serving?.build.id ?? null, mismatches },
+          'build refused: its tables do not match their contracts (schemas/tables/); the previous build keeps serving');
+        await next.close();
+      })
       .finally(() => {
         opening = undefined;
       });

@@ -2,12 +2,14 @@
  * The server opens a newly published build's resources in the background (service/build/warmer.ts),
  * so after a swap no request waits for an index or a model to load.
  */
-import { realpathSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { cpSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileDataSource } from '../../service/build/source.ts';
 import { startBuildWarmer } from '../../service/build/warmer.ts';
 import { createLogger } from '../../service/log.ts';
+import { beginBuild, promoteBuild, readManifest, writeManifest } from '../../etl/publish/publish.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -52,6 +54,42 @@ describe('build warmer', () => {
       await warmer.idle();
       const warmed = logs.map((l) => JSON.parse(l) as { msg: string; build_id?: string }).filter((l) => l.msg === 'build warmed');
       expect(warmed).toHaveLength(2);
+    } finally {
+      await warmer.close();
+    }
+  }, 120_000);
+
+  it('refuses a build whose tables do not match their contracts, with one log line, and the previous build keeps serving', async () => {
+    const dataDir = join(tmp.dir, 'refuse');
+    await publishSynthBuild(dataDir, { addresses: 1000, seed: 3 });
+    const logs: string[] = [];
+    const warmer = startBuildWarmer(fileDataSource(dataDir), createLogger('info', { write: (l: string) => void logs.push(l) }), 100, 50);
+    try {
+      await warmer.idle();
+      const first = realpathSync(join(dataDir, 'current'));
+      expect(warmer.current()?.dir).toBe(first);
+
+      // A copy of the good build, published under a new id with sales.match_score dropped.
+      const bad = await beginBuild(dataDir, new Date(Date.now() + 60_000));
+      for (const f of readdirSync(first)) cpSync(join(first, f), join(bad.dir, f), { recursive: true });
+      const db = await DuckDBInstance.create(':memory:');
+      const conn = await db.connect();
+      await conn.run(`COPY (SELECT * EXCLUDE (match_score) FROM read_parquet('${join(first, 'sales.parquet')}')) TO '${join(bad.dir, 'sales.parquet')}' (FORMAT parquet)`);
+      conn.closeSync();
+      const m = await readManifest(first);
+      rmSync(join(bad.dir, 'manifest.json'));
+      await writeManifest(bad.dir, { ...m, build_id: bad.id, tables: { ...m.tables, sales: { ...m.tables.sales!, bytes: statSync(join(bad.dir, 'sales.parquet')).size } } });
+      await promoteBuild(dataDir, bad.id);
+      expect(realpathSync(join(dataDir, 'current'))).not.toBe(first);
+
+      const refusals = () => logs.map((l) => JSON.parse(l) as { msg: string; build_id?: string; mismatches?: string[] }).filter((l) => l.msg.startsWith('build refused'));
+      await until(() => refusals().length > 0, 30_000);
+      await warmer.idle();
+      expect(refusals()).toEqual([expect.objectContaining({ build_id: bad.id, mismatches: ['sales.match_score: missing (contract: DOUBLE)'] })]);
+      expect(warmer.current()?.dir).toBe(first);
+      await new Promise((r) => setTimeout(r, 400)); // later ticks do not try it again
+      expect(refusals()).toHaveLength(1);
+      expect(await warmer.resources()!.store.isOpen()).toBe(true);
     } finally {
       await warmer.close();
     }
