@@ -39,8 +39,12 @@ sql: install ## Interactive SQL over the current build's Parquet tables
 typecheck: install ## TypeScript strict type check (no emit)
 	npx tsc --noEmit -p tsconfig.json
 
+.PHONY: deps
+deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way import fails
+	npx depcruise $(wildcard schemas etl service tools) --config .dependency-cruiser.cjs
+
 .PHONY: test
-test: install typecheck ## Install, type-check, then run every test (unit, ETL, service)
+test: install typecheck deps ## Install, type-check, check the layer rules, then run every test (unit, ETL, service)
 	node scripts/run-tests.mjs
 
 .PHONY: bench
