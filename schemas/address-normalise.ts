@@ -13,6 +13,9 @@ export const ABBREVIATIONS: Readonly<Record<string, string>> = {
   EST: 'ESTATE', HL: 'HILL', MT: 'MOUNT', RDG: 'RIDGE', WK: 'WALK', WY: 'WAY', HWY: 'HIGHWAY',
   MWS: 'MEWS', BVD: 'BOULEVARD', BLVD: 'BOULEVARD', CIR: 'CIRCLE', CRT: 'COURT', LWR: 'LOWER',
   UPR: 'UPPER', GT: 'GREAT', NTH: 'NORTH', STH: 'SOUTH',
+  // Floor descriptions of flats ("1st Flr Flat", "Grd Floor Flat") and plural building words.
+  '1ST': 'FIRST', '2ND': 'SECOND', '3RD': 'THIRD', '4TH': 'FOURTH', GRD: 'GROUND', GND: 'GROUND', FLR: 'FLOOR',
+  APTS: 'APARTMENTS', COTTS: 'COTTAGES',
 };
 
 /**
@@ -67,11 +70,15 @@ export function postcodeParts(pc: string): { area: string; outcode: string; sect
 }
 
 const UNIT_WORDS = new Set(['FLAT', 'APARTMENT', 'UNIT', 'ROOM', 'STUDIO', 'MAISONETTE']);
+/** Words of a floor description ("GROUND FLOOR FLAT", "FLAT FIRST FLOOR", "BASEMENT"). */
+const FLOOR_WORDS = new Set(['BASEMENT', 'LOWER', 'UPPER', 'GROUND', 'FIRST', 'SECOND', 'THIRD', 'FOURTH', 'TOP', 'FLOOR', 'GARDEN']);
 
 /**
  * The unit identifier of a secondary address (SAON): "FLAT 2", "Apartment 2", "2" and
- * "FLAT 2," all give "2"; "FLAT 2A" gives "2A"; named units ("GROUND FLOOR FLAT") keep
- * their words. Empty when there is no secondary part.
+ * "FLAT 2," all give "2"; "FLAT 2A" gives "2A"; floor descriptions give the floor, in
+ * whichever order the words come ("GROUND FLOOR FLAT", "Flat, Ground Floor" and "Grd Flr
+ * Flat" all give "GROUND FLOOR"); other named units keep their words. Empty when there
+ * is no secondary part.
  */
 export function unitKey(saon: string | undefined): string {
   const t = normaliseText(saon);
@@ -79,6 +86,14 @@ export function unitKey(saon: string | undefined): string {
   const words = t.split(' ').filter((w) => !UNIT_WORDS.has(w));
   if (words.length === 1 && /^\d+[A-Z]?$/.test(words[0]!)) return words[0]!;
   return words.join(' ') || t;
+}
+
+/** Whether a normalised part is a floor description of a flat ("GROUND FLOOR FLAT", "TOP FLOOR", "GARDEN FLAT", "BASEMENT"). */
+export function isFloorUnit(part: string): boolean {
+  const words = part.split(' ').filter(Boolean);
+  const floors = words.filter((w) => FLOOR_WORDS.has(w));
+  return floors.length > 0 && words.every((w) => FLOOR_WORDS.has(w) || UNIT_WORDS.has(w))
+    && (floors.includes('FLOOR') || floors.includes('BASEMENT') || floors.length < words.length);
 }
 
 /** House numbers and letter-suffixed numbers in a text, in order ("32A", "12-14"). */

@@ -1,5 +1,5 @@
 import { EPC_ODC_HEADER } from '../../schemas/sources/epc.ts';
-import { EPC_START, MESS } from './params.ts';
+import { ADDRESS_PATTERNS, EPC_START, MESS } from './params.ts';
 import { rng, type Rng } from './prng.ts';
 import type { Let } from './rents.ts';
 import type { Sale } from './sales.ts';
@@ -61,12 +61,20 @@ function titleCase(s: string): string {
 }
 
 /** Address lines as assessors type them: mixed case, flats split or joined, locality sometimes missing. */
-export function epcAddress(r: Rng, p: Property): [string, string, string] {
+export function epcAddress(r: Rng, p: Property, pr: Rng): [string, string, string] {
   const caseFn = r.chance(0.7) ? titleCase : (s: string) => s;
   const numberStreet = [p.buildingName, [p.buildingNumber, p.street].filter(Boolean).join(r.chance(0.1) ? ', ' : ' ')].filter(Boolean).join(', ');
   let a1: string;
   let a2: string;
-  if (p.subBuilding) {
+  // Real patterns (ADDRESS_PATTERNS) for a flat in a named building: "Flat 84 Shire House,
+  // 98 Napier Street" and "84 Shire House, Napier Street".
+  const namedFlat = p.subBuilding?.startsWith('FLAT ') && p.buildingName && !/^\d/.test(p.buildingName);
+  const u = pr.next();
+  if (namedFlat && u < ADDRESS_PATTERNS.epcFlatBeforeBuilding + ADDRESS_PATTERNS.epcUnitBeforeBuilding) {
+    const unit = u < ADDRESS_PATTERNS.epcFlatBeforeBuilding ? p.subBuilding! : p.subBuilding!.slice(5);
+    a1 = `${unit} ${p.buildingName}`;
+    a2 = [p.buildingNumber, p.street].filter(Boolean).join(pr.chance(0.5) ? ', ' : ' ');
+  } else if (p.subBuilding) {
     if (r.chance(0.5)) {
       a1 = p.subBuilding;
       a2 = numberStreet;
@@ -107,13 +115,13 @@ export function certificatesFor(seed: number, p: Property, sales: Sale[], lets: 
     for (let c = 0; c < copies; c++) {
       const day = t.day + (c === 0 ? 0 : r.int(1, 20));
       if (monthOfDay(day) >= today) continue;
-      out.push(certificate(r, p, t, day, seq++, brn, today));
+      out.push(certificate(r, p, t, day, seq++, brn, today, seed));
     }
   }
   return out;
 }
 
-function certificate(r: Rng, p: Property, t: Trigger, day: DayIdx, seq: number, brn: string, today: MonthIdx): Certificate {
+function certificate(r: Rng, p: Property, t: Trigger, day: DayIdx, seq: number, brn: string, today: MonthIdx, seed: number): Certificate {
   const year = monthYear(monthOfDay(day));
   const yearsAgo = monthYear(today) - year;
   const band = Math.min(7, p.epcBand + (r.next() < yearsAgo / 14 ? 1 : 0));
@@ -125,7 +133,7 @@ function certificate(r: Rng, p: Property, t: Trigger, day: DayIdx, seq: number, 
   const u = r.next();
   const areaCell = u < MESS.epcMissingArea ? '' : u < MESS.epcMissingArea + MESS.epcZeroArea ? '0' : r.chance(0.5) ? area.toFixed(0) : area.toFixed(2);
   const noUprn = r.chance(year < 2014 ? MESS.epcNoUprn * 1.8 : MESS.epcNoUprn * 0.5);
-  const [a1, a2, a3] = epcAddress(r, p);
+  const [a1, a2, a3] = epcAddress(r, p, rng(seed, 'epc-pattern', p.uprn, seq));
   const pc = p.oldPostcode !== undefined && p.postcodeChangedAt !== undefined && monthOfDay(day) < p.postcodeChangedAt ? p.oldPostcode : p.postcode;
   const kwh = Math.round(480 - eff * 4.2 + r.gauss(0, 15));
   const co2 = Math.max(0.3, (kwh * p.floorArea * 0.00021) * (1 + r.gauss(0, 0.05)));

@@ -1,7 +1,7 @@
 import { ONSPD_HEADER } from '../../schemas/sources/onspd.ts';
 import { STREET_TYPES } from './names.ts';
-import { MESS, COUNTRY_CODES } from './params.ts';
-import { hashKey, type Rng } from './prng.ts';
+import { ADDRESS_PATTERNS, MESS, COUNTRY_CODES } from './params.ts';
+import { hashKey, rng, type Rng } from './prng.ts';
 import { INCODE_LETTERS } from './region.ts';
 import { csvAll, csvRow } from './out.ts';
 import type { Sale } from './sales.ts';
@@ -89,6 +89,8 @@ function postcodeTypo(r: Rng, pc: string): string {
   return pc.slice(0, -1) + repl;
 }
 
+const FLOOR_ABBREV: Record<string, string> = { GROUND: 'GRD', FIRST: '1ST', SECOND: '2ND' };
+
 export interface PpdAddress {
   paon: string;
   saon: string;
@@ -98,11 +100,20 @@ export interface PpdAddress {
 }
 
 /** Price Paid's rendering of the address: its own conventions and the slips of the people who key it. */
-export function ppdAddress(r: Rng, p: Property, month: MonthIdx): PpdAddress {
+export function ppdAddress(r: Rng, p: Property, month: MonthIdx, seed: number): PpdAddress {
+  // Real address patterns (ADDRESS_PATTERNS) draw from their own stream.
+  const pr = rng(seed, 'ppd-pattern', p.uprn, month);
   let saon = p.subBuilding ?? '';
   if (saon.startsWith('FLAT ') && r.chance(MESS.ppdSaonNumberOnly)) saon = saon.slice(5);
+  if (saon.endsWith(' FLOOR FLAT') && pr.chance(ADDRESS_PATTERNS.ppdFloorVariant)) {
+    const floor = saon.slice(0, -' FLOOR FLAT'.length);
+    saon = pr.pick([`${floor} FLOOR`, `FLAT, ${floor} FLOOR`, `${FLOOR_ABBREV[floor] ?? floor} FLR FLAT`]);
+  }
   let paon: string;
-  if (p.buildingName && /^\d+[A-Z]$/.test(p.buildingName)) {
+  if (p.subBuilding?.startsWith('FLAT ') && p.buildingName && !/^\d/.test(p.buildingName) && pr.chance(ADDRESS_PATTERNS.ppdUnitInPaon)) {
+    paon = [`${p.subBuilding.slice(5)} ${p.buildingName}`, p.buildingNumber].filter(Boolean).join(', ');
+    saon = '';
+  } else if (p.buildingName && /^\d+[A-Z]$/.test(p.buildingName)) {
     paon = r.chance(MESS.ppdSuffixSpace) ? p.buildingName.replace(/(\d+)([A-Z])/, '$1 $2') : p.buildingName;
   } else if (p.buildingName && p.buildingNumber) {
     paon = r.chance(0.5) ? `${p.buildingName}, ${p.buildingNumber}` : p.buildingNumber;
@@ -120,6 +131,7 @@ export function ppdAddress(r: Rng, p: Property, month: MonthIdx): PpdAddress {
   let type = p.streetType[0];
   if (r.chance(MESS.ppdStreetTypo)) stem = typo(r, stem);
   if (type && r.chance(MESS.ppdStreetAbbrev)) type = STREET_TYPES.find(([t]) => t === type)?.[1] ?? type;
+  if (!type && stem.includes(' ') && pr.chance(ADDRESS_PATTERNS.ppdJoinedWelshStreet)) stem = stem.replaceAll(' ', '');
   const street = type ? `${stem} ${type}` : stem;
   const locality = p.locality && !r.chance(MESS.ppdMissingLocality) ? p.locality : '';
   let postcode = p.oldPostcode !== undefined && p.postcodeChangedAt !== undefined && month < p.postcodeChangedAt ? p.oldPostcode : p.postcode;

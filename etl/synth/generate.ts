@@ -297,7 +297,7 @@ function writeSales(ctx: Ctx, p: Property, sales: Sale[], key: string | number):
     const month = monthOfDay(s.day);
     ctx.hpi.addSale(p, month, s.newBuild);
     if (p.town.country === 'S') continue; // Registers of Scotland, not HM Land Registry
-    const a = ppdAddress(r, p, month);
+    const a = ppdAddress(r, p, month, ctx.seed);
     const truth = (id: string, price: number, file: string, status: string) =>
       t.sales!.row(csvRow([id, p.phantom ? '' : p.uprn, isoDay(s.day), ymStr(month), price, s.trueValue, n2(s.noise), s.newBuild ? 'Y' : 'N', s.category, file, status, a.postcode, p.district.code]));
     if (month === today - 1) {

@@ -22,6 +22,9 @@ export const STREET_TYPES: [string, string][] = [
   ['GROVE', 'GR'], ['PARK', 'PK'], ['WALK', 'WLK'], ['MEWS', 'MWS'],
 ];
 
+/** Second words of house names (`ROSE COTTAGE`). */
+export const HOUSE_NAME_SUFFIXES = ['COTTAGE', 'HOUSE', 'LODGE', 'VIEW', 'BARN'];
+
 export const BUILDING_SUFFIXES = ['COURT', 'HOUSE', 'LODGE', 'MANSIONS', 'APARTMENTS', 'POINT', 'WHARF', 'BUILDING'];
 
 export const FIRST_NAMES = [

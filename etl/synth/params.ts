@@ -304,5 +304,28 @@ export const MESS = {
   listingEmptyPriceActive: 0.01,
 };
 
+/**
+ * Address patterns of real records that differ between sources (docs/synthetic-region.md,
+ * "Real address patterns"), as shares. Drawn from their own random streams, so planting
+ * them leaves every other draw of the region as it was. Rates are set from the real linked
+ * PPD/EPC sample (about 9% of its homes carry one of these; most of its flats do).
+ */
+export const ADDRESS_PATTERNS = {
+  /** Conversions whose flats the address base names by floor (`GROUND FLOOR FLAT`). */
+  floorNamedConversion: 0.3,
+  /** Houses with a name as well as a number (`ROSE COTTAGE`, 12). */
+  namedHouse: 0.05,
+  /** Price Paid keys a named building's flat as `9 AVELEY HOUSE` in the PAON, no SAON. */
+  ppdUnitInPaon: 0.05,
+  /** Price Paid writes a floor flat's SAON short (`GROUND FLOOR`) or abbreviated (`GRD FLR FLAT`). */
+  ppdFloorVariant: 0.4,
+  /** Price Paid joins a Welsh street name's words (`HEOLYDERI`, as `MAESMAELOR` for `MAES MAELOR`). */
+  ppdJoinedWelshStreet: 0.1,
+  /** Certificates write a named building's flat as `Flat 84 Shire House`, `98 Napier Street`. */
+  epcFlatBeforeBuilding: 0.4,
+  /** Certificates write it as `84 Shire House`, `Napier Street`: a unit number read as a house number. */
+  epcUnitBeforeBuilding: 0.2,
+};
+
 /** Deliberately malformed rows planted per file (each counted exactly in expected-rejects.json). */
 export const PLANTED_PER_FILE = 3;

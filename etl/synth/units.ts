@@ -1,6 +1,6 @@
 import { bngToWgs84 } from '../sources/grid.ts';
-import { BUILDING_SUFFIXES, STREET_STEMS, STREET_TYPES, WELSH_STEMS } from './names.ts';
-import { BEDROOMS, FLAT_SHARE, FLOOR_AREA, FLOOR_AREA_SD, HEDONIC, MESS, type PropType, type TownSpec } from './params.ts';
+import { BUILDING_SUFFIXES, HOUSE_NAME_SUFFIXES, STREET_STEMS, STREET_TYPES, WELSH_STEMS } from './names.ts';
+import { ADDRESS_PATTERNS, BEDROOMS, FLAT_SHARE, FLOOR_AREA, FLOOR_AREA_SD, HEDONIC, MESS, type PropType, type TownSpec } from './params.ts';
 import { flagsAt, type PlanningFlags, type PlanningShape } from './planning.ts';
 import { rng, type Rng } from './prng.ts';
 import { sectorDigit, unitLetters, UNITS_PER_SECTOR, type District } from './region.ts';
@@ -74,6 +74,8 @@ export class UprnAllocator {
 }
 
 const HISTORY_START_YEAR = 2000;
+/** Flats of a conversion named by floor, bottom up (a conversion has at most four). */
+const FLOOR_FLATS = ['GROUND FLOOR FLAT', 'FIRST FLOOR FLAT', 'SECOND FLOOR FLAT', 'TOP FLOOR FLAT'];
 const FLATS_PER_BUILDING = 0.35 * 3 + 0.65 * 18;
 const TERMINATION_FROM = monthOf('2002-01');
 const OLD_INTRO = monthOf('1980-01');
@@ -198,6 +200,8 @@ export function* sectorUnits(
       const builtMonth = yearBuilt >= HISTORY_START_YEAR ? Math.min(yearBuilt * 12 + r.int(0, 11), today - 1) : undefined;
       const [be, bn] = place(props.length);
       const base = { e: be, n: bn, yearBuilt, builtMonth };
+      // Real address patterns draw from their own stream (the rest of the region is unchanged).
+      const pr = rng(seed, 'address-pattern', postcode, number);
       if (kind === 'house') {
         let type: PropType;
         let builtForm: string;
@@ -212,7 +216,8 @@ export function* sectorUnits(
           if (type === 'S') semiPending = true;
         }
         props.push(makeProperty(seed, d, uprns, planning, {
-          ...base, type, builtForm, subBuilding: undefined, buildingName: undefined, buildingNumber: String(number),
+          ...base, type, builtForm, subBuilding: undefined, buildingNumber: String(number),
+          buildingName: pr.chance(ADDRESS_PATTERNS.namedHouse) ? `${pr.pick(STREET_STEMS)} ${pr.pick(HOUSE_NAME_SUFFIXES)}` : undefined,
           parentUprn: undefined, floorLevel: undefined, street, postcode, predecessor, unitPremium,
         }, today));
       } else {
@@ -223,12 +228,13 @@ export function* sectorUnits(
         const named = kind === 'block' && r.chance(0.5);
         const lettered = kind === 'conversion' && r.chance(0.5);
         const bname = named ? `${r.pick(STREET_STEMS)} ${r.pick(BUILDING_SUFFIXES)}` : undefined;
+        const byFloor = kind === 'conversion' && !lettered && pr.chance(ADDRESS_PATTERNS.floorNamedConversion);
         for (let f = 1; f <= nFlats; f++) {
           const [fe, fn] = [be + r.int(-3, 3), bn + r.int(-3, 3)];
           props.push(makeProperty(seed, d, uprns, planning, {
             e: fe, n: fn, yearBuilt, builtMonth, type: 'F',
             builtForm: kind === 'block' ? 'Purpose-Built' : 'Converted',
-            subBuilding: lettered ? undefined : `FLAT ${f}`,
+            subBuilding: lettered ? undefined : byFloor ? FLOOR_FLATS[f - 1] : `FLAT ${f}`,
             buildingName: lettered ? `${number}${'ABCDEFGH'[f - 1]}` : bname,
             buildingNumber: lettered ? undefined : named && r.chance(0.5) ? undefined : String(number),
             parentUprn: parent, floorLevel: Math.floor((f - 1) / (kind === 'block' ? 4 : 1)),

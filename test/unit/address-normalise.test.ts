@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalisePostcode, normaliseText, numberTokens, postcodeParts, unitKey } from '../../schemas/address-normalise.ts';
+import { isFloorUnit, normalisePostcode, normaliseText, numberTokens, postcodeParts, unitKey } from '../../schemas/address-normalise.ts';
 
 describe('normaliseText', () => {
   it.each([
@@ -51,7 +51,14 @@ describe('unitKey', () => {
   it.each([
     ['FLAT 2', '2'], ['Flat 2,', '2'], ['2', '2'], ['Apartment 2', '2'], ['FLAT 2A', '2A'], ['flat 2 a', '2A'],
     ['GROUND FLOOR FLAT', 'GROUND FLOOR'], ['', ''], [undefined, ''],
+    ['Flat, Ground Floor', 'GROUND FLOOR'], ['GRD FLR FLAT', 'GROUND FLOOR'], ['1st Floor Flat', 'FIRST FLOOR'], ['GROUND FLOOR', 'GROUND FLOOR'],
   ])('%j → %j', (input, out) => expect(unitKey(input)).toBe(out));
+});
+
+describe('isFloorUnit', () => {
+  it.each([['GROUND FLOOR FLAT', true], ['FLAT FIRST FLOOR', true], ['TOP FLOOR', true], ['BASEMENT', true], ['GARDEN FLAT', true],
+    ['FLAT', false], ['FIRST', false], ['GROUND FLOOR FLAT 2', false], ['GARDEN COTTAGE', false]] as const,
+  )('%j → %j', (part, out) => expect(isFloorUnit(part)).toBe(out));
 });
 
 describe('numberTokens', () => {

@@ -78,4 +78,28 @@ describe('AddressMatcher', () => {
     expect(m.match('BS1 1HU', 'BRISTOL', epcKey(['Flat 1, Highbury Court', '1 Grange Walk', '']))).toMatchObject({ uprn: 1 });
     expect(m.match('BS1 1HU', 'BRISTOL', epcKey(['32a Grange Walk', undefined, undefined]))).toMatchObject({ uprn: 4 });
   });
+
+  it('reads the real patterns: flat before a building name, unit number before it, floors, joined words', () => {
+    const m3 = matcher([
+      { uprn: 30, postcode: 'N1 1AA', sub_building: 'FLAT 84', building_name: 'SHIRE HOUSE', building_number: '98', street_name: 'NAPIER STREET' },
+      { uprn: 31, postcode: 'N1 1AA', building_number: '84', street_name: 'NAPIER STREET' },
+      { uprn: 32, postcode: 'N1 1AA', sub_building: '10', building_name: 'CEDAR LODGE', street_name: 'BRIGHTON ROAD' },
+      { uprn: 33, postcode: 'N1 1AA', building_number: '10', street_name: 'BRIGHTON ROAD' },
+      { uprn: 34, postcode: 'N1 1AA', sub_building: 'GROUND FLOOR FLAT', building_number: '102', street_name: 'REEDLEY ROAD' },
+      { uprn: 35, postcode: 'N1 1AA', sub_building: 'FIRST FLOOR FLAT', building_number: '102', street_name: 'REEDLEY ROAD' },
+      { uprn: 36, postcode: 'SY23 1AA', building_number: '31', street_name: 'MAESMAELOR' },
+    ]);
+    const epc = (pc: string, ...lines: string[]) => m3.match(pc, 'BRISTOL', epcKey(lines));
+    expect(epc('N1 1AA', 'Flat 84 Shire House', '98, Napier Street')).toMatchObject({ uprn: 30 });
+    expect(epc('N1 1AA', '84 Napier Street')).toMatchObject({ uprn: 31 });
+    // The house numbered 10 agrees exactly, but the flat of Cedar Lodge fits the words far better.
+    expect(epc('N1 1AA', '10 Cedar Lodge', 'Brighton Road')).toMatchObject({ uprn: 32 });
+    expect(epc('N1 1AA', '10 Brighton Road')).toMatchObject({ uprn: 33 });
+    expect(epc('N1 1AA', 'Ground Floor Flat', '102, Reedley Road')).toMatchObject({ uprn: 34 });
+    expect(epc('N1 1AA', 'Flat, First Floor, 102 Reedley Road')).toMatchObject({ uprn: 35 });
+    expect(m3.match('N1 1AA', 'BRISTOL', saleKey('GRD FLR FLAT', '102', 'REEDLEY RD'))).toMatchObject({ uprn: 34 });
+    expect(epc('SY23 1AA', '31, Maes Maelor', 'Penparcau')).toMatchObject({ uprn: 36 });
+    // A unit number alone is never a house number when the house exists: flat 84 is not 84 Napier Street.
+    expect(m3.match('N1 1AA', 'BRISTOL', saleKey('84', 'SHIRE HOUSE', 'NAPIER STREET'))).toMatchObject({ uprn: null });
+  });
 });

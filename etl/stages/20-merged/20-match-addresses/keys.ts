@@ -1,4 +1,4 @@
-import { normaliseText, unitKey } from '../../../../schemas/address-normalise.ts';
+import { isFloorUnit, normaliseText, unitKey } from '../../../../schemas/address-normalise.ts';
 
 /**
  * The parts of an address that decide a match. Numbers decide (32A is not 32, flat 2 is not
@@ -61,27 +61,63 @@ export function addressBaseKey(a: {
 }
 
 const UNIT_LINE = /^(FLAT|APARTMENT|UNIT|STUDIO|MAISONETTE)\b/;
+const UNIT_ID = /^(\d+[A-Z]?|[A-Z])$/;
 
 /**
  * Key of an energy certificate's free-text lines (ADDRESS1..3). Assessors write the flat on
- * its own line ("Flat 2", "Highbury Court, 1 Grange Walk") or in front of the rest
- * ("Flat 2, 1 Grange Walk"); a leading FLAT/APARTMENT part is the unit, the rest primary.
+ * its own line ("Flat 2", "Highbury Court, 1 Grange Walk"), in front of the rest ("Flat 2,
+ * 1 Grange Walk"), in front of the building's name ("Flat 84 Shire House, 98 Napier
+ * Street": the unit is 84, the building and street number follow) or as a floor ("Ground
+ * Floor Flat, 102 Reedley Road"). A leading unit part is the unit, the rest primary.
  */
 export function epcKey(lines: (string | undefined)[]): AddressKey {
   const parts = lines.flatMap((l) => (l ?? '').split(',')).map((p) => normaliseText(p)).filter(Boolean);
   let unit = '';
-  if (parts[0] && UNIT_LINE.test(parts[0])) unit = unitKey(parts.shift());
+  // "Flat, First Floor": a unit word on its own belongs with the part after it.
+  if (parts.length > 1 && /^(FLAT|APARTMENT|UNIT|STUDIO|MAISONETTE)$/.test(parts[0]!)) parts.splice(0, 2, `${parts[0]} ${parts[1]}`);
+  const first = parts[0];
+  if (first && isFloorUnit(first)) unit = unitKey(parts.shift());
+  else if (first && UNIT_LINE.test(first)) {
+    const ws = first.split(' ');
+    if (ws.length > 2 && UNIT_ID.test(ws[1]!)) {
+      unit = unitKey(ws.slice(0, 2).join(' '));
+      parts[0] = ws.slice(2).join(' ');
+    } else unit = unitKey(parts.shift());
+  }
   const rest = parts.join(' ');
   const streetPart = parts.at(-1) ?? '';
   return { unit, numbers: numbers(rest), words: words(rest), street: normaliseText(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')) };
 }
 
-/** Jaccard similarity of two word sets. */
+/**
+ * Jaccard similarity of two word sets, where a word one side writes as two ("MAES MAELOR")
+ * and the other as one ("MAESMAELOR") counts as the same word. The sets keep the address's
+ * word order, so neighbours in the set are neighbours in the address.
+ */
 export function wordSimilarity(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
+  const ja = joinSplitWords(a, b);
+  const jb = joinSplitWords(b, a);
+  if (ja.size === 0 && jb.size === 0) return 1;
   let shared = 0;
-  for (const w of a) if (b.has(w)) shared++;
-  return shared / (a.size + b.size - shared);
+  for (const w of ja) if (jb.has(w)) shared++;
+  return shared / (ja.size + jb.size - shared);
+}
+
+/** `words` with each run of two to four neighbours whose joined form is a word of `other` joined ("HEOL Y DERI" → "HEOLYDERI"). */
+function joinSplitWords(words: Set<string>, other: Set<string>): Set<string> {
+  const list = [...words];
+  const out = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    let run = 0;
+    if (!other.has(list[i]!)) {
+      for (let k = Math.min(4, list.length - i); k >= 2 && run === 0; k--) if (other.has(list.slice(i, i + k).join(''))) run = k;
+    }
+    if (run > 0) {
+      out.add(list.slice(i, i + run).join(''));
+      i += run - 1;
+    } else out.add(list[i]!);
+  }
+  return out;
 }
 
 /** Whether two keys agree on every number: the unit, and the primary numbers in order. */
@@ -89,4 +125,16 @@ export function numbersAgree(a: AddressKey, b: AddressKey): boolean {
   if (a.unit !== b.unit) return false;
   if (a.numbers.length !== b.numbers.length) return false;
   return a.numbers.every((n, i) => n === b.numbers[i]);
+}
+
+/**
+ * Whether two keys carry the same numbers in the same order once the unit is read as the
+ * first of them. Real addresses put a flat's number where the other source puts a house
+ * number ("9 Aveley House, Iliffe Close" against SAON 9, PAON AVELEY HOUSE; "86 Apex
+ * Apartments"); the matcher accepts this only when no candidate agrees exactly.
+ */
+export function numbersAgreeLoosely(a: AddressKey, b: AddressKey): boolean {
+  const fa = a.unit ? [a.unit, ...a.numbers] : a.numbers;
+  const fb = b.unit ? [b.unit, ...b.numbers] : b.numbers;
+  return fa.length > 0 && fa.length === fb.length && fa.every((n, i) => n === fb[i]);
 }

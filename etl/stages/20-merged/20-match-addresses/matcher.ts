@@ -1,4 +1,4 @@
-import { numbersAgree, wordSimilarity, type AddressKey } from './keys.ts';
+import { numbersAgree, numbersAgreeLoosely, wordSimilarity, type AddressKey } from './keys.ts';
 
 export interface Candidate {
   uprn: number;
@@ -73,14 +73,43 @@ function nearness(a: string | undefined, b: string): number {
   return ai[0] === bi[0] ? 2 : 1;
 }
 
+/** How much better the words must fit for a loose reading to win over an exact one. */
+export const LOOSE_MARGIN = 0.25;
+/**
+ * Word similarity a loose reading needs: a unit number read as a house number is only
+ * believed when the building's name is on both sides (flat 84 of Shire House, keyed
+ * without the building's street number, is not 84 Napier Street: similarity 0.5).
+ */
+export const LOOSE_MIN_SIMILARITY = 0.6;
+
+/**
+ * The best candidate that agrees on every number, unless one that agrees only once the unit
+ * is read as the first number (a flat's number written as a house number: "10 Cedar Lodge,
+ * Brighton Road" against SAON 10, PAON CEDAR LODGE) fits the words clearly better. The
+ * loose reading needs the full word evidence, with no allowance for a lone candidate.
+ */
 function best(cands: Candidate[], key: AddressKey, min: number, near?: string): Best {
+  const exact = bestBy(cands, key, min, numbersAgree, near);
+  const loose = bestBy(cands, key, min, (a, b) => !numbersAgree(a, b) && numbersAgreeLoosely(a, b), near);
+  if (loose.uprn !== null && loose.score >= Math.max(min, LOOSE_MIN_SIMILARITY) && (exact.topScore < 0 || loose.score >= exact.topScore + LOOSE_MARGIN)) return result(loose);
+  if (loose.uprn === null && loose.reason === 'ambiguous' && exact.uprn === null && exact.reason === 'no_number_match') return result(loose);
+  return result(exact);
+}
+
+type Scored = Best & { topScore: number };
+
+function result(b: Scored): Best {
+  return b.uprn !== null ? { uprn: b.uprn, score: b.score } : { uprn: null, reason: b.reason };
+}
+
+function bestBy(cands: Candidate[], key: AddressKey, min: number, agree: (a: AddressKey, b: AddressKey) => boolean, near?: string): Scored {
   let top: Candidate | undefined;
   let topScore = -1;
   let topRank = -1;
   let tie = false;
   let agreeing = 0;
   for (const c of cands) {
-    if (!numbersAgree(c.key, key)) continue;
+    if (!agree(c.key, key)) continue;
     agreeing++;
     const s = wordSimilarity(c.key.words, key.words);
     const rank = s * 100 + (near === undefined ? 0 : nearness(near, c.postcode));
@@ -93,9 +122,9 @@ function best(cands: Candidate[], key: AddressKey, min: number, near?: string): 
       tie = true;
     }
   }
-  if (!top) return { uprn: null, reason: 'no_number_match' };
-  if (tie) return { uprn: null, reason: 'ambiguous' };
+  if (!top) return { uprn: null, reason: 'no_number_match', topScore };
+  if (tie) return { uprn: null, reason: 'ambiguous', topScore };
   // A single candidate with the right numbers in the right postcode needs less word evidence.
-  if (topScore < min && !(agreeing === 1 && topScore > 0)) return { uprn: null, reason: 'low_similarity' };
-  return { uprn: top.uprn, score: topScore };
+  if (topScore < min && !(agreeing === 1 && topScore > 0)) return { uprn: null, reason: 'low_similarity', topScore };
+  return { uprn: top.uprn, score: topScore, topScore };
 }
