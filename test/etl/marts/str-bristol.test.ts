@@ -56,12 +56,35 @@ describe.skipIf(!present)('STR marts on the real Bristol 2025 scrape', () => {
       corr(booked_nights_ltm, airbnb_estimated_nights_l365d) AS corr_nights,
       corr(revenue_ltm, airbnb_estimated_revenue_l365d) AS corr_revenue,
       median(occupancy_ltm) AS our_occupancy
-      FROM str_listings WHERE active AND airbnb_estimated_revenue_l365d IS NOT NULL`);
+      FROM str_listings WHERE active AND NOT price_outlier AND airbnb_estimated_revenue_l365d IS NOT NULL`);
     process.stdout.write(`Bristol 2025 (active, priced): ${JSON.stringify(c)}\n`);
     expect(Number(c?.corr_nights)).toBeGreaterThan(0.8);
     expect(Number(c?.corr_revenue)).toBeGreaterThan(0.7);
     expect(Number(c?.our_revenue) / Number(c?.their_revenue)).toBeGreaterThan(0.6);
     expect(Number(c?.our_revenue) / Number(c?.their_revenue)).toBeLessThan(1.6);
+
+    // The price guard: what it flags, and that no flagged price reaches an ADR.
+    const [g] = await queryRows(conn, `SELECT count(*) FILTER (WHERE price_outlier) AS outliers,
+      count(*) FILTER (WHERE price_outlier AND price_gbp >= 9999 AND bedrooms <= 2) AS placeholders_flagged,
+      avg(booked_nights_ltm) FILTER (WHERE active AND NOT price_outlier) AS mean_nights,
+      sum(booked_nights_ltm) FILTER (WHERE active AND NOT price_outlier) / sum(available_nights_ltm) FILTER (WHERE active AND NOT price_outlier) AS occupancy,
+      max(price_gbp) FILTER (WHERE NOT price_outlier) AS max_kept,
+      max(adr_ltm) AS max_adr, count(*) FILTER (WHERE price_outlier AND revenue_ltm > 0) AS outliers_with_revenue,
+      median(booked_nights_ltm) FILTER (WHERE active AND NOT price_outlier) AS median_nights,
+      median(revenue_ltm) FILTER (WHERE active AND NOT price_outlier) AS median_revenue
+      FROM str_listings`);
+    process.stdout.write(`Bristol price guard: ${JSON.stringify(g)}\n`);
+    // The placeholders (£9,999 and £10,502 a night for one- and two-bed homes) are flagged;
+    // a 14-bedroom house at £2,083 is not (its band's median is £233); nothing flagged earns revenue.
+    expect(Number(g?.outliers)).toBe(17);
+    expect(Number(g?.placeholders_flagged)).toBe(3);
+    expect(Number(g?.outliers_with_revenue)).toBe(0);
+    expect(Number(g?.max_adr)).toBeLessThan(2_100);
+    // With the calendar and reviews, the kept listings' figures stay within 2% of those before
+    // the guard (2,190 active listings: 66.99 booked nights a year, 31.97% occupancy).
+    expect(Number(g?.mean_nights) / 66.99).toBeCloseTo(1, 1);
+    expect(Math.abs(Number(g?.mean_nights) / 66.99 - 1)).toBeLessThan(0.02);
+    expect(Math.abs(Number(g?.occupancy) / 0.3197 - 1)).toBeLessThan(0.02);
 
     // Seasonality from the 2017–2020 Bristol reviews: a summer peak over January.
     const [season] = await queryRows(conn, `SELECT max(demand_index) FILTER (WHERE month_of_year = 8) / max(demand_index) FILTER (WHERE month_of_year = 1) AS aug_jan,

@@ -31,14 +31,34 @@ export const STR_METHOD = {
   seasonalityMonths: 36,
   /** Pseudo-reviews that shrink an LA's seasonality towards the build-wide one. */
   seasonalityPrior: 240,
+  /**
+   * The national prior for a build with no review history: reviews by month of year (January
+   * first) of the only multi-year UK review history in the samples, Bristol 2017-03 to
+   * 2020-02 (88,343 reviews; August 1.47 × January per night). An assumption for other cities
+   * (a coastal or festival city peaks harder), so estimates resting on it say so and lose a
+   * confidence level.
+   */
+  seasonalityNationalPrior: [5756, 7665, 6175, 6416, 6807, 7482, 8867, 8492, 8675, 8337, 7899, 6772],
   /** Fewest priced listings for a tier group of its own; smaller groups use the wider group's bounds. */
   tierMinListings: 25,
   /** Fewest priced listings in an outcode or LA to impute a missing price from it. */
   imputeMinListings: 5,
+  /**
+   * Price guard: a listed price is an outlier beyond this many robust SDs (1.4826 × MAD of
+   * ln price) from the median of its group. Wider than the usual robust-z cut of 3.5
+   * (Iglewicz and Hoaglin): placeholders are orders of magnitude off, while a hotel room at
+   * three times a private room's median is a real price. On real Bristol groups it is ×4–×7
+   * either side of the median.
+   */
+  priceGuardK: 5,
+  /** Fewest priced listings for a price-guard group of its own (LA and tier band, else the band build-wide). */
+  priceGuardMinListings: 20,
+  /** Floor on the MAD of ln price (0.1 ≈ 10%), so a group of near-equal prices does not flag small differences. */
+  priceGuardMinMad: 0.1,
 } as const;
 
 /** The SQL parameters of the method (names as in the `.sql` files). */
-export function strSqlParams(): Record<string, number> {
+export function strSqlParams(): Record<string, number | string> {
   const m = STR_METHOD;
   return {
     history_months: m.historyMonths,
@@ -55,7 +75,11 @@ export function strSqlParams(): Record<string, number> {
     reviews_current_days: m.reviewsCurrentDays,
     seasonality_months: m.seasonalityMonths,
     seasonality_prior: m.seasonalityPrior,
+    season_prior: m.seasonalityNationalPrior.join(','),
     tier_min_listings: m.tierMinListings,
     impute_min_listings: m.imputeMinListings,
+    price_guard_k: m.priceGuardK,
+    price_guard_min_listings: m.priceGuardMinListings,
+    price_guard_min_mad: m.priceGuardMinMad,
   };
 }

@@ -19,8 +19,11 @@ export const strMartsStage: Stage = {
   async run(ctx) {
     await buildStrMarts(ctx.conn, {}, (name) => ctx.progress(`marts_str ${name}`, 0));
     const [summary] = await queryRows(ctx.conn, sqlText('str_quality_summary'));
+    // The price guard's exclusions by tier band (docs/str.md, "Price guard").
+    const byBand = await queryRows(ctx.conn, sqlText('str_quality_price_guard'));
     ctx.quality.str = {
       ...summary,
+      price_outliers_by_band: Object.fromEntries(byBand.map((r) => [String(r.tier_band), { outliers: Number(r.outliers), priced: Number(r.priced) }])),
       listing_months: await countRows(ctx.conn, 'str_listing_months'),
       area_months: await countRows(ctx.conn, 'str_area_months'),
     };
@@ -61,6 +64,6 @@ export async function loadAmenityRules(conn: DuckDBConnection): Promise<void> {
 
 /** The statements, in dependency order. */
 export const STR_SQL_ORDER = [
-  'str_listing_src', 'str_calendar_stats', 'str_postcode_points', 'str_listing_area', 'str_listing_base',
+  'str_listing_src', 'str_calendar_stats', 'str_postcode_points', 'str_listing_area', 'str_listing_base', 'str_price_guard',
   'str_seasonality', 'str_price_tiers', 'str_listing_price', 'str_listing_months_all', 'str_listing_months', 'str_listing_prior_months', 'str_listings', 'str_area_months', 'str_area_snapshot',
 ] as const;

@@ -40,8 +40,13 @@ k AS (
     price_gbp IS NOT NULL AS listed,
     coalesce(cal_open_30, availability_30) AS open_30,
     coalesce(cal_open_365, availability_365) AS open_365,
+    -- Without a calendar the listings file's availability_90/365 give the same far-calendar
+    -- figure: nights open on days 90-364 are availability_365 - availability_90, of 275.
     CASE WHEN price_gbp IS NOT NULL AND far_days > 0 AND cal_open_365 > 0
-         THEN least(far_closed / far_days, $max_blocked_share) END AS own_blocked_share
+         THEN least(far_closed / far_days, $max_blocked_share)
+         WHEN price_gbp IS NOT NULL AND calendar_days IS NULL AND availability_365 > 0 AND availability_90 IS NOT NULL
+         THEN least(greatest(1 - (availability_365 - availability_90) / (365.0 - $blocked_from_day), 0), $max_blocked_share) END AS own_blocked_share,
+    CASE WHEN calendar_days > 0 THEN 'calendar' WHEN availability_30 IS NOT NULL THEN 'listing_availability' END AS demand_source
   FROM j
 )
 SELECT
@@ -96,6 +101,7 @@ SELECT
   last_seen AS last_review,
   amenity_keys,
   calendar_days,
+  demand_source,
   CAST(open_30 AS INTEGER) AS open_30,
   CAST(open_365 AS INTEGER) AS open_365,
   coalesce(own_blocked_share, median(own_blocked_share) OVER (), 0) AS blocked_share,

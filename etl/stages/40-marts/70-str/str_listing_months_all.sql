@@ -24,16 +24,18 @@ rm AS (
   ) GROUP BY id, month
 ),
 grid AS (
-  SELECT b.id, b.scrape_month, b.live_from, b.live_to, b.blocked_share, b.stay_nights, b.number_of_reviews, b.reviews_ltm,
+  SELECT b.id, b.scrape_month, b.live_from, b.live_to, pg.price_outlier, b.blocked_share, b.stay_nights, b.number_of_reviews, b.reviews_ltm,
          coalesce(b.la_code, '*') AS season_la,
          CAST(b.scrape_month - to_months(CAST(t.k AS INTEGER)) AS DATE) AS month,
          t.k // 12 AS year_block
-  FROM str_listing_base b CROSS JOIN range(0, $computed_months) t(k)
+  FROM str_listing_base b JOIN str_price_guard pg USING (id) CROSS JOIN range(0, $computed_months) t(k)
 ),
 m AS (
   SELECT g.*,
     day(last_day(g.month)) AS days_in_month,
-    g.month BETWEEN g.live_from AND g.live_to AS live,
+    -- A listing whose price is a placeholder or outlier (str_price_guard) is never live: it
+    -- counts in no ADR, occupancy or revenue.
+    g.month BETWEEN g.live_from AND g.live_to AND NOT g.price_outlier AS live,
     coalesce(rm.reviews, 0) AS reviews,
     s.demand_index, s.adr_index, ss.adr_index AS scrape_adr_index
   FROM grid g

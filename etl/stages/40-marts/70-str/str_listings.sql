@@ -17,7 +17,8 @@ tier AS (
   JOIN str_price_tiers t ON t.level = g.level
     AND (g.level = 'all' OR t.tier_band = b.tier_band)
     AND (g.level <> 'la_band' OR t.la_code = b.la_code)
-  WHERE b.price_gbp IS NOT NULL
+  JOIN str_price_guard pg USING (id)
+  WHERE b.price_gbp IS NOT NULL AND NOT pg.price_outlier
     AND (t.min_price_gbp IS NULL OR b.price_gbp >= t.min_price_gbp)
     AND (t.max_price_gbp IS NULL OR b.price_gbp < t.max_price_gbp)
 ),
@@ -40,7 +41,7 @@ SELECT
   b.postcode, b.sector, b.outcode, b.la_code, b.country, b.postcode_distance_m, b.postcode_source, b.neighbourhood,
   b.room_type, b.listing_type, b.airbnb_property_type, b.property_type,
   b.bedrooms, b.bathrooms, b.beds, b.accommodates, b.minimum_nights,
-  b.price_gbp, p.base_price AS adr_basis_gbp, p.price_basis, b.tier_band, tier.tier AS price_tier, tier.tier_level,
+  b.price_gbp, g.price_outlier, g.guard_median_gbp, p.base_price AS adr_basis_gbp, p.price_basis, b.tier_band, tier.tier AS price_tier, tier.tier_level,
   b.rating_overall, b.rating_accuracy, b.rating_cleanliness, b.rating_check_in, b.rating_communication, b.rating_location, b.rating_value,
   b.number_of_reviews, b.reviews_ltm, b.reviews_l30d, b.reviews_per_month, b.first_review, b.last_review,
   b.amenity_keys,
@@ -69,8 +70,12 @@ SELECT
   b.listed, b.active, b.blocked,
   b.open_30 AS available_next_30d,
   b.open_365 AS available_next_365d,
+  -- From the calendar, else from the listings file's availability_30 (demand_source).
   CASE WHEN b.calendar_days > 0 AND b.listed
-       THEN greatest(least(b.calendar_days, 30) - b.open_30 - round(b.blocked_share * least(b.calendar_days, 30)), 0) END AS booked_ahead_30d,
+       THEN greatest(least(b.calendar_days, 30) - b.open_30 - round(b.blocked_share * least(b.calendar_days, 30)), 0)
+       WHEN b.demand_source = 'listing_availability' AND b.listed
+       THEN greatest(30 - b.open_30 - round(b.blocked_share * 30), 0) END AS booked_ahead_30d,
+  b.demand_source,
   b.blocked_share,
   b.blocked_share_observed,
   b.stay_nights,
@@ -89,3 +94,4 @@ FROM str_listing_base b
 LEFT JOIN tier USING (id)
 LEFT JOIN ltm l USING (id)
 JOIN str_listing_price p USING (id)
+JOIN str_price_guard g USING (id)

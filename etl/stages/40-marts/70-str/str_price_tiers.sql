@@ -6,7 +6,8 @@
 -- 'all', always present). A price equal to a bound belongs to the tier above it.
 CREATE OR REPLACE TABLE str_price_tiers AS
 WITH p AS (
-  SELECT la_code, tier_band, price_gbp FROM str_listing_base WHERE price_gbp IS NOT NULL
+  -- Outlier prices (str_price_guard) set no bound.
+  SELECT la_code, tier_band, price_gbp FROM str_listing_base JOIN str_price_guard USING (id) WHERE price_gbp IS NOT NULL AND NOT price_outlier
 ),
 g AS (
   SELECT

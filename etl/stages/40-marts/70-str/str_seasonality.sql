@@ -6,6 +6,10 @@
 -- pattern; with no reviews at all the index is flat. The price index is the demand index to the
 -- power adr_elasticity (an assumption: the sources publish no historical prices), rescaled to
 -- a day-weighted mean of 1. la_code '*' is the build-wide row, used for listings with no LA.
+-- A build with no reviews in the window (a scrape published without its reviews file) takes
+-- the national prior season_prior (review counts by month of year, docs/str.md) instead of a
+-- flat year; `source` says which: reviews, build_wide (an LA with none of its own borrows the
+-- build-wide pattern) or national_prior.
 CREATE OR REPLACE TABLE str_seasonality AS
 WITH r AS (
   SELECT listing_id AS id, CAST(date_trunc('month', CAST(date AS DATE)) AS DATE) AS month FROM stg_airbnb_reviews
@@ -27,22 +31,26 @@ gcount AS (
 ),
 gshare AS (
   SELECT moy, days, n,
-         CASE WHEN sum(n) OVER () > 0 THEN n / sum(n) OVER () ELSE days / 365.25 END AS g
+         CASE WHEN sum(n) OVER () > 0 THEN n / sum(n) OVER ()
+              ELSE CAST(string_split($season_prior, ',')[moy] AS DOUBLE) / list_sum(list_transform(string_split($season_prior, ','), x -> CAST(x AS DOUBLE))) END AS g,
+         CASE WHEN sum(n) OVER () > 0 THEN 'reviews' ELSE 'national_prior' END AS source
   FROM gcount
 ),
 las AS (
   SELECT DISTINCT la_code FROM str_listing_base WHERE la_code IS NOT NULL
 ),
 la_counts AS (
-  SELECT l.la_code, g.moy, g.days, g.g, count(i.moy) AS n
+  SELECT l.la_code, g.moy, g.days, g.g, g.source AS build_source, count(i.moy) AS n
   FROM las l CROSS JOIN gshare g
   LEFT JOIN inwin i ON i.la_code = l.la_code AND i.moy = g.moy
-  GROUP BY l.la_code, g.moy, g.days, g.g
+  GROUP BY l.la_code, g.moy, g.days, g.g, g.source
 ),
 shares AS (
-  SELECT '*' AS la_code, moy, days, n, g AS share FROM gshare
+  SELECT '*' AS la_code, moy, days, n, g AS share, source FROM gshare
   UNION ALL
-  SELECT la_code, moy, days, n, (n + $seasonality_prior * g) / (sum(n) OVER (PARTITION BY la_code) + $seasonality_prior) AS share
+  SELECT la_code, moy, days, n, (n + $seasonality_prior * g) / (sum(n) OVER (PARTITION BY la_code) + $seasonality_prior) AS share,
+         CASE WHEN build_source = 'national_prior' THEN build_source
+              WHEN sum(n) OVER (PARTITION BY la_code) > 0 THEN 'reviews' ELSE 'build_wide' END AS source
   FROM la_counts
 ),
 idx AS (
@@ -55,5 +63,6 @@ SELECT
   demand_index,
   raw_adr / (sum(raw_adr * days) OVER (PARTITION BY la_code) / 365.25) AS adr_index,
   (SELECT win_from FROM win) AS window_from,
-  (SELECT win_to FROM win) AS window_to
+  (SELECT win_to FROM win) AS window_to,
+  source
 FROM idx
