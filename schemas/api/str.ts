@@ -125,16 +125,16 @@ export const StrMarketQuerySchema = z
   });
 
 const Sections = {
-  summary: z.object({ adr: z.number(), occupancy_pct: z.number(), revpar: z.number(), revenue_pcm: z.number(), revenue_annual: z.number(), active_listings: z.number().int() }),
-  historical: z.array(z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number(), revpar: z.number(), yoy_revenue_change: z.number().nullable() })),
+  summary: z.object({ adr: z.number().nullable(), occupancy_pct: z.number().nullable(), revpar: z.number().nullable(), revenue_pcm: z.number().nullable(), revenue_annual: z.number().nullable(), active_listings: z.number().int() }).meta({ description: 'A ratio with nothing under it (no booked or available night, no live listing) is null, not 0.' }),
+  historical: z.array(z.object({ month: z.string().regex(/^\d{4}-\d{2}$/), adr: z.number().nullable(), occupancy_pct: z.number().nullable(), revenue_pcm: z.number().nullable(), revpar: z.number().nullable(), yoy_revenue_change: z.number().nullable() })),
   supply: z.object({ active_listings: z.number().int(), yoy_growth_pct: z.number().nullable(), new_listings_30d: z.number().int(), blocked_listings: z.number().int() }),
   ratings: z.object({ overall_avg: z.number().nullable(), count_with_rating: z.number().int(), cleanliness: z.number().nullable(), accuracy: z.number().nullable(), communication: z.number().nullable(), location: z.number().nullable(), check_in: z.number().nullable(), value: z.number().nullable() }),
   amenities: z.record(z.string().regex(/_pct$/), z.number()),
-  by_bedrooms: z.array(z.object({ bedrooms: z.number().int(), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })),
-  by_listing_type: z.array(z.object({ listing_type: z.string(), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number() })),
-  by_price_tier: z.array(z.object({ tier: z.enum(PRICE_TIERS), listings: z.number().int(), adr: z.number(), occupancy_pct: z.number(), revenue_pcm: z.number() })).meta({ description: 'Tiers are quintiles of the listed nightly price among comparable listings (same local authority; whole homes by bedrooms 1, 2, 3, 4+, or rooms): Budget below the 20th percentile, Economy 20th-40th, Midscale 40th-60th, Upscale 60th-80th, Luxury from the 80th. Bounds in the str_price_tiers table.' }),
+  by_bedrooms: z.array(z.object({ bedrooms: z.number().int(), listings: z.number().int(), adr: z.number().nullable(), occupancy_pct: z.number().nullable(), revenue_pcm: z.number().nullable() })),
+  by_listing_type: z.array(z.object({ listing_type: z.string(), listings: z.number().int(), adr: z.number().nullable(), occupancy_pct: z.number().nullable() })),
+  by_price_tier: z.array(z.object({ tier: z.enum(PRICE_TIERS), listings: z.number().int(), adr: z.number().nullable(), occupancy_pct: z.number().nullable(), revenue_pcm: z.number().nullable() })).meta({ description: 'Tiers are quintiles of the listed nightly price among comparable listings (same local authority; whole homes by bedrooms 1, 2, 3, 4+, or rooms): Budget below the 20th percentile, Economy 20th-40th, Midscale 40th-60th, Upscale 60th-80th, Luxury from the 80th. Bounds in the str_price_tiers table.' }),
   demand: z.object({ booked_nights_30d: z.number().int(), available_nights_30d: z.number().int(), lead_time_avg_days: z.number().nullable(), length_of_stay_avg: z.number().nullable() }),
-  grade: z.object({ letter: z.enum(['A', 'B', 'C', 'D', 'E', 'F']), score_0_100: z.number().min(0).max(100), strongest: z.array(z.string()), weakest: z.array(z.string()) }).meta({ description: 'The market against every postcode sector of the build with at least 3 active listings (unfiltered): score_0_100 is the percentile of its mean dimension percentile; A from 85, B 70, C 50, D 30, E 15, F below. Dimensions: revenue, occupancy, revenue_growth, stability, supply_headroom, guest_rating; strongest and weakest name the two of highest and lowest percentile.' }),
+  grade: z.object({ letter: z.enum(['A', 'B', 'C', 'D', 'E', 'F']).nullable(), score_0_100: z.number().min(0).max(100).nullable(), strongest: z.array(z.string()), weakest: z.array(z.string()), listings: z.number().int(), note: z.string().optional() }).meta({ description: 'listings: the active listings graded. A market with fewer than 3 active listings is too thin to grade: letter and score_0_100 are null and note says why. Otherwise the market against every postcode sector of the build with at least 3 active listings (unfiltered): score_0_100 is the percentile of its mean dimension percentile; A from 85, B 70, C 50, D 30, E 15, F below. Dimensions: revenue, occupancy, revenue_growth, stability, supply_headroom, guest_rating; strongest and weakest name the two of highest and lowest percentile.' }),
 };
 
 export const StrMarketSchema = z
@@ -142,6 +142,7 @@ export const StrMarketSchema = z
     location: z.string(),
     country: z.enum(['England', 'Wales', 'Scotland']),
     currency: z.literal('GBP'),
+    listings: z.number().int().meta({ description: 'the listings selected (location and filters): the count every figure rests on' }),
     ...Object.fromEntries(Object.entries(Sections).map(([k, s]) => [k, s.optional()])),
   })
   .meta({ id: 'StrMarket', description: 'location, country and currency always; the other sections as named in include.' });

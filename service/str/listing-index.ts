@@ -1,7 +1,7 @@
 import Flatbush from 'flatbush';
 import {
   bedroomResemblance, comparableOrder, FLAT_SEASONALITY, proximity, similarityOf,
-  type PropertyKind, type Seasonality, type StrComparable, type StrSubject,
+  type PropertyKind, type Seasonality, type SeasonSource, type StrComparable, type StrSubject,
 } from '../domain/str/estimate.ts';
 
 /** Runs a named `service/store/sql/<name>.sql` statement (a BuildStore, or a plain connection in tests and benches). */
@@ -94,13 +94,13 @@ export class StrListingIndex {
       this.tree = tree;
     }
     this.seasons = new Map();
-    const byLa = new Map<string, { demand: number[]; adr: number[] }>();
+    const byLa = new Map<string, { demand: number[]; adr: number[]; source: SeasonSource }>();
     for (const r of seasonRows) {
       const la = String(r.la_code);
       const m = Number(r.month_of_year) - 1;
       if (!(m >= 0 && m < 12)) continue;
       let s = byLa.get(la);
-      if (!s) byLa.set(la, (s = { demand: Array(12).fill(1), adr: Array(12).fill(1) }));
+      if (!s) byLa.set(la, (s = { demand: Array(12).fill(1), adr: Array(12).fill(1), source: r.source === 'national_prior' || r.source === 'build_wide' ? r.source : 'reviews' }));
       s.demand[m] = num(r.demand_index) || 1;
       s.adr[m] = num(r.adr_index) || 1;
     }
@@ -255,6 +255,6 @@ export class StrListingIndex {
 
   /** The LA's month-of-year indices, else the build-wide ones, else flat. */
   seasonality(la: string | null): Seasonality {
-    return (la ? this.seasons.get(la) : undefined) ?? this.seasons.get('*') ?? FLAT_SEASONALITY;
+    return (la ? this.seasons.get(la) : undefined) ?? this.seasons.get('*') ?? { ...FLAT_SEASONALITY, source: 'none' };
   }
 }

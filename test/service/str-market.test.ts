@@ -57,7 +57,9 @@ describe('GET /v1/str/market', () => {
   it('outcode: every section of the spec, 3 credits, figures equal the published area table', async () => {
     const r = await get(`outcode=${area.outcode.toLowerCase()}`);
     const m = ok(r);
-    expect(Object.keys(r.json).sort()).toEqual(['country', 'currency', 'location', ...SECTIONS].sort());
+    expect(Object.keys(r.json).sort()).toEqual(['country', 'currency', 'listings', 'location', ...SECTIONS].sort());
+    const [n] = await rows(`SELECT count(*) AS n FROM l WHERE outcode = '${area.outcode}'`);
+    expect(m.listings).toBe(Number(n!.n));
     expect(m.location).toBe(area.outcode);
     expect(m.currency).toBe('GBP');
     expect(['England', 'Wales', 'Scotland']).toContain(m.country);
@@ -148,14 +150,31 @@ describe('GET /v1/str/market', () => {
     expect(t.summary.active_listings).toBe(Number(ct!.n));
   });
 
+  it('country from the listings\' postcodes, never a default: each country\'s outcodes, and a polygon across borders takes the majority', async () => {
+    const byCountry = await rows(`SELECT country, min(outcode) AS outcode FROM l WHERE outcode IS NOT NULL GROUP BY country ORDER BY country`);
+    expect(byCountry.length).toBeGreaterThanOrEqual(2);
+    for (const c of byCountry) {
+      // An outcode lies in one country: its listings' country is the answer.
+      expect(ok(await get(`outcode=${c.outcode}&include=summary`)).country).toBe(c.country);
+    }
+    // A ring around the whole region, across the English, Welsh and Scottish towns.
+    const [bb] = await rows(`SELECT min(lng) - 0.01 AS x0, max(lng) + 0.01 AS x1, min(lat) - 0.01 AS y0, max(lat) + 0.01 AS y1 FROM l`);
+    const ring = `${bb!.x0},${bb!.y0} ${bb!.x1},${bb!.y0} ${bb!.x1},${bb!.y1} ${bb!.x0},${bb!.y1}`;
+    const [major] = await rows(`SELECT country FROM l WHERE country IS NOT NULL GROUP BY country ORDER BY count(*) DESC, country LIMIT 1`);
+    const all = ok(await get(`polygon=${encodeURIComponent(ring)}&include=summary`));
+    expect(all.country).toBe(major!.country);
+    const [n] = await rows(`SELECT count(*) AS n FROM l`);
+    expect(all.listings).toBe(Number(n!.n));
+  });
+
   it('include: only the named sections beside location, country and currency', async () => {
     const r = await get(`outcode=${area.outcode}&include=summary,historical,grade`);
     ok(r);
-    expect(Object.keys(r.json).sort()).toEqual(['country', 'currency', 'grade', 'historical', 'location', 'summary']);
+    expect(Object.keys(r.json).sort()).toEqual(['country', 'currency', 'grade', 'historical', 'listings', 'location', 'summary']);
     for (const sec of SECTIONS) {
       const one = await get(`outcode=${area.outcode}&include=${sec}`);
       ok(one);
-      expect(Object.keys(one.json).sort()).toEqual(['country', 'currency', 'location', sec].sort());
+      expect(Object.keys(one.json).sort()).toEqual(['country', 'currency', 'listings', 'location', sec].sort());
     }
   });
 

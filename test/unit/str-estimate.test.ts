@@ -108,6 +108,12 @@ describe('STR estimate model', () => {
     expect(effectiveComparables([1, 1, 1, 1, ...Array(8).fill(0.16)])).toBeCloseTo(6.63, 2);
     expect(estimateStr(subject, many(12, (i) => ({ bedrooms: i < 4 ? 2 : 4 })), FLAT_SEASONALITY).confidence).toBe('Medium');
     expect(estimateStr(subject, many(3, () => ({})), FLAT_SEASONALITY).confidence).toBe('Low');
+    // Months from the national prior (no local reviews) or from nothing: one level less.
+    expect(estimateStr(subject, many(20, () => ({})), FLAT_SEASONALITY).confidence).toBe('High');
+    expect(estimateStr(subject, many(20, () => ({})), { ...FLAT_SEASONALITY, source: 'national_prior' }).confidence).toBe('Medium');
+    expect(estimateStr(subject, many(20, () => ({})), { ...FLAT_SEASONALITY, source: 'none' }).confidence).toBe('Medium');
+    expect(estimateStr(subject, many(20, () => ({})), { ...FLAT_SEASONALITY, source: 'build_wide' }).confidence).toBe('High');
+    expect(estimateStr(subject, many(12, (i) => ({ bedrooms: i < 4 ? 2 : 4 })), { ...FLAT_SEASONALITY, source: 'national_prior' }).confidence).toBe('Low');
     // One identical comparable next door and 60 far, unlike ones: about one effective comparable.
     expect(estimateStr(subject, [comp({ distance_m: 0 }), ...many(60, () => ({ distance_m: 1900, bedrooms: 5, property_type: 'house' }))], FLAT_SEASONALITY).confidence).toBe('Low');
     expect(effectiveComparables([])).toBe(0);
@@ -167,7 +173,7 @@ describe('STR listing index', () => {
     expect(index.seasonality('E06000023').demand[7]).toBe(1);
     expect(index.seasonality('E99999999').adr[7]).toBe(1.3);
     expect(index.seasonality(null).demand[7]).toBe(1.5);
-    expect(new StrListingIndex([], []).seasonality('x')).toEqual(FLAT_SEASONALITY);
+    expect(new StrListingIndex([], []).seasonality('x')).toEqual({ ...FLAT_SEASONALITY, source: 'none' });
     const h = index.near(51.45, -2.59, 2000);
     expect(index.laOf(h)).toBe('E06000023');
     expect(index.nearestSector(h)).toMatch(/^BS\d \d$/);

@@ -3,6 +3,7 @@ import {
   DIMENSIONS, GRADE, HISTORY_MONTHS, gradeOf, letterOf, marketSections, monthLabel, passes, percentileOf,
   type GradeBenchmark, type MarketListings, SECTIONS,
 } from '../../service/domain/str/market.ts';
+import { countryOf } from '../../service/routes/v1/str-market.ts';
 import { StrMarketSet, pointInRing } from '../../service/str/market-set.ts';
 import { stagedContext } from '../support/region.ts';
 import { letterCounts, marketGrades } from '../support/str-market-grades.ts';
@@ -47,6 +48,38 @@ describe('market aggregation (pure)', () => {
     expect(out.historical[0].yoy_revenue_change).toBeNull(); // no prior year given
     expect(out.amenities).toEqual({ kitchen_pct: 0, wifi_pct: 100 });
     expect(out.demand).toEqual({ booked_nights_30d: 20, available_nights_30d: 30, lead_time_avg_days: null, length_of_stay_avg: 3 });
+  });
+
+  it('null, not 0, where there is nothing to average: a group with no booked night has no ADR', () => {
+    const s = fixture({ booked: [0, 0, 0, 10], beds: [3, 3, 3, 2] });
+    const out: any = marketSections(s, [0, 1, 2, 3], new Set(['by_bedrooms', 'summary'] as const), emptyBench);
+    expect(out.by_bedrooms).toEqual([
+      { bedrooms: 2, listings: 1, adr: 100, occupancy_pct: 50, revenue_pcm: 1000 },
+      { bedrooms: 3, listings: 3, adr: null, occupancy_pct: 0, revenue_pcm: 0 },
+    ]);
+    const none: any = marketSections(s, [0], new Set(['summary', 'historical'] as const), emptyBench);
+    expect(none.summary.adr).toBeNull();
+    expect(none.historical[23].adr).toBeNull();
+  });
+
+  it('a market too thin to grade says so, with its listing count, instead of a letter', () => {
+    const two: any = marketSections(fixture({ booked: [10, 5] }), [0, 1], new Set(['grade'] as const), emptyBench);
+    expect(two.grade).toEqual({
+      letter: null, score_0_100: null, strongest: [], weakest: [], listings: 2,
+      note: `Too thin to grade: 2 active listings, at least ${GRADE.minBenchmarkListings} needed.`,
+    });
+    const three: any = marketSections(fixture({ booked: [10, 5, 7] }), [0, 1, 2], new Set(['grade'] as const), emptyBench);
+    expect(three.grade.letter).not.toBeNull();
+    expect(three.grade.listings).toBe(3);
+  });
+
+  it('country: the selected listings\' majority from their postcodes (a border polygon), never a default', () => {
+    const country = ['Wales', 'Wales', 'England', 'Scotland', null, null];
+    expect(countryOf(country, [0, 1])).toBe('Wales');
+    expect(countryOf(country, [3])).toBe('Scotland');
+    expect(countryOf(country, [0, 1, 2, 4, 5])).toBe('Wales'); // across the border: two Welsh, one English
+    expect(countryOf(country, [2, 3])).toBe('England'); // a tie: alphabetical
+    expect(countryOf(country, [4, 5])).toBeUndefined(); // no postcode data: unknown, not England
   });
 
   it('a listing whose history ends a month earlier lands in the right months', () => {

@@ -61,9 +61,17 @@ export interface StrComparable {
 }
 
 /** Month-of-year indices (January first), each with a day-weighted mean of 1. */
+/**
+ * Where a seasonality comes from: the LA's own reviews, the build-wide pattern (the LA has
+ * none), the national prior (the build has no reviews: docs/str.md step 5) or nothing (flat).
+ */
+export type SeasonSource = 'reviews' | 'build_wide' | 'national_prior' | 'none';
+
 export interface Seasonality {
   demand: readonly number[];
   adr: readonly number[];
+  /** Absent: reviews. */
+  source?: SeasonSource;
 }
 
 export const FLAT_SEASONALITY: Seasonality = { demand: Array(12).fill(1), adr: Array(12).fill(1) };
@@ -219,9 +227,15 @@ export function effectiveComparables(w: readonly number[]): number {
   return s2 > 0 ? (s * s) / s2 : 0;
 }
 
-/** High from 12 effective comparables, Medium from 4 (thresholds set on the synthetic region's errors: docs/str.md). */
-export function confidenceOf(effective: number): 'High' | 'Medium' | 'Low' {
-  return effective >= STR_ESTIMATE.highConfidenceEffective ? 'High' : effective >= STR_ESTIMATE.mediumConfidenceEffective ? 'Medium' : 'Low';
+/**
+ * High from 12 effective comparables, Medium from 4 (thresholds set on the synthetic region's
+ * errors: docs/str.md); one level less when the months rest on no local review history (the
+ * national prior, or a flat year): the seasons are then an assumption, not an observation.
+ */
+export function confidenceOf(effective: number, season: SeasonSource = 'reviews'): 'High' | 'Medium' | 'Low' {
+  const level = effective >= STR_ESTIMATE.highConfidenceEffective ? 2 : effective >= STR_ESTIMATE.mediumConfidenceEffective ? 1 : 0;
+  const lowered = season === 'national_prior' || season === 'none' ? Math.max(0, level - 1) : level;
+  return (['Low', 'Medium', 'High'] as const)[lowered]!;
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -273,7 +287,7 @@ export function estimateStr(
   const low = months.filter((m) => m.rev <= mean * (1 - p.seasonThreshold)).map((m) => m.month);
 
   const simAvg = chosen.reduce((a, x) => a + x.sim, 0) / chosen.length;
-  const confidence = confidenceOf(effectiveComparables(w));
+  const confidence = confidenceOf(effectiveComparables(w), season.source);
 
   const out: StrEstimateFigures = {
     projected_monthly: {

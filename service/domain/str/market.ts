@@ -191,16 +191,16 @@ class Acc {
   }
 
   /** Last-12-month figures. */
-  ltm(): { adr: number; occupancy: number | null; revpar: number; revenue_pcm: number; live_months: number } {
+  ltm(): { adr: number | null; occupancy: number | null; revpar: number | null; revenue_pcm: number | null; live_months: number } {
     const rev = this.sum(this.rev, 12, 24);
     const booked = this.sum(this.booked, 12, 24);
     const avail = this.sum(this.avail, 12, 24);
     const live = this.sum(this.live, 12, 24);
     return {
-      adr: booked > 0 ? rev / booked : 0,
+      adr: booked > 0 ? rev / booked : null,
       occupancy: avail > 0 ? booked / avail : null,
-      revpar: avail > 0 ? rev / avail : 0,
-      revenue_pcm: live > 0 ? rev / live : 0,
+      revpar: avail > 0 ? rev / avail : null,
+      revenue_pcm: live > 0 ? rev / live : null,
       live_months: live,
     };
   }
@@ -216,7 +216,9 @@ class Acc {
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 const r4 = (x: number): number => Math.round(x * 10_000) / 10_000;
-const pct = (x: number | null): number => (x === null ? 0 : r1(x * 100));
+// Null, not 0, where there is nothing to average (no booked or available night, no live listing).
+const pct = (x: number | null): number | null => (x === null ? null : r1(x * 100));
+const r2n = (x: number | null): number | null => (x === null ? null : r2(x));
 
 function latestEnd(s: MarketListings, idx: ArrayLike<number>): number {
   let end = -Infinity;
@@ -263,7 +265,7 @@ export function dimensionValues(s: MarketListings, idx: ArrayLike<number>, acc?:
   return {
     revenue: ltm.live_months > 0 ? ltm.revenue_pcm : null,
     occupancy: ltm.occupancy,
-    revenue_growth: prevRpl > 0 && ltm.live_months > 0 ? ltm.revenue_pcm / prevRpl - 1 : null,
+    revenue_growth: prevRpl > 0 && ltm.revenue_pcm !== null ? ltm.revenue_pcm / prevRpl - 1 : null,
     stability,
     supply_headroom: liveYearAgo > 0 ? -(liveNow / liveYearAgo - 1) : null,
     guest_rating: rated > 0 ? rating / rated : null,
@@ -343,6 +345,14 @@ export function letterOf(score: number): Grade['letter'] {
 }
 
 /** The grade of a group's dimension values against the benchmark. */
+/** The grade of a selection with too few active listings to rank: no letter, and why. */
+export function ungraded(active: number): Record<string, unknown> {
+  return {
+    letter: null, score_0_100: null, strongest: [], weakest: [], listings: active,
+    note: `Too thin to grade: ${active} active listing${active === 1 ? '' : 's'}, at least ${GRADE.minBenchmarkListings} needed.`,
+  };
+}
+
 export function gradeOf(bench: GradeBenchmark, v: Record<Dimension, number | null>): Grade {
   const c = composite(bench, v);
   const score = c.composite === null ? 50 : percentileOf(bench.composites, c.composite);
@@ -398,9 +408,9 @@ class Group {
 function perf(g: Group) {
   return {
     listings: g.active,
-    adr: r2(g.booked > 0 ? g.rev / g.booked : 0),
+    adr: r2n(g.booked > 0 ? g.rev / g.booked : null),
     occupancy_pct: pct(g.avail > 0 ? g.booked / g.avail : null),
-    revenue_pcm: r2(g.live > 0 ? g.rev / g.live : 0),
+    revenue_pcm: r2n(g.live > 0 ? g.rev / g.live : null),
   };
 }
 
@@ -415,11 +425,11 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
 
   if (include.has('summary')) {
     out.summary = {
-      adr: r2(ltm.adr),
+      adr: r2n(ltm.adr),
       occupancy_pct: pct(ltm.occupancy),
-      revpar: r2(ltm.revpar),
-      revenue_pcm: r2(ltm.revenue_pcm),
-      revenue_annual: r2(ltm.revenue_pcm * 12),
+      revpar: r2n(ltm.revpar),
+      revenue_pcm: r2n(ltm.revenue_pcm),
+      revenue_annual: r2n(ltm.revenue_pcm === null ? null : ltm.revenue_pcm * 12),
       active_listings: all.active,
     };
   }
@@ -433,10 +443,10 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
       const before = g >= 12 ? all.revenuePerListing(g - 12) : all.hasPrior ? all.revenuePerListing(g - 12) : null;
       rows.push({
         month: monthLabel(end - HISTORY_MONTHS + 1 + g),
-        adr: r2(booked > 0 ? rev / booked : 0),
+        adr: r2n(booked > 0 ? rev / booked : null),
         occupancy_pct: pct(avail > 0 ? booked / avail : null),
-        revenue_pcm: r2(now ?? 0),
-        revpar: r2(avail > 0 ? rev / avail : 0),
+        revenue_pcm: r2n(now),
+        revpar: r2n(avail > 0 ? rev / avail : null),
         yoy_revenue_change: now !== null && before !== null && before > 0 ? r4(now / before - 1) : null,
       });
     }
@@ -533,7 +543,10 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
     };
   }
   if (include.has('grade')) {
-    out.grade = gradeOf(bench, dimensionValues(s, idx, all));
+    // A market too thin to grade says so: fewer active listings than a benchmark sector needs.
+    out.grade = all.active < GRADE.minBenchmarkListings
+      ? ungraded(all.active)
+      : { ...gradeOf(bench, dimensionValues(s, idx, all)), listings: all.active };
   }
   return out;
 }
