@@ -138,7 +138,11 @@ export const MARKET_TABLES: TableContract[] = [
       c('area_level', 'VARCHAR', '', 'derived', 'district, outcode or sector'),
       c('area_code', 'VARCHAR', '', 'rental evidence postcode / postcodes', 'local authority GSS code, outcode or sector'),
       c('bedrooms', 'INTEGER', '', 'rental evidence / ONS category', '0 studio, 1, 2, 3, 4 = four or more'),
-      ...RENT_STATS('rent of a whole property'),
+      ...RENT_STATS('rent of a whole property').map((d) => (d.name === 'source'
+        ? c('source', 'VARCHAR', '', 'derived', `evidence (≥ ${MIN_LETS} lets), shrunk (fewer lets, shrunk toward prior_level's figures), ons_district (no lets: the local authority's ONS figure) or evidence_thin (fewer lets, no wider figure)`)
+        : d)),
+      c('prior_level', 'VARCHAR', '', 'derived', 'the wider area a thin row was shrunk toward: outcode (for a sector), district (for an outcode) or ons_district (for a district); null when not thin (docs/marts.md, "Thin samples")'),
+      c('credibility', 'DOUBLE', '0–1', 'derived', `weight of the area's own lets: sqrt(lets ÷ ${MIN_LETS}), at most 1; 0 for ons_district`),
     ],
     rules: [
       { rule: 'quartiles ordered', never: 'NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)' },
@@ -164,7 +168,9 @@ export const MARKET_TABLES: TableContract[] = [
       c('area_code', 'VARCHAR', '', 'derived', 'local authority GSS code, outcode or sector'),
       c('bedrooms', 'INTEGER', '', 'properties / rents_area', '0 studio … 4 = four or more'),
       c('median_rent_pcm', 'DOUBLE', 'GBP per month', 'rents_area', 'median monthly rent'),
-      c('rent_source', 'VARCHAR', '', 'rents_area', 'evidence, ons_district or evidence_thin'),
+      c('rent_source', 'VARCHAR', '', 'rents_area', 'evidence, shrunk, ons_district or evidence_thin'),
+      c('rent_sample_size', 'INTEGER', '', 'rents_area', 'lets behind the rent (ONS count for ons_district)'),
+      c('rent_prior_level', 'VARCHAR', '', 'rents_area', 'the wider area a thin rent was shrunk toward (null when not thin)'),
       c('median_price', 'DOUBLE', 'GBP', 'Price Paid, matched', `median index-adjusted price of the last 24 months' standard sales (at least ${MIN_YIELD_SALES})`),
       c('sales_count', 'INTEGER', '', 'Price Paid, matched', 'sales behind median_price'),
       c('gross_yield_pct', 'DOUBLE', 'percent', 'derived', '100 × median_rent_pcm × 12 ÷ median_price'),
