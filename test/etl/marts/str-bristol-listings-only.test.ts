@@ -3,8 +3,8 @@ import { statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SourceFile, SourceKind } from '../../../etl/pipeline/discover.ts';
 import { queryRows, runSql } from '../../../etl/pipeline/sql.ts';
-import { buildStrMarts } from '../../../etl/stages/marts-str.ts';
-import { stageSources } from '../../../etl/stages/stage-sources.ts';
+import { buildStrMarts } from '../../../etl/stages/40-marts/70-str/stage.ts';
+import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 
 // The real Bristol scrape with its calendar and reviews removed: a city published as listings
