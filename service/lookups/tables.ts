@@ -1,0 +1,59 @@
+import type { BuildInfo } from '../middleware/data.ts';
+import { PerBuild } from '../store/per-build.ts';
+import type { BuildStore } from '../store/store.ts';
+import { buildStores } from '../store/stores.ts';
+
+/**
+ * The in-memory tables the lookup endpoints read (service/store/sql/lookup_*_table.sql), made
+ * in the build's store when the build opens, each from tables every build has: point lookups
+ * by UPRN or area key are then index probes, not Parquet row-group scans, and the area counts
+ * and mixes are one aggregate per build instead of one per request. A table whose inputs the
+ * build lacks (an older build) is not made, and its endpoint answers 503.
+ */
+export interface LookupTables {
+  store: BuildStore;
+  has: ReadonlySet<'sales' | 'epc' | 'area' | 'index'>;
+  /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
+  buildDate: string;
+}
+
+/** The build date: the day its manifest was created (the ETL's `today`). */
+export function buildDate(build: BuildInfo): string {
+  return String(build.manifest.created_at ?? '').slice(0, 10);
+}
+
+export const lookupTables = new PerBuild<LookupTables>(async (build) => {
+  const store = await buildStores.prepare(build);
+  const t = store.tables;
+  const has = new Set<'sales' | 'epc' | 'area' | 'index'>();
+  const date = buildDate(build);
+  if (t.has('sales') && t.has('properties')) {
+    await store.exec('lookup_sales_table');
+    has.add('sales');
+  }
+  // A build published before epc_linked had potential_energy_efficiency and main_fuel cannot make it.
+  if (t.has('epc_linked') && (await store.exec('lookup_epc_table').then(() => true, () => false))) has.add('epc');
+  if (t.has('sales') && t.has('properties') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    await store.exec('lookup_area_counts_table', [date]);
+    await store.exec('lookup_area_counts_index');
+    await store.exec('lookup_area_mix_table');
+    has.add('area');
+  }
+  if (t.has('price_index_monthly')) {
+    await store.exec('lookup_index_table');
+    has.add('index');
+  }
+  return { store, has, buildDate: date };
+});
+
+/** The latest as-of date of a source's files in the build (null when none says). */
+export function sourceAsOf(build: BuildInfo, name: string, pathIncludes?: string): string | null {
+  const sources = Array.isArray(build.manifest.sources) ? (build.manifest.sources as Record<string, unknown>[]) : [];
+  let best: string | null = null;
+  for (const s of sources) {
+    if (s.name !== name || (pathIncludes !== undefined && !String(s.path).includes(pathIncludes))) continue;
+    const d = s.as_of == null ? null : String(s.as_of);
+    if (d !== null && (best === null || d > best)) best = d;
+  }
+  return best;
+}
