@@ -83,8 +83,3 @@ export const PlanningQuerySchema = z
   });
 
 export const HmoLicencesQuerySchema = z.strictObject({ ...location, radius_m: radius(1_000, 5_000), page: Page, page_size: PageSize(25, 100) }).superRefine(oneLocation());
-
-export const PostcodeParamsSchema = z.strictObject({ postcode: Postcode });
-export const AreaCodeParamsSchema = z.strictObject({
-  code: z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?( ?[0-9])?$|^[A-Za-z]{1,2}$/, 'must be a postcode area, district (outcode) or sector').meta({ example: 'SW1A 1' }),
-});

@@ -15,6 +15,8 @@ export interface LookupTables {
   has: ReadonlySet<'sales' | 'epc' | 'area' | 'index'>;
   /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
   buildDate: string;
+  /** Local authority names by GSS code (UK HPI's), where the build has them. */
+  laNames: ReadonlyMap<string, string>;
 }
 
 /** The build date: the day its manifest was created (the ETL's `today`). */
@@ -33,7 +35,7 @@ export const lookupTables = new PerBuild<LookupTables>(async (build) => {
   }
   // A build published before epc_linked had potential_energy_efficiency and main_fuel cannot make it.
   if (t.has('epc_linked') && (await store.exec('lookup_epc_table').then(() => true, () => false))) has.add('epc');
-  if (t.has('sales') && t.has('properties') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
+  if (t.has('sales') && t.has('properties') && t.has('addresses') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
     await store.exec('lookup_area_counts_table', [date]);
     await store.exec('lookup_area_counts_index');
     await store.exec('lookup_area_mix_table');
@@ -43,7 +45,9 @@ export const lookupTables = new PerBuild<LookupTables>(async (build) => {
     await store.exec('lookup_index_table');
     has.add('index');
   }
-  return { store, has, buildDate: date };
+  const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
+  const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
+  return { store, has, buildDate: date, laNames };
 });
 
 /** The latest as-of date of a source's files in the build (null when none says). */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AreaSchema, PostcodeSchema } from '../../schemas/api/places.ts';
 import { PropertyEpcSchema, PropertySalesSchema } from '../../schemas/api/property-history.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { buildSql } from './build-sql.ts';
@@ -20,6 +21,11 @@ let sourcesDir: string;
 let sql: Awaited<ReturnType<typeof buildSql>>;
 const get = (path: string): Promise<Reply> => call(s.base, 'GET', path, { key });
 const q = (text: string) => sql.q(text) as Promise<Record<string, any>[]>;
+const one = async (text: string): Promise<Record<string, any>> => {
+  const [r] = await q(text);
+  if (!r) throw new Error(`no row for: ${text}`);
+  return r;
+};
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -78,7 +84,7 @@ describe('GET /v1/properties/{uprn}/sales', () => {
   });
 
   it('equals the build\'s sales table row for row, with the PPD codes named and today\'s price by the index', async () => {
-    const [{ uprn }] = await q(`SELECT uprn FROM sales GROUP BY uprn HAVING count(*) >= 3 ORDER BY uprn LIMIT 1`);
+    const { uprn } = await one(`SELECT uprn FROM sales GROUP BY uprn HAVING count(*) >= 3 ORDER BY uprn LIMIT 1`);
     const want = await q(`SELECT transaction_id, date::VARCHAR AS date, price, property_type, new_build, tenure, category FROM sales WHERE uprn = ${uprn} ORDER BY date DESC, transaction_id`);
     const r = await get(`/v1/properties/${uprn}/sales`);
     const names: Record<string, string> = { D: 'Detached', S: 'Semi-Detached', T: 'Terraced', F: 'Flat', O: 'Other' };
@@ -104,7 +110,7 @@ describe('GET /v1/properties/{uprn}/sales', () => {
   });
 
   it('a known home never sold: 200, count 0; an unknown UPRN: 404; a UPRN with letters: 400', async () => {
-    const [{ uprn }] = await q(`SELECT uprn FROM properties p WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
+    const { uprn } = await one(`SELECT uprn FROM properties p WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
     const r = await get(`/v1/properties/${uprn}/sales`);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ count: 0, sales: [] });
@@ -117,7 +123,7 @@ describe('GET /v1/properties/{uprn}/sales', () => {
 
 describe('GET /v1/properties/{uprn}/epc', () => {
   it('every certificate of the UPRN, newest first, as in epc_linked, with expiry judged at the build date', async () => {
-    const [{ uprn }] = await q(`SELECT uprn FROM epc_linked WHERE uprn IS NOT NULL GROUP BY uprn ORDER BY count(*) DESC, uprn LIMIT 1`);
+    const { uprn } = await one(`SELECT uprn FROM epc_linked WHERE uprn IS NOT NULL GROUP BY uprn ORDER BY count(*) DESC, uprn LIMIT 1`);
     const want = await q(`SELECT certificate_id, lodgement_date::VARCHAR AS lodged, current_energy_rating, potential_energy_rating, current_energy_efficiency,
                            potential_energy_efficiency, total_floor_area_m2, main_fuel FROM epc_linked WHERE uprn = ${uprn} ORDER BY lodgement_date DESC, certificate_id`);
     const r = await get(`/v1/properties/${uprn}/epc`);
@@ -146,8 +152,89 @@ describe('GET /v1/properties/{uprn}/epc', () => {
   });
 
   it('a home without a certificate: 200, count 0; an unknown UPRN: 404', async () => {
-    const [{ uprn }] = await q(`SELECT uprn FROM properties p WHERE NOT EXISTS (SELECT 1 FROM epc_linked e WHERE e.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
+    const { uprn } = await one(`SELECT uprn FROM properties p WHERE NOT EXISTS (SELECT 1 FROM epc_linked e WHERE e.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
     expect((await get(`/v1/properties/${uprn}/epc`)).json).toMatchObject({ count: 0, certificates: [] });
     expect((await get('/v1/properties/999999999999/epc')).status).toBe(404);
+  });
+});
+
+describe('GET /v1/postcodes/{postcode}', () => {
+  it('statistics equal a direct aggregate of the build\'s properties and sales, any case and spacing, for 1 credit', async () => {
+    const { postcode } = await one(`SELECT postcode FROM properties GROUP BY postcode ORDER BY count(*) DESC, postcode LIMIT 1`);
+    const r = await get(`/v1/postcodes/${encodeURIComponent(postcode.replace(' ', '').toLowerCase())}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-credits-cost']).toBe('1');
+    expect(PostcodeSchema.parse(r.json)).toEqual(r.json);
+    const want = await one(`SELECT count(*) AS n, count(flood_zone) AS located, count(*) FILTER (WHERE flood_zone_2) AS z2, count(*) FILTER (WHERE flood_zone_3) AS z3,
+      count(*) FILTER (WHERE conservation_area) AS ca FROM properties WHERE postcode = '${postcode}'`);
+    const types = await q(`SELECT coalesce(property_type, 'unknown') AS value, count(*) AS count FROM properties WHERE postcode = '${postcode}' GROUP BY 1 ORDER BY count DESC, value`);
+    const sales12 = await one(`SELECT count(*) AS n FROM sales s JOIN properties p USING (uprn) WHERE p.postcode = '${postcode}' AND s.date > DATE '2024-10-01' AND s.date <= DATE '2025-10-01'`);
+    const sold5 = await one(`SELECT median(s.price) AS m, count(*) AS n FROM sales s JOIN addresses a USING (uprn) WHERE a.postcode = '${postcode}' AND s.date > DATE '2020-10-01' AND s.date <= DATE '2025-10-01'`);
+    const dir = await one(`SELECT * FROM postcodes WHERE postcode = '${postcode}'`);
+    expect(r.json).toMatchObject({
+      postcode, sector: dir.sector, outcode: dir.outcode, country: dir.country, status: 'live', date_terminated: null,
+      location: { lat: dir.lat, lng: dir.lng }, addresses: Number(want.n), sales_12m: Number(sales12.n),
+      median_price_5y: { value: sold5.m === null ? null : Number(sold5.m), sample_size: Number(sold5.n) },
+    });
+    expect(r.json.local_authority.code).toBe(dir.la_code);
+    expect(r.json.property_types).toEqual(types.map((t) => ({ value: t.value, count: Number(t.count), share: Math.round((Number(t.count) / Number(want.n)) * 10_000) / 10_000 })));
+    const sh = (k: number) => Math.round((k / Number(want.located)) * 10_000) / 10_000;
+    expect(r.json.designations).toEqual({ located_addresses: Number(want.located), flood_zone_2: sh(Number(want.z2)), flood_zone_3: sh(Number(want.z3)), conservation_area: sh(Number(want.ca)), article_4: expect.any(Number) });
+    expect(r.json.sources.find((x: any) => x.name === 'onspd').as_of).toBe(asOf('onspd'));
+  });
+
+  it('a terminated postcode is a 200 saying so; an unknown one a 404; a malformed one a 400', async () => {
+    const [term] = await q(`SELECT postcode, date_terminated::VARCHAR AS d FROM postcodes WHERE terminated ORDER BY postcode LIMIT 1`);
+    if (term) {
+      const r = await get(`/v1/postcodes/${encodeURIComponent(term.postcode)}`);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ status: 'terminated', date_terminated: term.d });
+    }
+    const missing = await get('/v1/postcodes/ZZ99%209ZZ');
+    expect(missing.status).toBe(404);
+    expect(missing.json.detail).toBe('Postcode ZZ99 9ZZ is not in the postcode directory.');
+    expect((await get('/v1/postcodes/BS1')).status).toBe(400);
+  });
+});
+
+describe('GET /v1/areas/{code}', () => {
+  it('an outcode: mixes, prices, growth, rents and designations as in the build\'s tables, for 2 credits', async () => {
+    const { outcode } = await one(`SELECT outcode FROM properties GROUP BY outcode ORDER BY count(*) DESC, outcode LIMIT 1`);
+    const r = await get(`/v1/areas/${outcode}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-credits-cost']).toBe('2');
+    expect(AreaSchema.parse(r.json)).toEqual(r.json);
+    const n = await one(`SELECT count(*) AS n, count(*) FILTER (WHERE epc_current_rating = 'D') AS d FROM properties WHERE outcode = '${outcode}'`);
+    expect(r.json).toMatchObject({ code: outcode, level: 'outcode', addresses: Number(n.n) });
+    expect(r.json.epc_ratings.find((x: any) => x.value === 'D')?.count ?? 0).toBe(Number(n.d));
+    const g = await one(`SELECT * FROM price_growth WHERE area_level = 'outcode' AND area_code = '${outcode}'`);
+    expect(r.json.prices.median_price_12m).toEqual({ value: g.median_price_12m, sample_size: g.sales_12m });
+    if (g.enough_sales) expect(r.json.prices.growth).toEqual({ '1y': g.growth_1y, '5y': g.growth_5y, '10y': g.growth_10y });
+    expect(r.json.prices.index).toMatchObject({ widened: !g.enough_sales });
+    const rents = await q(`SELECT bedrooms, sample_size FROM rents_area WHERE area_level = 'outcode' AND area_code = '${outcode}' ORDER BY bedrooms`);
+    expect(r.json.rents.map((x: any) => [x.bedrooms, x.sample_size])).toEqual(rents.map((x) => [x.bedrooms, x.sample_size]));
+  });
+
+  it('a thin sector says its growth is a wider area\'s; a district is named; a sector answers for itself', async () => {
+    const [thin] = await q(`SELECT area_code FROM price_growth WHERE area_level = 'sector' AND NOT enough_sales ORDER BY area_code LIMIT 1`);
+    if (thin) {
+      const r = await get(`/v1/areas/${encodeURIComponent(thin.area_code)}`);
+      expect(r.status).toBe(200);
+      expect(r.json.level).toBe('sector');
+      expect(r.json.prices.index.widened).toBe(true);
+      expect(r.json.prices.index.level).not.toBe('sector');
+    }
+    const { la_code } = await one(`SELECT la_code FROM properties WHERE la_code IS NOT NULL GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`);
+    const d = await get(`/v1/areas/${la_code}`);
+    expect(d.status).toBe(200);
+    expect(d.json.level).toBe('district');
+    const { name } = await one(`SELECT arg_max(region_name, month) AS name FROM ukhpi_monthly WHERE area_code = '${la_code}'`);
+    expect(d.json.name).toBe(name);
+  });
+
+  it('unknown area: 404; a postcode area or a district written as a sector without its space: 400', async () => {
+    expect((await get('/v1/areas/ZZ9')).status).toBe(404);
+    expect((await get('/v1/areas/BS')).status).toBe(400);
+    expect((await get('/v1/areas/BS1%204DJ')).status).toBe(400);
   });
 });
