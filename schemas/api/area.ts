@@ -16,23 +16,6 @@ const radius = (dflt: number, max: number) =>
   qNum().positive().max(max).optional().meta({ description: `Metres around lat,lng; default ${dflt}, at most ${max}.` });
 const bedrooms = qInt().min(0).max(20).optional();
 
-export const ComparablesQuerySchema = z
-  .strictObject({
-    ...location,
-    radius_m: radius(1_000, 5_000),
-    property_type: z.string().min(1).max(40).optional(),
-    bedrooms,
-    min_price: qInt().min(0).optional(),
-    max_price: qInt().min(0).optional(),
-    sold_since: z.iso.date().optional(),
-    limit: PageSize(20, 100),
-  })
-  .superRefine(oneLocation());
-
-export const TrendsQuerySchema = z
-  .strictObject({ ...location, property_type: z.string().min(1).max(40).optional(), months: qInt().min(12).max(360).default(120) })
-  .superRefine(oneLocation());
-
 export const AreaRentsQuerySchema = z.strictObject({ ...location, bedrooms }).superRefine(oneLocation());
 export const YieldsQuerySchema = AreaRentsQuerySchema;
 

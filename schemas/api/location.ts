@@ -27,8 +27,11 @@ export type LocationForm = 'uprn' | 'postcode' | 'sector' | 'outcode' | 'local_a
 
 export interface LocationOptions {
   forms: readonly LocationForm[];
-  /** With `point`: `radius_m` around lat,lng, its default and maximum in metres. */
-  radius?: { default: number; max: number };
+  /**
+   * `radius_m` in metres, its default and maximum: around lat,lng, or around whichever place is
+   * given when `anyForm` (a UPRN or postcode is a point too, e.g. for comparables).
+   */
+  radius?: { default: number; max: number; anyForm?: boolean };
 }
 
 /** One place, as the resolver takes it. Postcodes and sectors are canonical (upper case, one space). */
@@ -90,7 +93,7 @@ export function locationQuery(opts: LocationOptions) {
             .positive()
             .max(opts.radius.max)
             .optional()
-            .meta({ description: `Metres around lat,lng; default ${opts.radius.default}, at most ${opts.radius.max}.` }),
+            .meta({ description: `Metres around ${opts.radius.anyForm ? 'the place' : 'lat,lng'}; default ${opts.radius.default}, at most ${opts.radius.max}.` }),
         }
       : {}),
   };
@@ -106,7 +109,7 @@ export function locationQuery(opts: LocationOptions) {
     if (point && (v.lat === undefined || v.lng === undefined)) {
       ctx.addIssue({ code: 'custom', path: [v.lat === undefined ? 'lat' : 'lng'], message: 'lat and lng must be given together' });
     }
-    if (!point && v.radius_m !== undefined) {
+    if (!point && v.radius_m !== undefined && !opts.radius?.anyForm) {
       ctx.addIssue({ code: 'custom', path: ['radius_m'], message: 'radius_m applies only with lat and lng' });
     }
     if (given.length === 0) {
@@ -116,6 +119,12 @@ export function locationQuery(opts: LocationOptions) {
     }
   };
   return { shape, refine, forms: opts.forms, radius: opts.radius };
+}
+
+/** The radius a validated query asks for (its default when left out), or null where none applies. */
+export function radiusOf(v: LocationInput, opts: LocationOptions): number | null {
+  if (!opts.radius) return null;
+  return v.radius_m === undefined ? opts.radius.default : Number(v.radius_m);
 }
 
 /** The one place a validated query gives (call after `refine` passed). */
@@ -129,8 +138,7 @@ export function toLocation(v: LocationInput, opts: LocationOptions): Location {
   if (v.outcode !== undefined) return { kind: 'outcode', outcode: String(v.outcode).toUpperCase() };
   if (v.local_authority !== undefined) return { kind: 'local_authority', code: String(v.local_authority).toUpperCase() };
   if (v.lat !== undefined && v.lng !== undefined) {
-    const radius = v.radius_m === undefined ? opts.radius?.default : Number(v.radius_m);
-    return { kind: 'point', lat: Number(v.lat), lng: Number(v.lng), radius_m: opts.radius ? radius! : null };
+    return { kind: 'point', lat: Number(v.lat), lng: Number(v.lng), radius_m: radiusOf(v, opts) };
   }
   throw new Error('toLocation: no location (the query was not refined)');
 }

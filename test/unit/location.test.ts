@@ -52,3 +52,15 @@ describe('location parameters', () => {
     expect(UprnValue.safeParse('x1').success).toBe(false);
   });
 });
+
+describe('a radius around any form', () => {
+  it('radius_m goes with a UPRN or postcode too when the endpoint says so, its default otherwise', async () => {
+    const { radiusOf } = await import('../../schemas/api/location.ts');
+    const o = { forms: ['uprn', 'postcode', 'point'] as const, radius: { default: 500, max: 2000, anyForm: true } };
+    const l = locationQuery(o);
+    const s = z.strictObject({ ...l.shape }).superRefine(l.refine);
+    expect(s.safeParse({ uprn: '1', radius_m: '800' }).success).toBe(true);
+    expect(radiusOf(s.parse({ uprn: '1' }), o)).toBe(500);
+    expect(s.safeParse({ uprn: '1', radius_m: '2500' }).success).toBe(false);
+  });
+});
