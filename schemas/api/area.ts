@@ -55,14 +55,4 @@ export const SchoolsQuerySchema = z
   .strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional(), phase: z.enum(['primary', 'secondary', 'all']).default('all'), limit: PageSize(10, 50) })
   .superRefine(oneLocation());
 
-export const FloodRiskQuerySchema = z.strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional() }).superRefine(oneLocation());
-
-export const PlanningQuerySchema = z
-  .strictObject({ uprn: Uprn.optional(), lat: Lat.optional(), lng: Lng.optional() })
-  .superRefine((v, ctx) => {
-    const point = v.lat !== undefined || v.lng !== undefined;
-    if (point && (v.lat === undefined || v.lng === undefined)) ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat and lng must be given together' });
-    if ((v.uprn !== undefined) === point) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give exactly one of uprn or lat+lng' });
-  });
-
 export const HmoLicencesQuerySchema = z.strictObject({ ...location, radius_m: radius(1_000, 5_000), page: Page, page_size: PageSize(25, 100) }).superRefine(oneLocation());

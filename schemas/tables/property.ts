@@ -128,4 +128,19 @@ export const PROPERTY_TABLES: TableContract[] = [
       c('name', 'VARCHAR', '', 'planning.data.gov.uk', ''), c('flood_risk_level', 'INTEGER', '2 or 3', 'flood-risk-zone', 'null for other datasets'),
     ],
   },
+  {
+    name: 'planning_features', sortKey: ['dataset', 'entity'], description: 'the planning and flood features in force at the build date, with their geometry, for point queries',
+    columns: [
+      c('dataset', 'VARCHAR', '', 'planning.data.gov.uk', 'e.g. flood-risk-zone, conservation-area'),
+      c('entity', 'BIGINT', '', 'planning.data.gov.uk', 'entity number'), c('reference', 'VARCHAR', '', 'planning.data.gov.uk', ''),
+      c('name', 'VARCHAR', '', 'planning.data.gov.uk', ''),
+      c('entry_date', 'VARCHAR', 'YYYY[-MM[-DD]]', 'planning.data.gov.uk entry-date', 'when the platform recorded the entity'),
+      c('start_date', 'VARCHAR', 'YYYY[-MM[-DD]]', 'planning.data.gov.uk start-date', 'when the designation took effect'),
+      c('end_date', 'VARCHAR', 'YYYY[-MM[-DD]]', 'planning.data.gov.uk end-date', 'null while in force (features ended by the build date are left out)'),
+      c('flood_risk_level', 'INTEGER', '2 or 3', 'flood-risk-zone', 'null for other datasets'),
+      c('min_lng', 'DOUBLE', 'WGS84 degrees', 'geometry', 'bounding box'), c('min_lat', 'DOUBLE', 'WGS84 degrees', 'geometry', ''),
+      c('max_lng', 'DOUBLE', 'WGS84 degrees', 'geometry', ''), c('max_lat', 'DOUBLE', 'WGS84 degrees', 'geometry', ''),
+      c('geometry', 'VARCHAR', 'GeoJSON', 'planning.data.gov.uk', 'Polygon or MultiPolygon, WGS84, as published'),
+    ],
+  },
 ];

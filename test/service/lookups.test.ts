@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AreaSchema, PostcodeSchema } from '../../schemas/api/places.ts';
+import { FloodRiskSchema, PlanningConstraintsSchema } from '../../schemas/api/planning.ts';
 import { ComparablesSchema, TrendsSchema } from '../../schemas/api/prices.ts';
 import { PropertyEpcSchema, PropertySalesSchema } from '../../schemas/api/property-history.ts';
 import { publishSynthBuild } from '../support/published.ts';
@@ -433,5 +434,79 @@ describe('GET /v1/prices/comparables', () => {
     // A valid place with nothing sold around it: a 200 with no results, page 1 of 0.
     const empty = await get('/v1/prices/comparables?lat=55.9&lng=-1.0&radius_m=100');
     expect(empty.json).toMatchObject({ total_count: 0, total_pages: 0, page: 1, comparables: [] });
+  });
+});
+
+describe('GET /v1/flood-risk', () => {
+  it('a UPRN: the zone and flags of its property record, its flood areas, the layer named, for 2 credits', async () => {
+    for (const where of ['flood_zone_3', 'flood_zone_2 AND NOT flood_zone_3', 'NOT flood_zone_2']) {
+      const p = await one(`SELECT uprn, flood_zone, flood_zone_2, flood_zone_3, lat, lng FROM properties WHERE ${where} ORDER BY uprn LIMIT 1`);
+      const r = await get(`/v1/flood-risk?uprn=${p.uprn}`);
+      expect(r.status).toBe(200);
+      expect(r.headers['x-credits-cost']).toBe('2');
+      expect(FloodRiskSchema.parse(r.json)).toEqual(r.json);
+      expect(r.json).toMatchObject({ flood_zone: p.flood_zone, flood_zone_2: p.flood_zone_2, flood_zone_3: p.flood_zone_3, postcode_addresses: null });
+      const want = await q(`SELECT entity FROM uprn_designations WHERE uprn = ${p.uprn} AND dataset = 'flood-risk-zone' ORDER BY entity`);
+      expect(r.json.areas.map((a: any) => a.entity)).toEqual(want.map((w) => Number(w.entity)));
+      expect(r.json.layer.dataset).toBe('flood-risk-zone');
+      expect(r.json.layer.features).toBeGreaterThan(0);
+      // The same place as a point: the same answer by the same rule.
+      const pt = await get(`/v1/flood-risk?lat=${p.lat}&lng=${p.lng}`);
+      expect(pt.json).toMatchObject({ flood_zone: p.flood_zone, areas: r.json.areas });
+    }
+  });
+
+  it('a postcode: the zone at its point and the share of its addresses by highest zone, as a direct aggregate', async () => {
+    const { postcode } = await one(`SELECT postcode FROM properties GROUP BY postcode HAVING count(*) FILTER (WHERE flood_zone_2) > 0 ORDER BY count(*) DESC, postcode LIMIT 1`);
+    const r = await get(`/v1/flood-risk?postcode=${encodeURIComponent(postcode)}`);
+    expect(r.status).toBe(200);
+    const w = await one(`SELECT count(flood_zone) AS n, count(*) FILTER (WHERE flood_zone = 1) AS z1, count(*) FILTER (WHERE flood_zone = 2) AS z2, count(*) FILTER (WHERE flood_zone = 3) AS z3
+                         FROM properties WHERE postcode = '${postcode}'`);
+    const sh = (k: unknown) => Math.round((Number(k) / Number(w.n)) * 10_000) / 10_000;
+    expect(r.json.postcode_addresses).toEqual({ located_addresses: Number(w.n), zone_1: sh(w.z1), zone_2: sh(w.z2), zone_3: sh(w.z3) });
+    expect([1, 2, 3]).toContain(r.json.flood_zone);
+  });
+
+  it('errors: a sector (a full postcode is needed), two locations, lat without lng, an unknown postcode or UPRN', async () => {
+    expect((await get('/v1/flood-risk?postcode=BS1%204')).status).toBe(400);
+    const two = await get('/v1/flood-risk?postcode=BS1%204DJ&lat=51.4&lng=-2.5');
+    expect(two.json.errors).toEqual([{ path: 'query.location', message: 'give the location in exactly one way: uprn, postcode or lat+lng; got postcode and lat+lng' }]);
+    expect((await get('/v1/flood-risk?lat=51.4')).status).toBe(400);
+    expect((await get('/v1/flood-risk?postcode=ZZ99%209ZZ')).status).toBe(404);
+    expect((await get('/v1/flood-risk?uprn=999999999999')).status).toBe(404);
+  });
+});
+
+describe('GET /v1/planning/constraints', () => {
+  it('a UPRN: every designation containing it, with names, references and entry dates as published, for 2 credits', async () => {
+    const { uprn, lat, lng } = await one(`SELECT d.uprn, p.lat, p.lng FROM uprn_designations d JOIN properties p USING (uprn) GROUP BY ALL ORDER BY count(DISTINCT d.dataset) DESC, d.uprn LIMIT 1`);
+    const r = await get(`/v1/planning/constraints?uprn=${uprn}`);
+    expect(r.status).toBe(200);
+    expect(r.headers['x-credits-cost']).toBe('2');
+    expect(PlanningConstraintsSchema.parse(r.json)).toEqual(r.json);
+    const want = await q(`SELECT d.dataset, d.name, d.reference, d.entity, f.entry_date FROM uprn_designations d
+      LEFT JOIN planning_features f ON f.dataset = d.dataset AND f.entity = d.entity WHERE d.uprn = ${uprn} ORDER BY d.dataset, d.entity`);
+    expect(r.json.constraints.map((c: any) => [c.dataset, c.name, c.reference, c.entity, c.entry_date]))
+      .toEqual(want.map((w) => [w.dataset, w.name, w.reference, Number(w.entity), w.entry_date]));
+    expect(r.json.count).toBe(want.length);
+    expect(r.json.constraints.every((c: any) => c.entry_date)).toBe(true);
+    // The same place as a point finds the same features.
+    const pt = await get(`/v1/planning/constraints?lat=${lat}&lng=${lng}`);
+    expect(pt.json.constraints).toEqual(r.json.constraints);
+    // Every loaded layer with its as-of date (the file's) and its features' latest entry date.
+    const layers = await q(`SELECT dataset, count(*) AS n, max(entry_date) AS latest FROM planning_features GROUP BY 1 ORDER BY 1`);
+    for (const l of layers) expect(r.json.layers).toContainEqual({ dataset: l.dataset, as_of: asOf('planning', `${l.dataset}.geojson`), latest_entry_date: l.latest, features: Number(l.n) });
+  });
+
+  it('nothing at the place: a 200 with an empty list; a postcode (not taken), two locations or an unknown UPRN: errors', async () => {
+    const { uprn } = await one(`SELECT uprn FROM properties p WHERE NOT EXISTS (SELECT 1 FROM uprn_designations d WHERE d.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
+    const r = await get(`/v1/planning/constraints?uprn=${uprn}`);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ count: 0, constraints: [] });
+    expect((await get('/v1/planning/constraints?lat=55.9&lng=-1.0')).json.constraints).toEqual([]);
+    expect((await get('/v1/planning/constraints?postcode=BS1%204DJ')).status).toBe(400);
+    const two = await get(`/v1/planning/constraints?uprn=${uprn}&lat=51.4&lng=-2.5`);
+    expect(two.json.errors).toEqual([{ path: 'query.location', message: 'give the location in exactly one way: uprn or lat+lng; got uprn and lat+lng' }]);
+    expect((await get('/v1/planning/constraints?uprn=999999999999')).status).toBe(404);
   });
 });
