@@ -11,10 +11,9 @@ import { z } from 'zod';
 import { normalisePostcode } from '../address-normalise.ts';
 import { Lat, Lng, Outcode, Postcode, PostcodeOrSector, qNum, Uprn } from './common.ts';
 
-/** A UPRN as a numeric string (query strings) or a number (JSON bodies); always a string after parsing. */
+/** A UPRN as a numeric string (query strings) or a number (JSON bodies); the number after parsing. */
 export const UprnValue = z
   .union([Uprn, z.number().int().min(0).max(999_999_999_999)])
-  .transform((v) => String(v))
   .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: '100023336956' });
 
 export const LocalAuthority = z
@@ -36,7 +35,7 @@ export interface LocationOptions {
 
 /** One place, as the resolver takes it. Postcodes and sectors are canonical (upper case, one space). */
 export type Location =
-  | { kind: 'uprn'; uprn: string }
+  | { kind: 'uprn'; uprn: number }
   | { kind: 'postcode'; postcode: string }
   | { kind: 'sector'; sector: string }
   | { kind: 'outcode'; outcode: string }
@@ -129,7 +128,7 @@ export function radiusOf(v: LocationInput, opts: LocationOptions): number | null
 
 /** The one place a validated query gives (call after `refine` passed). */
 export function toLocation(v: LocationInput, opts: LocationOptions): Location {
-  if (v.uprn !== undefined) return { kind: 'uprn', uprn: String(v.uprn) };
+  if (v.uprn !== undefined) return { kind: 'uprn', uprn: Number(v.uprn) };
   if (v.postcode !== undefined) {
     const sector = canonicalSector(String(v.postcode));
     if (sector) return { kind: 'sector', sector };

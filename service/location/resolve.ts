@@ -1,8 +1,5 @@
 import type { Location } from '../../schemas/api/location.ts';
-import type { BuildInfo } from '../middleware/data.ts';
-import { ApiError } from '../middleware/errors.ts';
-import { propertyRecords } from '../records/property-records.ts';
-import { buildStores } from '../store/stores.ts';
+import type { BuildResources } from '../build/resources.ts';
 
 /**
  * A location resolved against one build: where it is and which areas it lies in. A UPRN is
@@ -28,29 +25,34 @@ const parts = (postcode: string) => {
   return { outcode, sector: postcode.slice(0, -2) };
 };
 
+/** Why a location could not be placed (the route answers 404 with it). */
+export interface NotPlaced {
+  notFound: string;
+}
+
 /**
- * Resolves a location; 404 for a UPRN the build does not know or a postcode not in its
+ * Resolves a location; not placed for a UPRN the build does not know or a postcode not in its
  * directory (a terminated postcode resolves: it still has a place). Areas are not checked
  * here: an endpoint says itself when it has no data for one.
  */
-export async function resolveLocation(loc: Location, build: BuildInfo): Promise<Place> {
+export async function resolveLocation(loc: Location, data: BuildResources): Promise<Place | NotPlaced> {
   const none = { uprn: null, postcode: null, sector: null, outcode: null, la_code: null, lat: null, lng: null, radius_m: null };
   switch (loc.kind) {
     case 'uprn': {
-      const row = (await propertyRecords.get(build)).get(Number(loc.uprn));
-      if (!row) throw new ApiError('not_found', `No property with UPRN ${loc.uprn}.`);
+      const row = (await data.records.get()).get(loc.uprn);
+      if (!row) return { notFound: `No property with UPRN ${loc.uprn}.` };
       const postcode = row.postcode == null ? null : String(row.postcode);
       const lat = row.lat == null ? null : Number(row.lat);
       const lng = row.lng == null ? null : Number(row.lng);
-      const la = postcode ? await postcodeRow(postcode, build) : undefined;
+      const la = postcode ? await postcodeRow(postcode, data) : undefined;
       return {
-        ...none, kind: 'uprn', label: String(row.address), uprn: Number(loc.uprn), postcode,
+        ...none, kind: 'uprn', label: String(row.address), uprn: loc.uprn, postcode,
         ...(postcode ? parts(postcode) : {}), la_code: la?.la_code == null ? null : String(la.la_code), lat, lng,
       };
     }
     case 'postcode': {
-      const row = await postcodeRow(loc.postcode, build);
-      if (!row) throw new ApiError('not_found', `Postcode ${loc.postcode} is not in the postcode directory.`);
+      const row = await postcodeRow(loc.postcode, data);
+      if (!row) return { notFound: `Postcode ${loc.postcode} is not in the postcode directory.` };
       return {
         ...none, kind: 'postcode', label: loc.postcode, postcode: loc.postcode, ...parts(loc.postcode),
         la_code: row.la_code == null ? null : String(row.la_code),
@@ -69,8 +71,8 @@ export async function resolveLocation(loc: Location, build: BuildInfo): Promise<
 }
 
 /** The directory row of a canonical postcode, or undefined. */
-export async function postcodeRow(postcode: string, build: BuildInfo): Promise<Record<string, unknown> | undefined> {
-  const store = await buildStores.get(build);
+export async function postcodeRow(postcode: string, data: BuildResources): Promise<Record<string, unknown> | undefined> {
+  const store = await data.store.get();
   if (!store.tables.has('postcodes')) return undefined;
   return (await store.query('lookup_postcode', [postcode]))[0];
 }

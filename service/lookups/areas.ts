@@ -1,4 +1,4 @@
-import type { BuildInfo } from '../middleware/data.ts';
+import type { BuildInfo } from '../build/source.ts';
 import { pickIndexLevel, share, type IndexLevel } from '../domain/lookups.ts';
 import { sourceAsOf, type LookupTables } from './tables.ts';
 

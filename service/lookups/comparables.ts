@@ -2,10 +2,8 @@ import Flatbush from 'flatbush';
 import type { AreaPath } from '../domain/valuation/sale.ts';
 import { distanceM } from '../domain/stats.ts';
 import { priceToday } from '../domain/lookups.ts';
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
-import { saleValuers } from '../valuation/sale-valuer.ts';
+import type { BuildStore } from '../store/store.ts';
+import type { SaleValuer } from '../valuation/sale-valuer.ts';
 
 /** Home types as stored (index = code; 0 = unknown). */
 export const COMP_TYPES = [null, 'Detached', 'Semi-Detached', 'Terraced', 'Flat'] as const;
@@ -58,12 +56,11 @@ export class ComparablesIndex {
   }
 }
 
-export async function loadComparables(build: BuildInfo): Promise<ComparablesIndex> {
-  const store = await buildStores.prepare(build);
+/** Loads the index from the build's store, with prices today by the sale valuer's area index. */
+export async function loadComparables(store: BuildStore, valuer: SaleValuer): Promise<ComparablesIndex> {
   const complete = ['sales', 'properties'].every((t) => store.tables.has(t));
   const c: Record<string, unknown[]> = complete ? await store.queryColumns('lookup_comparables_all') : {};
   const n = c.uprn?.length ?? 0;
-  const valuer = await saleValuers.prepare(build);
   const lookup = valuer.lookup;
   const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
   const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -93,6 +90,3 @@ export async function loadComparables(build: BuildInfo): Promise<ComparablesInde
   }
   return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, tree, indexed ? valuer.asOfMonth : null);
 }
-
-/** The process's comparables index of the build being served, swapped with the build. */
-export const comparablesIndexes = new PerBuild<ComparablesIndex>(loadComparables);

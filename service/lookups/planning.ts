@@ -1,9 +1,8 @@
 import { buildIndex, type PointIndex } from '../../etl/spatial/index.ts';
 import type { PlanningGeometry } from '../../schemas/sources/planning.ts';
-import type { BuildInfo } from '../middleware/data.ts';
+import type { BuildInfo } from '../build/source.ts';
 import { loadDesignations, type DesignationIndex } from '../records/designations.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
+import type { BuildStore } from '../store/store.ts';
 
 /** A planning or flood feature in force at the build date. */
 export interface Feature {
@@ -32,8 +31,8 @@ export interface PlanningIndex {
 
 export const featureId = (f: { dataset: string; entity: number | null; reference: string | null }) => `${f.dataset}|${f.entity}|${f.reference}`;
 
-export const planningIndexes = new PerBuild<PlanningIndex | undefined>(async (build: BuildInfo) => {
-  const store = await buildStores.prepare(build);
+/** Loads the planning index; undefined for a build published before planning_features. */
+export async function loadPlanningIndex(store: BuildStore, build: BuildInfo): Promise<PlanningIndex | undefined> {
   if (!store.tables.has('planning_features')) return undefined;
   const designations = await loadDesignations(build.dir);
   if (!designations) return undefined;
@@ -49,7 +48,7 @@ export const planningIndexes = new PerBuild<PlanningIndex | undefined>(async (bu
     geometry: JSON.parse(String(r.geometry)) as PlanningGeometry,
   }));
   return { features, points: buildIndex(features), byId: new Map(features.map((f) => [featureId(f), f])), designations };
-});
+}
 
 /** The flood zone of a set of features containing a place: 3, 2, or 1 when none (the ETL's rule, docs/spatial.md). */
 export function floodZone(features: readonly { dataset: string; flood_risk_level: number | null }[]): 1 | 2 | 3 {
@@ -67,7 +66,7 @@ export function planningLayers(build: BuildInfo, idx: PlanningIndex, only?: stri
   const asOf = new Map<string, string | null>();
   for (const s of sources) {
     if (s.name !== 'planning') continue;
-    const dataset = String(s.path).split('/').pop()!.replace(/\.(geo)?json$/i, '');
+    const dataset = String(s.path).split('/').pop()!.replace(/\.(geo)?json(\.gz)?$/i, '');
     const d = s.as_of == null ? null : String(s.as_of);
     const prev = asOf.get(dataset) ?? null;
     asOf.set(dataset, prev === null || (d !== null && d > prev) ? d : prev);

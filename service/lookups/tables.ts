@@ -1,7 +1,5 @@
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
+import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
-import { buildStores } from '../store/stores.ts';
 
 /**
  * The in-memory tables the lookup endpoints read (service/store/sql/lookup_*_table.sql), made
@@ -24,8 +22,8 @@ export function buildDate(build: BuildInfo): string {
   return String(build.manifest.created_at ?? '').slice(0, 10);
 }
 
-export const lookupTables = new PerBuild<LookupTables>(async (build) => {
-  const store = await buildStores.prepare(build);
+/** Makes the lookup tables in the build's store (a BuildResources field, opened after the store). */
+export async function loadLookupTables(store: BuildStore, build: BuildInfo): Promise<LookupTables> {
   const t = store.tables;
   const has = new Set<'sales' | 'epc' | 'area' | 'index'>();
   const date = buildDate(build);
@@ -48,7 +46,7 @@ export const lookupTables = new PerBuild<LookupTables>(async (build) => {
   const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
   return { store, has, buildDate: date, laNames };
-});
+}
 
 /** The latest as-of date of a source's files in the build (null when none says). */
 export function sourceAsOf(build: BuildInfo, name: string, pathIncludes?: string): string | null {

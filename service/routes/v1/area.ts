@@ -3,10 +3,9 @@ import { canonicalSector } from '../../../schemas/api/location.ts';
 import {
   areaCounts, areaMixes, chosenIndex, designationShares, growthChain, num, placeSources, str, type AreaLevel,
 } from '../../lookups/areas.ts';
-import { lookupTables } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 /** The level and canonical code of a validated area code. */
 export function areaOf(code: string): { level: Exclude<AreaLevel, 'postcode'>; code: string } {
@@ -35,8 +34,8 @@ export default defineRoute({
   response: AreaSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, build }) => {
-    const t = await lookupTables.get(build!);
+  handler: async ({ params, data, build }) => {
+    const t = await data.lookups.get().catch(notServedYet('GET /areas/{code}'));
     if (!t.has.has('area')) notServedYet('GET /areas/{code}')();
     const area = areaOf(params.code);
     const counts = await areaCounts(t, area.level, area.code);
@@ -101,7 +100,7 @@ export default defineRoute({
         : null,
       designations: designationShares(counts),
       as_of_date: t.buildDate,
-      sources: placeSources(build!, ['addressbase', 'epc', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']),
+      sources: placeSources(build, ['addressbase', 'epc', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']),
     };
   },
 });

@@ -1,12 +1,11 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { FLOOD_LOCATION, FloodRiskQuerySchema, FloodRiskSchema } from '../../../schemas/api/planning.ts';
 import { share } from '../../domain/lookups.ts';
-import { resolveLocation } from '../../location/resolve.ts';
+import { placeOrNotFound } from '../place.ts';
 import { areaCounts } from '../../lookups/areas.ts';
-import { floodZone, planningIndexes, planningLayers } from '../../lookups/planning.ts';
-import { lookupTables } from '../../lookups/tables.ts';
+import { floodZone, planningLayers } from '../../lookups/planning.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const FLOOD = 'flood-risk-zone';
 
@@ -25,10 +24,10 @@ export default defineRoute({
   response: FloodRiskSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const [idx, t] = await Promise.all([planningIndexes.get(build!), lookupTables.get(build!)]);
+  handler: async ({ query, data, build }) => {
+    const [idx, t] = await Promise.all([data.planning.get().catch(notServedYet('GET /flood-risk')), data.lookups.get().catch(notServedYet('GET /flood-risk'))]);
     if (!idx || !t.has.has('area')) notServedYet('GET /flood-risk')();
-    const place = await resolveLocation(toLocation(query, FLOOD_LOCATION), build!);
+    const place = await placeOrNotFound(toLocation(query, FLOOD_LOCATION), data);
     const located = place.lat !== null && place.lng !== null;
     const areas = (place.kind === 'uprn'
       ? idx!.designations.get(place.uprn!)
@@ -55,7 +54,7 @@ export default defineRoute({
       flood_zone_3: known ? zone === 3 : null,
       areas: areas.map((f) => ({ entity: f.entity, reference: f.reference, name: f.name, flood_risk_level: f.flood_risk_level })),
       postcode_addresses: postcodeAddresses,
-      layer: planningLayers(build!, idx!, FLOOD)[0] ?? { dataset: FLOOD, as_of: null, latest_entry_date: null, features: 0 },
+      layer: planningLayers(build, idx!, FLOOD)[0] ?? { dataset: FLOOD, as_of: null, latest_entry_date: null, features: 0 },
       as_of_date: t.buildDate,
     };
   },

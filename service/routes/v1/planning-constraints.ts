@@ -1,10 +1,10 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { PLANNING_LOCATION, PlanningConstraintsSchema, PlanningQuerySchema } from '../../../schemas/api/planning.ts';
-import { resolveLocation } from '../../location/resolve.ts';
-import { featureId, planningIndexes, planningLayers } from '../../lookups/planning.ts';
+import { placeOrNotFound } from '../place.ts';
+import { featureId, planningLayers } from '../../lookups/planning.ts';
 import { buildDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -22,10 +22,10 @@ export default defineRoute({
   response: PlanningConstraintsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const idx = await planningIndexes.get(build!);
+  handler: async ({ query, data, build }) => {
+    const idx = await data.planning.get().catch(notServedYet('GET /planning/constraints'));
     if (!idx) notServedYet('GET /planning/constraints')();
-    const place = await resolveLocation(toLocation(query, PLANNING_LOCATION), build!);
+    const place = await placeOrNotFound(toLocation(query, PLANNING_LOCATION), data);
     const found =
       place.kind === 'uprn'
         ? idx!.designations.get(place.uprn!).map((d) => idx!.byId.get(featureId(d)) ?? { ...d, entry_date: null, start_date: null })
@@ -40,8 +40,8 @@ export default defineRoute({
       location: { kind: place.kind as 'uprn' | 'point', label: place.label, lat: place.lat, lng: place.lng },
       count: constraints.length,
       constraints,
-      layers: planningLayers(build!, idx!),
-      as_of_date: buildDate(build!),
+      layers: planningLayers(build, idx!),
+      as_of_date: buildDate(build),
     };
   },
 });

@@ -1,10 +1,9 @@
 import { PostcodeParamsSchema, PostcodeSchema } from '../../../schemas/api/places.ts';
 import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { areaCounts, areaMixes, designationShares, num, placeSources, str } from '../../lookups/areas.ts';
-import { lookupTables } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -22,8 +21,8 @@ export default defineRoute({
   response: PostcodeSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, build }) => {
-    const t = await lookupTables.get(build!);
+  handler: async ({ params, data, build }) => {
+    const t = await data.lookups.get().catch(notServedYet('GET /postcodes/{postcode}'));
     if (!t.has.has('area') || !t.store.tables.has('postcodes')) notServedYet('GET /postcodes/{postcode}')();
     const postcode = normalisePostcode(params.postcode)!;
     const [row] = await t.store.query('lookup_postcode', [postcode]);
@@ -49,7 +48,7 @@ export default defineRoute({
       sales_12m: Number(counts?.sales_12m ?? 0),
       designations: designationShares(counts),
       as_of_date: t.buildDate,
-      sources: placeSources(build!, ['onspd', 'codepoint', 'addressbase', 'price_paid', 'planning']),
+      sources: placeSources(build, ['onspd', 'codepoint', 'addressbase', 'price_paid', 'planning']),
     };
   },
 });

@@ -1,14 +1,12 @@
 import { radiusOf, toLocation } from '../../../schemas/api/location.ts';
 import { COMPARABLES_LOCATION, ComparablesQuerySchema, ComparablesSchema } from '../../../schemas/api/prices.ts';
 import { monthText, pageSlice, similarity, type CompSubject } from '../../domain/lookups.ts';
-import { resolveLocation } from '../../location/resolve.ts';
-import { COMP_TYPES, comparablesIndexes } from '../../lookups/comparables.ts';
+import { placeOrNotFound } from '../place.ts';
+import { COMP_TYPES } from '../../lookups/comparables.ts';
 import { sourceAsOf } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { propertyRecords } from '../../records/property-records.ts';
-import { buildStores } from '../../store/stores.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const dayOf = (iso: string) => Math.round(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
 const isoOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
@@ -30,11 +28,11 @@ export default defineRoute({
   response: ComparablesSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const store = await buildStores.get(build!);
+  handler: async ({ query, data, build }) => {
+    const store = await data.store.get();
     if (!store.tables.has('sales') || !store.tables.has('properties')) notServedYet('GET /prices/comparables')();
-    const [idx, records] = await Promise.all([comparablesIndexes.get(build!), propertyRecords.get(build!)]);
-    const place = await resolveLocation(toLocation(query, COMPARABLES_LOCATION), build!);
+    const [idx, records] = await Promise.all([data.comparables.get(), data.records.get()]);
+    const place = await placeOrNotFound(toLocation(query, COMPARABLES_LOCATION), data);
     if (place.lat === null || place.lng === null) throw new ApiError('not_found', `${place.label} has no position to search around.`);
     const radius = radiusOf(query, COMPARABLES_LOCATION)!;
     const typeCode = query.property_type ? COMP_TYPES.indexOf(query.property_type) : 0;
@@ -120,7 +118,7 @@ export default defineRoute({
       total_pages: page.totalPages,
       comparables,
       price_today_month: idx.indexMonth === null ? null : monthText(idx.indexMonth),
-      source: { name: 'price_paid', as_of: sourceAsOf(build!, 'price_paid') },
+      source: { name: 'price_paid', as_of: sourceAsOf(build, 'price_paid') },
     };
   },
 });

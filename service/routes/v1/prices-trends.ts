@@ -1,12 +1,11 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { TRENDS_LOCATION, TrendsQuerySchema, TrendsSchema } from '../../../schemas/api/prices.ts';
 import { growthOver, monthNo, monthText } from '../../domain/lookups.ts';
-import { resolveLocation } from '../../location/resolve.ts';
+import { placeOrNotFound } from '../place.ts';
 import { chosenIndex, growthChain, num, placeSources } from '../../lookups/areas.ts';
-import { lookupTables } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const PPD_CODE = { Detached: 'D', 'Semi-Detached': 'S', Terraced: 'T', Flat: 'F' } as const;
 type Level = 'sector' | 'outcode' | 'district' | 'country';
@@ -28,10 +27,10 @@ export default defineRoute({
   response: TrendsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const t = await lookupTables.get(build!);
+  handler: async ({ query, data, build }) => {
+    const t = await data.lookups.get().catch(notServedYet('GET /prices/trends'));
     if (!t.has.has('index') || !t.has.has('sales') || !t.store.tables.has('price_growth')) notServedYet('GET /prices/trends')();
-    const place = await resolveLocation(toLocation(query, TRENDS_LOCATION), build!);
+    const place = await placeOrNotFound(toLocation(query, TRENDS_LOCATION), data);
     const [level, code]: [Level, string | null] =
       place.kind === 'outcode' ? ['outcode', place.outcode] : place.kind === 'local_authority' ? ['district', place.la_code] : ['sector', place.sector];
     if (code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);
@@ -81,7 +80,7 @@ export default defineRoute({
       months,
       growth: { '1y': growthOver(full, 1), '3y': growthOver(full, 3), '5y': growthOver(full, 5), '10y': growthOver(full, 10) },
       sales_12m: sales12,
-      sources: placeSources(build!, ['price_paid']),
+      sources: placeSources(build, ['price_paid']),
     };
   },
 });

@@ -3,11 +3,10 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { PropertyEpcSchema } from '../../../schemas/api/property-history.ts';
 import { EPC_RATINGS, type EpcRating } from '../../../schemas/api/risks.ts';
 import { certificateExpiry, SQFT_PER_M2 } from '../../domain/lookups.ts';
-import { lookupTables, sourceAsOf } from '../../lookups/tables.ts';
+import { sourceAsOf } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { propertyRecords } from '../../records/property-records.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 const int = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
@@ -28,11 +27,11 @@ export default defineRoute({
   response: PropertyEpcSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, build }) => {
-    const tables = await lookupTables.get(build!);
+  handler: async ({ params, data, build }) => {
+    const tables = await data.lookups.get().catch(notServedYet('GET /properties/{uprn}/epc'));
     if (!tables.has.has('epc')) notServedYet('GET /properties/{uprn}/epc')();
     const uprn = Number(params.uprn);
-    const record = (await propertyRecords.get(build!)).get(uprn);
+    const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
     const rows = await tables.store.query('lookup_property_epc', [BigInt(uprn)]);
     const certificates = rows.map((r) => {
@@ -65,7 +64,7 @@ export default defineRoute({
       count: certificates.length,
       certificates,
       as_of_date: tables.buildDate,
-      source: { name: 'epc', as_of: sourceAsOf(build!, 'epc') },
+      source: { name: 'epc', as_of: sourceAsOf(build, 'epc') },
     };
   },
 });

@@ -2,12 +2,10 @@ import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { PropertySalesSchema } from '../../../schemas/api/property-history.ts';
 import { monthText, PPD_TENURES, PPD_TYPES, priceToday } from '../../domain/lookups.ts';
-import { lookupTables, sourceAsOf } from '../../lookups/tables.ts';
+import { sourceAsOf } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { propertyRecords } from '../../records/property-records.ts';
-import { saleValuers } from '../../valuation/sale-valuer.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
@@ -26,13 +24,13 @@ export default defineRoute({
   response: PropertySalesSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ params, build }) => {
-    const tables = await lookupTables.get(build!);
+  handler: async ({ params, data, build }) => {
+    const tables = await data.lookups.get().catch(notServedYet('GET /properties/{uprn}/sales'));
     if (!tables.has.has('sales')) notServedYet('GET /properties/{uprn}/sales')();
     const uprn = Number(params.uprn);
-    const record = (await propertyRecords.get(build!)).get(uprn);
+    const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    const [rows, valuer] = await Promise.all([tables.store.query('lookup_property_sales', [BigInt(uprn)]), saleValuers.get(build!)]);
+    const [rows, valuer] = await Promise.all([tables.store.query('lookup_property_sales', [BigInt(uprn)]), data.saleValuer.get()]);
     const lookup = valuer.lookup;
     const sales = rows.map((r) => {
       const path = { sector: str(r.sector), outcode: str(r.outcode), district: str(r.la_code), country: str(r.country) };
@@ -56,7 +54,7 @@ export default defineRoute({
       sales,
       price_today_month: hasIndex ? monthText(valuer.asOfMonth) : null,
       price_today_method: 'price × the local repeat-sales index at price_today_month ÷ its level in the month of the sale (most local of sector, outcode, district, country with enough sales)',
-      source: { name: 'price_paid', as_of: sourceAsOf(build!, 'price_paid') },
+      source: { name: 'price_paid', as_of: sourceAsOf(build, 'price_paid') },
     };
   },
 });
