@@ -41,7 +41,7 @@ export async function growthChain(t: LookupTables, level: string, code: string):
   const chain: Row[] = [];
   let at: [string, string] | undefined = [level, code];
   while (at) {
-    const [row] = await t.store.query('lookup_growth', at);
+    const [row] = await t.store.query('lookup_growth', [`${at[0]}:${at[1]}`]);
     if (!row) break;
     chain.push(row);
     const parent: string | undefined = PARENT[at[0]];

@@ -8,9 +8,11 @@ import type { BuildStore } from '../store/store.ts';
  * and mixes are one aggregate per build instead of one per request. A table whose inputs the
  * build lacks (an older build) is not made, and its endpoint answers 503.
  */
+export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str';
+
 export interface LookupTables {
   store: BuildStore;
-  has: ReadonlySet<'sales' | 'epc' | 'area' | 'index'>;
+  has: ReadonlySet<LookupTable>;
   /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
   buildDate: string;
   /** Local authority names by GSS code (UK HPI's), where the build has them. */
@@ -25,7 +27,7 @@ export function buildDate(build: BuildInfo): string {
 /** Makes the lookup tables in the build's store (a BuildResources field, opened after the store). */
 export async function loadLookupTables(store: BuildStore, build: BuildInfo): Promise<LookupTables> {
   const t = store.tables;
-  const has = new Set<'sales' | 'epc' | 'area' | 'index'>();
+  const has = new Set<LookupTable>();
   const date = buildDate(build);
   if (t.has('sales') && t.has('properties')) {
     await store.exec('lookup_sales_table');
@@ -42,6 +44,14 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   if (t.has('price_index_monthly')) {
     await store.exec('lookup_index_table');
     has.add('index');
+  }
+  if (['price_growth', 'price_per_sqft', 'rents_area', 'yields_area'].every((n) => t.has(n))) {
+    await store.exec('lookup_area_stats_tables');
+    has.add('area_stats');
+  }
+  if (t.has('str_area_snapshot') && t.has('str_area_months')) {
+    await store.exec('lookup_area_str_table');
+    has.add('str');
   }
   const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));

@@ -215,6 +215,17 @@ describe('GET /v1/areas/{code}', () => {
     expect(r.json.prices.index).toMatchObject({ widened: !g.enough_sales });
     const rents = await q(`SELECT bedrooms, sample_size FROM rents_area WHERE area_level = 'outcode' AND area_code = '${outcode}' ORDER BY bedrooms`);
     expect(r.json.rents.map((x: any) => [x.bedrooms, x.sample_size])).toEqual(rents.map((x) => [x.bedrooms, x.sample_size]));
+    // Short-term lets: listings at the scrape and ADR and occupancy over the area's last 12 months.
+    const [snap] = await q(`SELECT active_listings FROM str_area_snapshot WHERE area_level = 'outcode' AND area_code = '${outcode}'`);
+    const [m12] = await q(`WITH m AS (SELECT * FROM str_area_months WHERE area_level = 'outcode' AND area_code = '${outcode}')
+      SELECT sum(revenue) / sum(booked_nights) AS adr, sum(booked_nights) / sum(available_nights) AS occ FROM m
+      WHERE month > (SELECT max(month) FROM m) - INTERVAL 12 MONTH`);
+    if (!snap) expect(r.json.short_term_lets).toBeNull();
+    else {
+      expect(r.json.short_term_lets.active_listings).toBe(Number(snap.active_listings));
+      if (m12?.adr != null) expect(r.json.short_term_lets.adr).toBeCloseTo(m12.adr, 2);
+      if (m12?.occ != null) expect(r.json.short_term_lets.occupancy).toBeCloseTo(m12.occ, 3);
+    }
   });
 
   it('a thin sector says its growth is a wider area\'s; a district is named; a sector answers for itself', async () => {

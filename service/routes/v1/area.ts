@@ -40,14 +40,13 @@ export default defineRoute({
     const area = areaOf(params.code);
     const counts = await areaCounts(t, area.level, area.code);
     if (!counts) throw new ApiError('not_found', `No addresses in ${area.level} ${area.code}.`);
-    const tables = t.store.tables;
     const strLevel = area.level === 'district' ? 'la' : area.level;
     const [mix, chain, sqft, rents, str12] = await Promise.all([
       areaMixes(t, area.level, area.code),
-      tables.has('price_growth') ? growthChain(t, area.level, area.code) : Promise.resolve([]),
-      tables.has('price_per_sqft') ? t.store.query('lookup_area_prices', [area.level, area.code]) : Promise.resolve([]),
-      tables.has('rents_area') && tables.has('yields_area') ? t.store.query('lookup_area_rents', [area.level, area.code]) : Promise.resolve([]),
-      tables.has('str_area_snapshot') && tables.has('str_area_months') ? t.store.query('lookup_area_str', [strLevel, area.code]) : Promise.resolve([]),
+      t.has.has('area_stats') ? growthChain(t, area.level, area.code) : Promise.resolve([]),
+      t.has.has('area_stats') ? t.store.query('lookup_area_prices', [`${area.level}:${area.code}`]) : Promise.resolve([]),
+      t.has.has('area_stats') ? t.store.query('lookup_area_rents', [`${area.level}:${area.code}`]) : Promise.resolve([]),
+      t.has.has('str') ? t.store.query('lookup_area_str', [`${strLevel}:${area.code}`]) : Promise.resolve([]),
     ]);
     const own = chain[0];
     const index = chosenIndex(chain);

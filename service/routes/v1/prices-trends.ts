@@ -29,7 +29,7 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ query, data, build }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /prices/trends'));
-    if (!t.has.has('index') || !t.has.has('sales') || !t.store.tables.has('price_growth')) notServedYet('GET /prices/trends')();
+    if (!t.has.has('index') || !t.has.has('sales') || !t.has.has('area_stats')) notServedYet('GET /prices/trends')();
     const place = await placeOrNotFound(toLocation(query, TRENDS_LOCATION), data);
     const [level, code]: [Level, string | null] =
       place.kind === 'outcode' ? ['outcode', place.outcode] : place.kind === 'local_authority' ? ['district', place.la_code] : ['sector', place.sector];
