@@ -25,6 +25,8 @@ const DIRECT = {
   current_energy_rating: 'CURRENT_ENERGY_RATING',
   potential_energy_rating: 'POTENTIAL_ENERGY_RATING',
   current_energy_efficiency: 'CURRENT_ENERGY_EFFICIENCY',
+  potential_energy_efficiency: 'POTENTIAL_ENERGY_EFFICIENCY',
+  main_fuel: 'MAIN_FUEL',
   tenure: 'TENURE',
   lodgement_date: 'LODGEMENT_DATE',
   inspection_date: 'INSPECTION_DATE',

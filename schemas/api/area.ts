@@ -16,23 +16,6 @@ const radius = (dflt: number, max: number) =>
   qNum().positive().max(max).optional().meta({ description: `Metres around lat,lng; default ${dflt}, at most ${max}.` });
 const bedrooms = qInt().min(0).max(20).optional();
 
-export const ComparablesQuerySchema = z
-  .strictObject({
-    ...location,
-    radius_m: radius(1_000, 5_000),
-    property_type: z.string().min(1).max(40).optional(),
-    bedrooms,
-    min_price: qInt().min(0).optional(),
-    max_price: qInt().min(0).optional(),
-    sold_since: z.iso.date().optional(),
-    limit: PageSize(20, 100),
-  })
-  .superRefine(oneLocation());
-
-export const TrendsQuerySchema = z
-  .strictObject({ ...location, property_type: z.string().min(1).max(40).optional(), months: qInt().min(12).max(360).default(120) })
-  .superRefine(oneLocation());
-
 export const AreaRentsQuerySchema = z.strictObject({ ...location, bedrooms }).superRefine(oneLocation());
 export const YieldsQuerySchema = AreaRentsQuerySchema;
 
@@ -72,19 +55,4 @@ export const SchoolsQuerySchema = z
   .strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional(), phase: z.enum(['primary', 'secondary', 'all']).default('all'), limit: PageSize(10, 50) })
   .superRefine(oneLocation());
 
-export const FloodRiskQuerySchema = z.strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional() }).superRefine(oneLocation());
-
-export const PlanningQuerySchema = z
-  .strictObject({ uprn: Uprn.optional(), lat: Lat.optional(), lng: Lng.optional() })
-  .superRefine((v, ctx) => {
-    const point = v.lat !== undefined || v.lng !== undefined;
-    if (point && (v.lat === undefined || v.lng === undefined)) ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat and lng must be given together' });
-    if ((v.uprn !== undefined) === point) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give exactly one of uprn or lat+lng' });
-  });
-
 export const HmoLicencesQuerySchema = z.strictObject({ ...location, radius_m: radius(1_000, 5_000), page: Page, page_size: PageSize(25, 100) }).superRefine(oneLocation());
-
-export const PostcodeParamsSchema = z.strictObject({ postcode: Postcode });
-export const AreaCodeParamsSchema = z.strictObject({
-  code: z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?( ?[0-9])?$|^[A-Za-z]{1,2}$/, 'must be a postcode area, district (outcode) or sector').meta({ example: 'SW1A 1' }),
-});

@@ -143,6 +143,8 @@ export const EpcRow = z.object({
   current_energy_rating: rating(),
   potential_energy_rating: rating(),
   current_energy_efficiency: optNumber().pipe(z.number().int().optional()),
+  potential_energy_efficiency: optNumber().pipe(z.number().int().optional()),
+  main_fuel: optStr(),
   tenure: optStr(),
   lodgement_date: anyDate(),
   inspection_date: optDate(),

@@ -11,6 +11,9 @@ import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, 
 import { openHmoValuer, type HmoValuer } from '../valuation/hmo-areas.ts';
 import { loadPostcodePoints, type PostcodePoints } from '../valuation/postcode-points.ts';
 import { SaleValuer } from '../valuation/sale-valuer.ts';
+import { loadComparables, type ComparablesIndex } from '../lookups/comparables.ts';
+import { loadPlanningIndex, type PlanningIndex } from '../lookups/planning.ts';
+import { loadLookupTables, type LookupTables } from '../lookups/tables.ts';
 import { BuildCaches } from './cache.ts';
 import { Lazy, type Resource } from './lazy.ts';
 import type { BuildInfo } from './source.ts';
@@ -63,11 +66,18 @@ export class BuildResources {
     return riskData(this.build, records, designations);
   });
 
+  /** In-memory lookup tables made in the store: sales and certificates by UPRN, area counts and mixes, the index by area. */
+  readonly lookups = new Lazy<LookupTables>('lookup tables', async () => loadLookupTables(await this.store.get(), this.build));
+  /** Every standard sale of a located home in an R-tree (GET /prices/comparables). */
+  readonly comparables = new Lazy<ComparablesIndex>('comparables index', async () => loadComparables(await this.store.get(), await this.saleValuer.get()));
+  /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
+  readonly planning = new Lazy<PlanningIndex | undefined>('planning index', async () => loadPlanningIndex(await this.store.get(), this.build));
+
   constructor(readonly build: BuildInfo) {}
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.risks];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.risks, this.lookups, this.comparables, this.planning];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

@@ -103,6 +103,19 @@ export class BuildStore {
     }
   }
 
+  /**
+   * Runs `sql/<name>.sql`, a statement that changes the build's in-memory database (a derived
+   * table made when a per-build resource opens, never on the request path); parameters bound.
+   */
+  async exec(name: string, params: DuckDBValue[] = []): Promise<void> {
+    const i = await this.checkout();
+    try {
+      await this.conns[i]!.run(storeSql(name), params);
+    } finally {
+      this.release(i);
+    }
+  }
+
   private checkout(): Promise<number> {
     const i = this.idle.pop();
     if (i !== undefined) return Promise.resolve(i);

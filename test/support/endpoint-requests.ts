@@ -14,7 +14,7 @@ export interface Req { path: string; body?: string }
 
 export interface EndpointInputs {
   uprns: { uprn: string; bedrooms: number | null }[];
-  postcodes: { postcode: string; sector: string; outcode: string; lat: number; lng: number; country: string }[];
+  postcodes: { postcode: string; sector: string; outcode: string; lat: number; lng: number; country: string; la_code: string | null }[];
   str: { lat: number; lng: number; postcode: string; sector: string; outcode: string; bedrooms: number | null }[];
   queries: string[];
 }
@@ -27,9 +27,9 @@ export async function readEndpointInputs(buildDir: string, count: number): Promi
   const file = (t: string) => `read_parquet('${join(buildDir, `${t}.parquet`)}')`;
   const uprns = (await q(`SELECT uprn, bedrooms FROM ${file('properties')} USING SAMPLE reservoir(${count} ROWS) REPEATABLE (42)`))
     .map((r) => ({ uprn: String(r.uprn), bedrooms: r.bedrooms === null ? null : Number(r.bedrooms) }));
-  const postcodes = (await q(`SELECT postcode, sector, outcode, lat, lng, country FROM ${file('postcodes')}
+  const postcodes = (await q(`SELECT postcode, sector, outcode, lat, lng, country, la_code FROM ${file('postcodes')}
     WHERE lat IS NOT NULL AND NOT terminated AND address_count > 0 USING SAMPLE reservoir(20000 ROWS) REPEATABLE (42)`))
-    .map((r) => ({ postcode: String(r.postcode), sector: String(r.sector), outcode: String(r.outcode), lat: Number(r.lat), lng: Number(r.lng), country: String(r.country) }));
+    .map((r) => ({ postcode: String(r.postcode), sector: String(r.sector), outcode: String(r.outcode), lat: Number(r.lat), lng: Number(r.lng), country: String(r.country), la_code: r.la_code === null ? null : String(r.la_code) }));
   const str = (await q(`SELECT lat, lng, postcode, sector, outcode, bedrooms FROM ${file('str_listings')}
     WHERE lat IS NOT NULL AND postcode IS NOT NULL AND sector IS NOT NULL AND outcode IS NOT NULL USING SAMPLE reservoir(5000 ROWS) REPEATABLE (42)`))
     .map((r) => ({ lat: Number(r.lat), lng: Number(r.lng), postcode: String(r.postcode), sector: String(r.sector), outcode: String(r.outcode), bedrooms: r.bedrooms === null ? null : Number(r.bedrooms) }));
@@ -109,14 +109,28 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
         ...(chance(0.7) ? { finish_quality: pick(finishes) } : {}),
       });
     })],
-    ['GET /v1/prices/comparables', gen(n, () => get('/v1/prices/comparables', {
-      ...area({ radius: [250, 500, 1000, 2000] }),
-      property_type: chance(0.3) ? pick(['Detached', 'Semi-Detached', 'Terraced', 'Flat']) : undefined,
-      bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined,
-      sold_since: chance(0.3) ? daysAgo(365 * (1 + Math.floor(rand() * 5))) : undefined,
-      limit: chance(0.3) ? pick([10, 50, 100]) : undefined,
-    }))],
-    ['GET /v1/prices/trends', gen(n, () => get('/v1/prices/trends', { ...area(), months: chance(0.4) ? pick([12, 36, 60, 240]) : undefined }))],
+    ['GET /v1/prices/comparables', gen(n, (i) => {
+      // A UPRN, a full postcode or a point, with a radius (any form) and filters as a user sets them.
+      const k = rand();
+      const p = pick(inp.postcodes);
+      const at = k < 0.3 ? { uprn: uprn(i + 31).uprn } : k < 0.65 ? { postcode: p.postcode } : { lat: jitter(p.lat), lng: jitter(p.lng) };
+      return get('/v1/prices/comparables', {
+        ...at,
+        radius_m: chance(0.6) ? pick([250, 500, 1000, 2000]) : undefined,
+        property_type: chance(0.3) ? pick(['Detached', 'Semi-Detached', 'Terraced', 'Flat']) : undefined,
+        bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined,
+        min_date: chance(0.3) ? daysAgo(365 * (1 + Math.floor(rand() * 5))) : undefined,
+        sort: chance(0.3) ? pick(['date', ...('uprn' in at ? ['similarity'] : [])]) : undefined,
+        per_page: chance(0.3) ? pick([10, 50]) : undefined,
+      });
+    })],
+    ['GET /v1/prices/trends', gen(n, (i) => {
+      const p = pick(inp.postcodes);
+      const k = rand();
+      const at = k < 0.3 ? { postcode: p.postcode } : k < 0.5 ? { postcode: p.sector } : k < 0.75 ? { outcode: p.outcode }
+        : k < 0.9 && p.la_code ? { local_authority: p.la_code } : { uprn: uprn(i + 37).uprn };
+      return get('/v1/prices/trends', { ...at, months: chance(0.4) ? pick([12, 36, 60, 120]) : undefined, property_type: chance(0.2) ? pick(['Detached', 'Semi-Detached', 'Terraced', 'Flat']) : undefined });
+    })],
     ['GET /v1/rents/long-term', gen(n, () => {
       const p = pick(inp.postcodes);
       const k = rand();
@@ -170,12 +184,12 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
     ['GET /v1/areas/{code}', gen(n, () => {
       const p = pick(inp.postcodes);
       const k = rand();
-      return get(`/v1/areas/${enc(k < 0.5 ? p.sector : k < 0.9 ? p.outcode : p.outcode.replace(/[0-9].*$/, ''))}`);
+      return get(`/v1/areas/${enc(k < 0.5 || (k >= 0.9 && !p.la_code) ? p.sector : k < 0.9 ? p.outcode : p.la_code!)}`);
     })],
     ['GET /v1/crime', gen(n, () => get('/v1/crime', area({ fullOnly: true, radius: [250, 500, 1000, 2000] })))],
     ['GET /v1/schools', gen(n, () => get('/v1/schools', { ...area({ fullOnly: true }), phase: chance(0.5) ? pick(['primary', 'secondary', 'all']) : undefined, limit: chance(0.3) ? pick([5, 20]) : undefined }))],
     ['GET /v1/risks/{uprn}', gen(n, (i) => get(`/v1/risks/${uprn(i + 23).uprn}`))],
-    ['GET /v1/flood-risk', gen(n, () => get('/v1/flood-risk', area({ fullOnly: true })))],
+    ['GET /v1/flood-risk', gen(n, (i) => get('/v1/flood-risk', chance(0.3) ? { uprn: uprn(i + 41).uprn } : area({ fullOnly: true })))],
     ['GET /v1/planning/constraints', gen(n, (i) => {
       const p = pick(inp.postcodes);
       return get('/v1/planning/constraints', chance(0.6) ? { uprn: uprn(i + 29).uprn } : { lat: jitter(p.lat), lng: jitter(p.lng) });

@@ -1,13 +1,61 @@
-import { FloodRiskQuerySchema } from '../../../schemas/api/area.ts';
-import { pendingRoute } from '../types.ts';
+import { toLocation } from '../../../schemas/api/location.ts';
+import { FLOOD_LOCATION, FloodRiskQuerySchema, FloodRiskSchema } from '../../../schemas/api/planning.ts';
+import { share } from '../../domain/lookups.ts';
+import { placeOrNotFound } from '../place.ts';
+import { areaCounts } from '../../lookups/areas.ts';
+import { floodZone, planningLayers } from '../../lookups/planning.ts';
+import { defineRoute } from '../types.ts';
+import { notServedYet } from './not-served.ts';
 
-export default pendingRoute({
+const FLOOD = 'flood-risk-zone';
+
+export default defineRoute({
   method: 'GET',
   path: '/flood-risk',
   operationId: 'getFloodRisk',
-  summary: 'Flood zones for a postcode or point',
+  summary: 'Flood zones for a UPRN, postcode or point',
+  description:
+    'The flood zone (1, 2 or 3) with the zone-2 and zone-3 flags and the flood-risk-zone features containing the place: for a ' +
+    'UPRN the ETL\'s result (the property record\'s), for a point or a postcode\'s point by the same point-in-polygon rule ' +
+    '(docs/spatial.md). For a postcode also the share of its addresses by highest zone. The layer\'s name and as-of date.',
   tag: 'Risk and planning',
   cost: 2,
   query: FloodRiskQuerySchema,
+  response: FloodRiskSchema,
+  needsBuild: true,
   mayNotFind: true,
+  handler: async ({ query, data, build }) => {
+    const [idx, t] = await Promise.all([data.planning.get().catch(notServedYet('GET /flood-risk')), data.lookups.get().catch(notServedYet('GET /flood-risk'))]);
+    if (!idx || !t.has.has('area')) notServedYet('GET /flood-risk')();
+    const place = await placeOrNotFound(toLocation(query, FLOOD_LOCATION), data);
+    const located = place.lat !== null && place.lng !== null;
+    const areas = (place.kind === 'uprn'
+      ? idx!.designations.get(place.uprn!)
+      : located ? idx!.points.query(place.lng!, place.lat!) : []
+    ).filter((f) => f.dataset === FLOOD);
+    const zone = floodZone(areas);
+    // A UPRN without a position has unknown flags (docs/spatial.md), never zone 1.
+    const known = located;
+    let postcodeAddresses = null;
+    if (place.kind === 'postcode') {
+      const c = await areaCounts(t, 'postcode', place.postcode!);
+      const n = Number(c?.located ?? 0);
+      postcodeAddresses = {
+        located_addresses: n,
+        zone_1: share(Number(c?.flood_zone_1 ?? 0), n),
+        zone_2: share(Number(c?.flood_zone_2_only ?? 0), n),
+        zone_3: share(Number(c?.flood_zone_3 ?? 0), n),
+      };
+    }
+    return {
+      location: { kind: place.kind as 'uprn' | 'postcode' | 'point', label: place.label, lat: place.lat, lng: place.lng },
+      flood_zone: known ? zone : null,
+      flood_zone_2: known ? zone >= 2 : null,
+      flood_zone_3: known ? zone === 3 : null,
+      areas: areas.map((f) => ({ entity: f.entity, reference: f.reference, name: f.name, flood_risk_level: f.flood_risk_level })),
+      postcode_addresses: postcodeAddresses,
+      layer: planningLayers(build, idx!, FLOOD)[0] ?? { dataset: FLOOD, as_of: null, latest_entry_date: null, features: 0 },
+      as_of_date: t.buildDate,
+    };
+  },
 });

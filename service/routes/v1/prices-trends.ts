@@ -1,13 +1,86 @@
-import { TrendsQuerySchema } from '../../../schemas/api/area.ts';
-import { pendingRoute } from '../types.ts';
+import { toLocation } from '../../../schemas/api/location.ts';
+import { TRENDS_LOCATION, TrendsQuerySchema, TrendsSchema } from '../../../schemas/api/prices.ts';
+import { growthOver, monthNo, monthText } from '../../domain/lookups.ts';
+import { placeOrNotFound } from '../place.ts';
+import { chosenIndex, growthChain, num, placeSources } from '../../lookups/areas.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { defineRoute } from '../types.ts';
+import { notServedYet } from './not-served.ts';
 
-export default pendingRoute({
+const PPD_CODE = { Detached: 'D', 'Semi-Detached': 'S', Terraced: 'T', Flat: 'F' } as const;
+type Level = 'sector' | 'outcode' | 'district' | 'country';
+
+export default defineRoute({
   method: 'GET',
   path: '/prices/trends',
   operationId: 'getPriceTrends',
   summary: 'Area monthly index, medians, growth and volumes',
+  description:
+    'For a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: the ' +
+    'monthly repeat-sales index (2023-01 = 100) for up to 10 years with the area\'s median price and sales each month, and growth ' +
+    'over 1, 3, 5 and 10 years. When the area has too few sales for an index of its own, the index is its nearest wider area\'s ' +
+    'with enough sales, and `index_area` says which (never silently). With `property_type`, medians and sales are of that type; ' +
+    'the index is of all types. docs/marts.md.',
   tag: 'Prices',
   cost: 2,
   query: TrendsQuerySchema,
+  response: TrendsSchema,
+  needsBuild: true,
   mayNotFind: true,
+  handler: async ({ query, data, build }) => {
+    const t = await data.lookups.get().catch(notServedYet('GET /prices/trends'));
+    if (!t.has.has('index') || !t.has.has('sales') || !t.has.has('area_stats')) notServedYet('GET /prices/trends')();
+    const place = await placeOrNotFound(toLocation(query, TRENDS_LOCATION), data);
+    const [level, code]: [Level, string | null] =
+      place.kind === 'outcode' ? ['outcode', place.outcode] : place.kind === 'local_authority' ? ['district', place.la_code] : ['sector', place.sector];
+    if (code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);
+    const chain = await growthChain(t, level, code);
+    const chosen = chosenIndex(chain);
+    if (!chosen) throw new ApiError('not_found', `No price index for ${level} ${code}: no matched sales there.`);
+    const [series, own] = await Promise.all([
+      t.store.query('lookup_index_series', [`${chosen.used.level}:${chosen.used.code}`]),
+      t.store.query('lookup_index_series', [`${level}:${code}`]),
+    ]);
+    const last = monthNo(String(chosen.row.as_of_month));
+    const first = last - query.months + 1;
+    const indexAt = new Map(series.map((r) => [String(r.month), num(r.index)]));
+    let counts = new Map(own.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales_count ?? 0) }]));
+    const type = query.property_type ?? null;
+    if (type !== null) {
+      const rows = await t.store.query('lookup_type_months', [`${level}:${code}`, PPD_CODE[type], `${monthText(first)}-01`]);
+      counts = new Map(rows.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales) }]));
+    }
+    const months = [];
+    for (let m = first; m <= last; m++) {
+      const k = monthText(m);
+      const c = counts.get(k);
+      months.push({ month: k, index: indexAt.get(k) ?? null, median_price: c?.median_price ?? null, sales: c?.sales ?? 0 });
+    }
+    // Growth over the whole index, whatever the months shown.
+    const full: (number | null)[] = [];
+    for (let m = last - 120; m <= last; m++) full.push(indexAt.get(monthText(m)) ?? null);
+    let sales12 = 0;
+    for (let m = last - 11; m <= last; m++) sales12 += counts.get(monthText(m))?.sales ?? 0;
+    const widened = chosen.widened;
+    return {
+      area: { level, code },
+      property_type: type,
+      index_area: {
+        level: chosen.used.level as Level,
+        code: chosen.used.code,
+        widened,
+        enough_sales: chosen.enough,
+        repeat_pairs: Number(chosen.row.repeat_pairs ?? 0),
+        reason: widened
+          ? `${level} ${code} has too few sales for an index of its own (at least 30 repeat-sale pairs and 10 sales in 12 months); the index is the ${chosen.used.level} ${chosen.used.code}'s`
+          : chosen.enough ? null : `even the widest area known (${chosen.used.level} ${chosen.used.code}) has too few sales: the index is regularised towards a steady trend`,
+      },
+      index_base: '2023-01 = 100',
+      as_of_month: monthText(last),
+      months,
+      growth: { '1y': growthOver(full, 1), '3y': growthOver(full, 3), '5y': growthOver(full, 5), '10y': growthOver(full, 10) },
+      sales_12m: sales12,
+      sources: placeSources(build, ['price_paid']),
+    };
+  },
 });

@@ -1,14 +1,70 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
-import { pendingRoute } from '../types.ts';
+import { PropertyEpcSchema } from '../../../schemas/api/property-history.ts';
+import { EPC_RATINGS, type EpcRating } from '../../../schemas/api/risks.ts';
+import { certificateExpiry, SQFT_PER_M2 } from '../../domain/lookups.ts';
+import { sourceAsOf } from '../../lookups/tables.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { defineRoute } from '../types.ts';
+import { notServedYet } from './not-served.ts';
 
-export default pendingRoute({
+const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const int = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
+const rating = (v: unknown) => (EPC_RATINGS.includes(v as EpcRating) ? (v as EpcRating) : null);
+
+export default defineRoute({
   method: 'GET',
   path: '/properties/{uprn}/epc',
   operationId: 'getPropertyEpc',
   summary: 'Energy certificates of a property over time',
+  description:
+    'Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ' +
+    'ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid ' +
+    'for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0.',
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
+  response: PropertyEpcSchema,
+  needsBuild: true,
   mayNotFind: true,
+  handler: async ({ params, data, build }) => {
+    const tables = await data.lookups.get().catch(notServedYet('GET /properties/{uprn}/epc'));
+    if (!tables.has.has('epc')) notServedYet('GET /properties/{uprn}/epc')();
+    const uprn = Number(params.uprn);
+    const record = (await data.records.get()).get(uprn);
+    if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    const rows = await tables.store.query('lookup_property_epc', [BigInt(uprn)]);
+    const certificates = rows.map((r) => {
+      const lodged = str(r.lodgement_date);
+      const expires = lodged === null ? null : certificateExpiry(lodged);
+      const m2 = r.total_floor_area_m2 == null ? null : Number(r.total_floor_area_m2);
+      return {
+        certificate_id: String(r.certificate_id),
+        lodged,
+        expires,
+        expired: expires === null ? null : expires <= tables.buildDate,
+        current_rating: rating(r.current_energy_rating),
+        potential_rating: rating(r.potential_energy_rating),
+        current_efficiency: int(r.current_energy_efficiency),
+        potential_efficiency: int(r.potential_energy_efficiency),
+        floor_area_sqft: m2 === null ? null : Math.round(m2 * SQFT_PER_M2),
+        floor_area_m2: m2,
+        habitable_rooms: int(r.number_habitable_rooms),
+        property_type: str(r.property_type),
+        built_form: str(r.built_form),
+        construction_age: str(r.construction_age_band),
+        main_fuel: str(r.main_fuel),
+        occupancy: str(r.tenure),
+      };
+    });
+    return {
+      uprn,
+      address: String(record.address),
+      postcode: str(record.postcode),
+      count: certificates.length,
+      certificates,
+      as_of_date: tables.buildDate,
+      source: { name: 'epc', as_of: sourceAsOf(build, 'epc') },
+    };
+  },
 });

@@ -1,14 +1,60 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
-import { pendingRoute } from '../types.ts';
+import { PropertySalesSchema } from '../../../schemas/api/property-history.ts';
+import { monthText, PPD_TENURES, PPD_TYPES, priceToday } from '../../domain/lookups.ts';
+import { sourceAsOf } from '../../lookups/tables.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { defineRoute } from '../types.ts';
+import { notServedYet } from './not-served.ts';
 
-export default pendingRoute({
+const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+export default defineRoute({
   method: 'GET',
   path: '/properties/{uprn}/sales',
   operationId: 'getPropertySales',
   summary: 'Price-paid history of a property',
+  description:
+    'Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed ' +
+    'records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, ' +
+    'outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0.',
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
+  response: PropertySalesSchema,
+  needsBuild: true,
   mayNotFind: true,
+  handler: async ({ params, data, build }) => {
+    const tables = await data.lookups.get().catch(notServedYet('GET /properties/{uprn}/sales'));
+    if (!tables.has.has('sales')) notServedYet('GET /properties/{uprn}/sales')();
+    const uprn = Number(params.uprn);
+    const record = (await data.records.get()).get(uprn);
+    if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    const [rows, valuer] = await Promise.all([tables.store.query('lookup_property_sales', [BigInt(uprn)]), data.saleValuer.get()]);
+    const lookup = valuer.lookup;
+    const sales = rows.map((r) => {
+      const path = { sector: str(r.sector), outcode: str(r.outcode), district: str(r.la_code), country: str(r.country) };
+      return {
+        transaction_id: String(r.transaction_id),
+        date: String(r.date),
+        price: Number(r.price),
+        price_today: priceToday(Number(r.price), lookup.logGrowth(path, Number(r.month_no))),
+        property_type: (PPD_TYPES[String(r.property_type)] ?? 'Other') as 'Other',
+        new_build: r.new_build === true,
+        tenure: (PPD_TENURES[String(r.tenure)] ?? 'Unknown') as 'Unknown',
+        category: (r.category === 'B' ? 'B' : 'A') as 'A' | 'B',
+      };
+    });
+    const hasIndex = sales.some((s) => s.price_today !== null);
+    return {
+      uprn,
+      address: String(record.address),
+      postcode: str(record.postcode),
+      count: sales.length,
+      sales,
+      price_today_month: hasIndex ? monthText(valuer.asOfMonth) : null,
+      price_today_method: 'price × the local repeat-sales index at price_today_month ÷ its level in the month of the sale (most local of sector, outcode, district, country with enough sales)',
+      source: { name: 'price_paid', as_of: sourceAsOf(build, 'price_paid') },
+    };
+  },
 });

@@ -1,13 +1,16 @@
 import { computeFlags } from './flags.ts';
 import type { Stage } from '../../../pipeline/context.ts';
+import { runSql } from '../../../pipeline/sql.ts';
 
 /** Flood, conservation, Article 4 and listed-building flags by point-in-polygon. */
 export const flagsStage: Stage = {
   name: 'spatial_flags',
   description: 'point-in-polygon of every UPRN against the planning layers in force (spatial index)',
   reads: ['addresses', 'stg_planning'],
-  writes: ['uprn_flags', 'uprn_designations'],
+  writes: ['uprn_flags', 'uprn_designations', 'planning_features'],
   async run(ctx) {
     ctx.quality.spatial_flags = await computeFlags(ctx.conn, 'addresses', { today: ctx.today });
+    // The features themselves, for point queries and entry dates (GET /flood-risk, /planning/constraints).
+    await runSql(ctx.conn, 'planning_features', { today: ctx.today });
   },
 };

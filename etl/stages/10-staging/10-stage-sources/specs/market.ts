@@ -9,6 +9,11 @@ import { readRentalEvidence } from '../../../../sources/rental-evidence.ts';
 import { readUkHpi } from '../../../../sources/ukhpi.ts';
 import { same, spec } from './spec.ts';
 
+/** planning.data.gov.uk's entry-date when it is a date (YYYY[-MM[-DD]]), else null. */
+function entryDate(v: unknown): string | null {
+  return typeof v === 'string' && /^\d{4}(-\d{2}(-\d{2})?)?$/.test(v.trim()) ? v.trim() : null;
+}
+
 export const planning = spec<PlanningFeature>({
   kind: 'planning',
   table: 'stg_planning',
@@ -19,6 +24,8 @@ export const planning = spec<PlanningFeature>({
     ...same<PlanningFeature>('VARCHAR', 'reference', 'name', 'start_date', 'end_date'),
     ...same<PlanningFeature>('INTEGER', 'flood_risk_level'),
     ...same<PlanningFeature>('VARCHAR', 'flood_risk_type'),
+    // The date the platform recorded the entity (kept in the feature's other properties by the reader).
+    { name: 'entry_date', type: 'VARCHAR', get: (f) => entryDate(f.properties['entry-date']) },
     { name: 'min_lng', type: 'DOUBLE', get: (f) => f.bbox.min_lng },
     { name: 'min_lat', type: 'DOUBLE', get: (f) => f.bbox.min_lat },
     { name: 'max_lng', type: 'DOUBLE', get: (f) => f.bbox.max_lng },

@@ -13,9 +13,9 @@ export const epc = spec<EpcRow>({
     ...same<EpcRow>('BIGINT', 'uprn'),
     ...same<EpcRow>('VARCHAR', 'address1', 'address2', 'address3', 'postcode', 'posttown', 'property_type', 'built_form'),
     ...same<EpcRow>('DOUBLE', 'total_floor_area_m2'),
-    ...same<EpcRow>('INTEGER', 'number_habitable_rooms', 'current_energy_efficiency'),
+    ...same<EpcRow>('INTEGER', 'number_habitable_rooms', 'current_energy_efficiency', 'potential_energy_efficiency'),
     ...same<EpcRow>('VARCHAR', 'construction_age_band', 'current_energy_rating', 'potential_energy_rating', 'tenure',
-      'lodgement_date', 'inspection_date', 'region', 'country'),
+      'lodgement_date', 'inspection_date', 'region', 'country', 'main_fuel'),
   ],
   date: (r) => r.lodgement_date,
 });

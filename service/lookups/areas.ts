@@ -1,0 +1,65 @@
+import type { BuildInfo } from '../build/source.ts';
+import { pickIndexLevel, share, type IndexLevel } from '../domain/lookups.ts';
+import { sourceAsOf, type LookupTables } from './tables.ts';
+
+/** Helpers the postcode, area, trends and flood endpoints share: counts and mixes of an area, its index chain. */
+
+export type AreaLevel = 'postcode' | 'sector' | 'outcode' | 'district';
+export type Row = Record<string, unknown>;
+
+export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+export async function areaCounts(t: LookupTables, level: AreaLevel, code: string): Promise<Row | undefined> {
+  return (await t.store.query('lookup_area_counts', [`${level}:${code}`]))[0];
+}
+
+/** The area's addresses by property type, tenure, construction age and EPC rating. */
+export async function areaMixes(t: LookupTables, level: AreaLevel, code: string): Promise<Record<string, { value: string; count: number; share: number }[]>> {
+  const rows = await t.store.query('lookup_area_mix', [`${level}:${code}`]);
+  const total = new Map<string, number>();
+  for (const r of rows) total.set(String(r.dim), (total.get(String(r.dim)) ?? 0) + Number(r.n));
+  const out: Record<string, { value: string; count: number; share: number }[]> = { property_type: [], tenure: [], construction_age: [], epc_rating: [] };
+  for (const r of rows) out[String(r.dim)]!.push({ value: String(r.value), count: Number(r.n), share: share(Number(r.n), total.get(String(r.dim))!)! });
+  return out;
+}
+
+/** Shares of the located addresses in flood zones, conservation and Article 4 areas. */
+export function designationShares(c: Row | undefined) {
+  const located = Number(c?.located ?? 0);
+  const of = (k: string) => share(Number(c?.[k] ?? 0), located);
+  return { located_addresses: located, flood_zone_2: of('flood_zone_2'), flood_zone_3: of('flood_zone_3'), conservation_area: of('conservation_area'), article_4: of('article_4') };
+}
+
+const PARENT: Record<string, string> = { sector: 'outcode', outcode: 'district', district: 'country' };
+
+/**
+ * The area's growth row and its parents' (price_growth), most local first, following each
+ * row's parent_code up to the country: the chain pickIndexLevel chooses from.
+ */
+export async function growthChain(t: LookupTables, level: string, code: string): Promise<Row[]> {
+  const chain: Row[] = [];
+  let at: [string, string] | undefined = [level, code];
+  while (at) {
+    const [row] = await t.store.query('lookup_growth', [`${at[0]}:${at[1]}`]);
+    if (!row) break;
+    chain.push(row);
+    const parent: string | undefined = PARENT[at[0]];
+    at = parent && row.parent_code != null ? [parent, String(row.parent_code)] : undefined;
+  }
+  return chain;
+}
+
+/** Which area's index answers for a chain (never silently wider: `widened` says so). */
+export function chosenIndex(chain: Row[]) {
+  if (chain.length === 0) return null;
+  const levels: (IndexLevel & { row: Row })[] = chain.map((r) => ({ level: String(r.area_level), code: String(r.area_code), enough: r.enough_sales === true, row: r }));
+  const pick = pickIndexLevel(levels);
+  return { ...pick, row: (pick.used as IndexLevel & { row: Row }).row };
+}
+
+/** The as-of dates of those of `names` the build loaded (the sources a place's statistics come from). */
+export function placeSources(build: BuildInfo, names: readonly string[]) {
+  const loaded = new Set((Array.isArray(build.manifest.sources) ? (build.manifest.sources as { name?: unknown }[]) : []).map((s) => String(s.name)));
+  return names.filter((n) => loaded.has(n)).map((name) => ({ name, as_of: sourceAsOf(build, name) }));
+}

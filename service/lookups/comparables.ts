@@ -1,0 +1,92 @@
+import Flatbush from 'flatbush';
+import type { AreaPath } from '../domain/valuation/sale.ts';
+import { distanceM } from '../domain/stats.ts';
+import { priceToday } from '../domain/lookups.ts';
+import type { BuildStore } from '../store/store.ts';
+import type { SaleValuer } from '../valuation/sale-valuer.ts';
+
+/** Home types as stored (index = code; 0 = unknown). */
+export const COMP_TYPES = [null, 'Detached', 'Semi-Detached', 'Terraced', 'Flat'] as const;
+
+/**
+ * Every standard sale of a located home in typed arrays (about 50 bytes a sale), with a
+ * Flatbush R-tree over the homes' positions: a radius query visits only the sales in the
+ * radius's bounding box, never the whole table. Each sale's price today (by its area's
+ * index) is worked out once when the build opens.
+ */
+export class ComparablesIndex {
+  constructor(
+    readonly uprn: Float64Array,
+    readonly price: Float64Array,
+    readonly day: Int32Array,
+    readonly monthNo: Int32Array,
+    readonly lat: Float64Array,
+    readonly lng: Float64Array,
+    readonly type: Uint8Array,
+    /** −1 unknown. */
+    readonly bedrooms: Int8Array,
+    /** NaN unknown. */
+    readonly areaSqft: Float32Array,
+    /** NaN without an index. */
+    readonly priceToday: Float64Array,
+    private readonly tree: Flatbush | null,
+    /** YYYY-MM the prices today are brought to (null without an index). */
+    readonly indexMonth: number | null,
+  ) {}
+
+  get size(): number {
+    return this.uprn.length;
+  }
+
+  /** Every sale within `radiusM` of (lat, lng) that `keep` accepts, with its distance. */
+  within(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
+    if (!this.tree) return [];
+    // A box that surely holds the circle: longitude degrees shrink towards the pole, so the
+    // widest the circle reaches is at its poleward edge.
+    const dLat = (radiusM / 6_371_000) * (180 / Math.PI) * 1.0001;
+    const edge = Math.min(89, Math.abs(lat) + dLat);
+    const dLng = dLat / Math.cos((edge * Math.PI) / 180);
+    const out: { i: number; d: number }[] = [];
+    for (const i of this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
+      if (!keep(i)) continue;
+      const d = distanceM(lat, lng, this.lat[i]!, this.lng[i]!);
+      if (d <= radiusM) out.push({ i, d });
+    }
+    return out;
+  }
+}
+
+/** Loads the index from the build's store, with prices today by the sale valuer's area index. */
+export async function loadComparables(store: BuildStore, valuer: SaleValuer): Promise<ComparablesIndex> {
+  const complete = ['sales', 'properties'].every((t) => store.tables.has(t));
+  const c: Record<string, unknown[]> = complete ? await store.queryColumns('lookup_comparables_all') : {};
+  const n = c.uprn?.length ?? 0;
+  const lookup = valuer.lookup;
+  const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
+  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const uprn = new Float64Array(n), price = new Float64Array(n), day = new Int32Array(n), monthNo = new Int32Array(n);
+  const lat = new Float64Array(n), lng = new Float64Array(n), type = new Uint8Array(n), bedrooms = new Int8Array(n);
+  const areaSqft = new Float32Array(n), today = new Float64Array(n);
+  const paths = new Map<string, AreaPath>();
+  let indexed = false;
+  for (let i = 0; i < n; i++) {
+    uprn[i] = Number(c.uprn![i]); price[i] = Number(c.price![i]); day[i] = Number(c.day![i]); monthNo[i] = Number(c.month_no![i]);
+    lat[i] = Number(c.lat![i]); lng[i] = Number(c.lng![i]);
+    type[i] = Math.max(0, COMP_TYPES.indexOf(str(c.property_type![i]) as never));
+    bedrooms[i] = c.bedrooms![i] == null ? -1 : Math.min(127, Number(c.bedrooms![i]));
+    areaSqft[i] = num(c.floor_area_sqft![i]);
+    const key = `${c.sector![i]}|${c.outcode![i]}|${c.la_code![i]}|${c.country![i]}`;
+    let path = paths.get(key);
+    if (!path) paths.set(key, (path = { sector: str(c.sector![i]), outcode: str(c.outcode![i]), district: str(c.la_code![i]), country: str(c.country![i]) }));
+    const p = priceToday(price[i]!, lookup.logGrowth(path, monthNo[i]!));
+    today[i] = p ?? NaN;
+    if (p !== null) indexed = true;
+  }
+  let tree: Flatbush | null = null;
+  if (n > 0) {
+    tree = new Flatbush(n);
+    for (let i = 0; i < n; i++) tree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
+    tree.finish();
+  }
+  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, tree, indexed ? valuer.asOfMonth : null);
+}

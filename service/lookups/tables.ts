@@ -1,0 +1,71 @@
+import type { BuildInfo } from '../build/source.ts';
+import type { BuildStore } from '../store/store.ts';
+
+/**
+ * The in-memory tables the lookup endpoints read (service/store/sql/lookup_*_table.sql), made
+ * in the build's store when the build opens, each from tables every build has: point lookups
+ * by UPRN or area key are then index probes, not Parquet row-group scans, and the area counts
+ * and mixes are one aggregate per build instead of one per request. A table whose inputs the
+ * build lacks (an older build) is not made, and its endpoint answers 503.
+ */
+export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str';
+
+export interface LookupTables {
+  store: BuildStore;
+  has: ReadonlySet<LookupTable>;
+  /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
+  buildDate: string;
+  /** Local authority names by GSS code (UK HPI's), where the build has them. */
+  laNames: ReadonlyMap<string, string>;
+}
+
+/** The build date: the day its manifest was created (the ETL's `today`). */
+export function buildDate(build: BuildInfo): string {
+  return String(build.manifest.created_at ?? '').slice(0, 10);
+}
+
+/** Makes the lookup tables in the build's store (a BuildResources field, opened after the store). */
+export async function loadLookupTables(store: BuildStore, build: BuildInfo): Promise<LookupTables> {
+  const t = store.tables;
+  const has = new Set<LookupTable>();
+  const date = buildDate(build);
+  if (t.has('sales') && t.has('properties')) {
+    await store.exec('lookup_sales_table');
+    has.add('sales');
+  }
+  // A build published before epc_linked had potential_energy_efficiency and main_fuel cannot make it.
+  if (t.has('epc_linked') && (await store.exec('lookup_epc_table').then(() => true, () => false))) has.add('epc');
+  if (t.has('sales') && t.has('properties') && t.has('addresses') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
+    await store.exec('lookup_area_counts_table', [date]);
+    await store.exec('lookup_area_counts_index');
+    await store.exec('lookup_area_mix_table');
+    has.add('area');
+  }
+  if (t.has('price_index_monthly')) {
+    await store.exec('lookup_index_table');
+    has.add('index');
+  }
+  if (['price_growth', 'price_per_sqft', 'rents_area', 'yields_area'].every((n) => t.has(n))) {
+    await store.exec('lookup_area_stats_tables');
+    has.add('area_stats');
+  }
+  if (t.has('str_area_snapshot') && t.has('str_area_months')) {
+    await store.exec('lookup_area_str_table');
+    has.add('str');
+  }
+  const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
+  const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
+  return { store, has, buildDate: date, laNames };
+}
+
+/** The latest as-of date of a source's files in the build (null when none says). */
+export function sourceAsOf(build: BuildInfo, name: string, pathIncludes?: string): string | null {
+  const sources = Array.isArray(build.manifest.sources) ? (build.manifest.sources as Record<string, unknown>[]) : [];
+  let best: string | null = null;
+  for (const s of sources) {
+    if (s.name !== name || (pathIncludes !== undefined && !String(s.path).includes(pathIncludes))) continue;
+    const d = s.as_of == null ? null : String(s.as_of);
+    if (d !== null && (best === null || d > best)) best = d;
+  }
+  return best;
+}

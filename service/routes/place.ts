@@ -1,0 +1,11 @@
+import type { Location } from '../../schemas/api/location.ts';
+import type { BuildResources } from '../build/resources.ts';
+import { resolveLocation, type Place } from '../location/resolve.ts';
+import { ApiError } from '../middleware/errors.ts';
+
+/** The place a validated location names in the build, or 404 not_found saying why not. */
+export async function placeOrNotFound(loc: Location, data: BuildResources): Promise<Place> {
+  const place = await resolveLocation(loc, data);
+  if ('notFound' in place) throw new ApiError('not_found', place.notFound);
+  return place;
+}

@@ -1,0 +1,34 @@
+-- lookup_area_counts_table: per postcode, sector, outcode and local authority (district): the
+-- address-base addresses now there, how many of them have flood flags (located UPRNs; the flags
+-- are null without coordinates), how many lie in each flood zone, a conservation area or an
+-- Article 4 area, and the matched sales of those homes in the 12 months to the build date ($1);
+-- the mean position of the located addresses, their most common country and post town.
+-- Made in memory when the build opens; keyed "level:code".
+CREATE TABLE lk_area_counts AS
+WITH homes AS (
+  SELECT p.uprn, p.postcode, p.sector, p.outcode, p.la_code AS district, p.lat, p.lng, p.country, a.post_town,
+         p.flood_zone, p.flood_zone_2, p.flood_zone_3, p.conservation_area, p.article_4
+  FROM properties p LEFT JOIN addresses a USING (uprn)
+),
+by_level AS (
+  UNPIVOT homes ON postcode, sector, outcode, district INTO NAME level VALUE code
+),
+recent AS (
+  SELECT uprn, count(*) AS n
+  FROM sales
+  WHERE date > $1::DATE - INTERVAL 12 MONTH AND date <= $1::DATE
+  GROUP BY uprn
+)
+SELECT level || ':' || code AS key, level, code,
+       count(*)::INTEGER AS addresses,
+       count(flood_zone)::INTEGER AS located,
+       count(*) FILTER (WHERE flood_zone = 1)::INTEGER AS flood_zone_1,
+       count(*) FILTER (WHERE flood_zone = 2)::INTEGER AS flood_zone_2_only,
+       count(*) FILTER (WHERE flood_zone_2)::INTEGER AS flood_zone_2,
+       count(*) FILTER (WHERE flood_zone_3)::INTEGER AS flood_zone_3,
+       count(*) FILTER (WHERE conservation_area)::INTEGER AS conservation_area,
+       count(*) FILTER (WHERE article_4)::INTEGER AS article_4,
+       coalesce(sum(recent.n), 0)::INTEGER AS sales_12m,
+       avg(lat) AS lat, avg(lng) AS lng, mode(country) AS country, mode(post_town) AS post_town
+FROM by_level LEFT JOIN recent USING (uprn)
+GROUP BY ALL
