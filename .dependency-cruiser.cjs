@@ -15,6 +15,13 @@ module.exports = {
       to: { path: '^(etl|service|tools|bench|test)/' },
     },
     {
+      name: 'lib-is-shared-code',
+      comment: 'lib/ holds pure code both sides use (geometry, the file lock): it imports only schemas/ of ours.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(etl|service|tools|bench|test)/' },
+    },
+    {
       name: 'etl-never-imports-service',
       comment: 'The ETL and the service share only schemas/ and the published files (DESIGN §1).',
       severity: 'error',
@@ -48,7 +55,7 @@ module.exports = {
       name: 'no-circular',
       comment: 'A cycle makes the load order (and the layers) ambiguous.',
       severity: 'error',
-      from: { path: '^(schemas|etl|service|tools)/' },
+      from: { path: '^(schemas|lib|etl|service|tools)/' },
       to: { circular: true },
     },
   ],

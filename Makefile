@@ -41,7 +41,7 @@ typecheck: install ## TypeScript strict type check (no emit)
 
 .PHONY: deps
 deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way import fails
-	npx depcruise $(wildcard schemas etl service tools) --config .dependency-cruiser.cjs
+	npx depcruise $(wildcard schemas lib etl service tools) --config .dependency-cruiser.cjs
 
 .PHONY: test
 test: install typecheck deps ## Install, type-check, check the layer rules, then run every test (unit, ETL, service)

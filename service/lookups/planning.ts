@@ -1,4 +1,4 @@
-import { buildIndex, type PointIndex } from '../../etl/spatial/index.ts';
+import { buildIndex, type PointIndex } from '../../lib/geo/spatial-index.ts';
 import type { PlanningGeometry } from '../../schemas/sources/planning.ts';
 import type { BuildInfo } from '../build/source.ts';
 import { loadDesignations, type DesignationIndex } from '../records/designations.ts';
@@ -18,7 +18,7 @@ export interface Feature {
 
 /**
  * The build's planning features in memory: a point index (the ETL's R-tree and exact
- * point-in-polygon, etl/spatial/, so a point is judged by the same rule as a UPRN), the
+ * point-in-polygon, lib/geo/, so a point is judged by the same rule as a UPRN), the
  * features by identity (to give a UPRN's designations their entry dates) and the per-UPRN
  * designations the ETL computed (the one result the property record and risks read).
  */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../etl/stages/20-merged/50-spatial-flags/spatial-index.ts';
-import { pointInGeometry } from '../../../etl/stages/20-merged/50-spatial-flags/point-in-polygon.ts';
+import { buildIndex } from '../../../lib/geo/spatial-index.ts';
+import { pointInGeometry } from '../../../lib/geo/point-in-polygon.ts';
 import type { PlanningGeometry, PolygonCoords, Position, Ring } from '../../../schemas/sources/planning.ts';
 
 interface F {

@@ -11,7 +11,7 @@ import {
   locateInRing,
   pointInGeometry,
   pointInPolygon,
-} from '../../../etl/stages/20-merged/50-spatial-flags/point-in-polygon.ts';
+} from '../../../lib/geo/point-in-polygon.ts';
 import type { PolygonCoords, Ring } from '../../../schemas/sources/planning.ts';
 
 // A 10×10 square (anticlockwise, closed) with a 2×2 hole at (4..6, 4..6) (clockwise).

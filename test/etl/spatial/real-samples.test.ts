@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readPlanningGeoJson } from '../../../etl/sources/planning-geojson.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
-import { buildIndex } from '../../../etl/stages/20-merged/50-spatial-flags/spatial-index.ts';
-import { pointInGeometry } from '../../../etl/stages/20-merged/50-spatial-flags/point-in-polygon.ts';
+import { buildIndex } from '../../../lib/geo/spatial-index.ts';
+import { pointInGeometry } from '../../../lib/geo/point-in-polygon.ts';
 import type { PlanningFeature } from '../../../schemas/sources/planning.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
-import { pointInGeometry } from '../../../etl/stages/20-merged/50-spatial-flags/point-in-polygon.ts';
+import { pointInGeometry } from '../../../lib/geo/point-in-polygon.ts';
 import { PROPERTY_RECORDS_FILE, RecordFile } from '../../../schemas/record-file-format.ts';
 import type { PlanningGeometry } from '../../../schemas/sources/planning.ts';
 import { stagedContext, synthRegion } from '../../support/region.ts';

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PlanningGeometry } from '../../../../schemas/sources/planning.ts';
 import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
 import { sqlText as sql } from '../../../pipeline/sql.ts';
-import { buildIndex } from './spatial-index.ts';
+import { buildIndex } from '../../../../lib/geo/spatial-index.ts';
 
 /** Dataset slugs behind each flag (planning.data.gov.uk names). */
 export const FLOOD_DATASET = 'flood-risk-zone';

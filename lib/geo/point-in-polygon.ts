@@ -1,4 +1,4 @@
-import type { PlanningGeometry, PolygonCoords, Ring } from '../../../../schemas/sources/planning.ts';
+import type { PlanningGeometry, PolygonCoords, Ring } from '../../schemas/sources/planning.ts';
 
 /**
  * Point-in-polygon on [lng, lat] coordinates, treated as a plane (the layers are small

@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush';
-import type { PlanningGeometry } from '../../../../schemas/sources/planning.ts';
+import type { PlanningGeometry } from '../../schemas/sources/planning.ts';
 import { prepareGeometry, preparedContains, type PreparedPolygon } from './point-in-polygon.ts';
 
 /** Anything with a Polygon or MultiPolygon geometry. */
