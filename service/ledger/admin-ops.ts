@@ -49,9 +49,9 @@ export async function runAdminOp(ledger: Ledger, req: AdminRequest, now: Date): 
     case 'list':
       return ledger.listAccounts(now);
     case 'show': {
-      const account = ledger.account(req.account_id, now);
+      const account = await ledger.account(req.account_id, now);
       if (!account) throw new LedgerError('unknown_account', `unknown account ${req.account_id}`);
-      return { account, usage: ledger.usage({ account_id: req.account_id }, now) };
+      return { account, usage: await ledger.usage({ account_id: req.account_id }, now) };
     }
     case 'upgrade':
       return ledger.upgrade(req.account_id, req.tier, now);

@@ -8,7 +8,6 @@
 import { mkdir, open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  PlanChangeError,
   applyUpgrade,
   cycleBounds,
   cycleIndexAt,
@@ -17,12 +16,14 @@ import {
   remainingFraction,
   scheduleDowngrade,
 } from '../domain/billing.ts';
-import { ENTERPRISE_DEFAULT_RATE_LIMIT, PLANS, TIERS, type RateLimit, type Tier } from '../../schemas/plans.ts';
+import type { RateLimit, Tier } from '../../schemas/plans.ts';
 import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, hashesEqual, newId } from './keys.ts';
+import { checkCost, checkNewAccount, checkTier, planChange } from './checks.ts';
 import { LedgerError, LedgerUnavailableError } from './errors.ts';
 import { acquireLock } from './lock.ts';
 import { LogWriter } from './log-writer.ts';
 import type { LedgerRecord } from './records.ts';
+import { accountView, usageReport, type UsageRow } from './view.ts';
 import { LedgerCorruptError, SNAPSHOT_FILE, listSegments, readSnapshot, scanSegment, segmentName, syncDir } from './segments.ts';
 import { LedgerState, type AccountRec } from './state.ts';
 import type {
@@ -57,6 +58,13 @@ export interface OpenReport {
 }
 
 export interface FileLedger extends Ledger {
+  // Answered from memory, synchronously.
+  authenticate(apiKey: string): KeyPrincipal | undefined;
+  account(accountId: string, now: Date): AccountView | undefined;
+  reserve(accountId: string, cost: number, now: Date): ReserveResult;
+  release(reservation: Reservation): void;
+  usage(q: UsageQuery, now: Date): UsageReport;
+  listAccounts(now: Date): AccountView[];
   readonly dir: string;
   readonly clock: () => Date;
   readonly opened: OpenReport;
@@ -185,7 +193,7 @@ class FileLedgerImpl implements FileLedger {
   }
 
   reserve(accountId: string, cost: number, now: Date): ReserveResult {
-    if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`reserve: cost must be a non-negative integer (got ${cost})`);
+    checkCost(cost);
     if (!this.writable()) return { ok: false, reason: 'unavailable' };
     const acc = this.touch(accountId, now);
     if (!acc) return { ok: false, reason: 'unknown_account' };
@@ -216,49 +224,20 @@ class FileLedgerImpl implements FileLedger {
   usage(q: UsageQuery, now: Date): UsageReport {
     const acc = this.touch(q.account_id, now);
     if (!acc) throw new LedgerError('unknown_account', `unknown account ${q.account_id}`);
-    const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
-    const from = q.from?.slice(0, 10) ?? cyc.start.toISOString().slice(0, 10);
-    const to = q.to?.slice(0, 10) ?? new Date(cyc.end.getTime() - 1).toISOString().slice(0, 10);
-    const explicit = q.from !== undefined || q.to !== undefined;
-    const byEndpoint = new Map<string, { calls: number; credits: number }>();
-    const byDay = new Map<string, { calls: number; credits: number }>();
-    let calls = 0;
-    let credits = 0;
-    for (const [key, cell] of this.state.usage.get(acc.id) ?? []) {
+    return usageReport(acc, this.usageRows(acc.id), q);
+  }
+
+  private *usageRows(accountId: string): Iterable<UsageRow> {
+    for (const [key, cell] of this.state.usage.get(accountId) ?? []) {
       const [cycle, day, endpoint] = key.split('\t') as [string, string, string];
-      if (explicit ? day < from || day > to : Number(cycle) !== acc.billing.cycle) continue;
-      calls += cell.calls;
-      credits += cell.credits;
-      for (const [m, k] of [[byEndpoint, endpoint], [byDay, day]] as const) {
-        const agg = m.get(k) ?? { calls: 0, credits: 0 };
-        agg.calls += cell.calls;
-        agg.credits += cell.credits;
-        m.set(k, agg);
-      }
+      yield { cycle: Number(cycle), day, endpoint, ...cell };
     }
-    return {
-      from,
-      to,
-      total_calls: calls,
-      total_credits: credits,
-      by_endpoint: [...byEndpoint]
-        .map(([endpoint, v]) => ({ endpoint, ...v }))
-        .sort((a, b) => b.credits - a.credits || a.endpoint.localeCompare(b.endpoint)),
-      by_day: [...byDay].map(([date, v]) => ({ date, ...v })).sort((a, b) => a.date.localeCompare(b.date)),
-    };
   }
 
   // --- administration -------------------------------------------------------------
 
   async createAccount(input: { tier: Tier; name?: string; rateLimit?: RateLimit }, now: Date): Promise<{ account: AccountView; api_key: string }> {
-    if (!(TIERS as readonly string[]).includes(input.tier)) throw new LedgerError('invalid_input', `unknown tier "${input.tier}"`);
-    if (input.rateLimit !== undefined) {
-      if (input.tier !== 'enterprise') throw new LedgerError('invalid_input', 'a rate limit can only be set for enterprise accounts');
-      const { limit, windowMs } = input.rateLimit;
-      if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(windowMs) || windowMs < 1) {
-        throw new LedgerError('invalid_input', 'rate limit must be a positive whole number of requests per positive window');
-      }
-    }
+    checkNewAccount(input);
     const id = newId('acc_');
     const api_key = generateApiKey();
     const name = input.name?.trim() || id;
@@ -281,7 +260,7 @@ class FileLedgerImpl implements FileLedger {
 
   async upgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView> {
     const acc = this.mustTouch(accountId, now);
-    this.checkTier(tier);
+    checkTier(tier);
     planChange(() => applyUpgrade(acc.billing, tier));
     const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
     await this.record({
@@ -298,7 +277,7 @@ class FileLedgerImpl implements FileLedger {
 
   async downgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView> {
     const acc = this.mustTouch(accountId, now);
-    this.checkTier(tier);
+    checkTier(tier);
     planChange(() => scheduleDowngrade(acc.billing, tier));
     await this.record({ t: 'downgrade', a: acc.id, from: acc.billing.tier, to: tier, at: now.toISOString() });
     return this.view(acc);
@@ -445,10 +424,6 @@ class FileLedgerImpl implements FileLedger {
     return acc;
   }
 
-  private checkTier(tier: string): void {
-    if (!(TIERS as readonly string[]).includes(tier)) throw new LedgerError('invalid_input', `unknown tier "${tier}"`);
-  }
-
   private settle(r: Reservation, what: string): void {
     if (!this.reservations.delete(r.id)) throw new Error(`${what}: reservation ${r.id} was already committed or released`);
     if (r.cost === 0) return;
@@ -462,30 +437,7 @@ class FileLedgerImpl implements FileLedger {
   }
 
   private view(acc: AccountRec): AccountView {
-    const b = acc.billing;
-    const cyc = cycleBounds(new Date(acc.created_at), b.cycle);
-    return {
-      account_id: acc.id,
-      name: acc.name,
-      tier: b.tier,
-      status: 'active',
-      created_at: acc.created_at,
-      cycle_start: cyc.start.toISOString(),
-      cycle_end: cyc.end.toISOString(),
-      allowance: b.grant,
-      used_this_cycle: b.used,
-      remaining: remainingCredits(b),
-      rate_limit: b.tier === 'enterprise' ? (acc.rate_limit ?? ENTERPRISE_DEFAULT_RATE_LIMIT) : PLANS[b.tier].rateLimit!,
-      pending_tier: b.pending,
-    };
+    return accountView(acc);
   }
-}
 
-function planChange(f: () => unknown): void {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof PlanChangeError) throw new LedgerError('invalid_plan_change', e.message);
-    throw e;
-  }
 }

@@ -1,7 +1,8 @@
 /**
  * The contract between the HTTP layer and the credit ledger (DESIGN.md section 4).
- * The file-backed implementation lives beside this file; a PostgreSQL one can replace
- * it behind the same interface. All times are injected (`now`), never read from a clock
+ * Two implementations: the file-backed one (one process, answers reads synchronously from
+ * memory) and the PostgreSQL one (several replicas, every call a query), so callers await
+ * what may be a promise (`Awaitable`). All times are injected (`now`), never read from a clock
  * inside the ledger, so tests move across billing cycles without sleeping.
  */
 import type { RateLimit, Tier } from '../../schemas/plans.ts';
@@ -72,29 +73,31 @@ export interface LedgerHealth {
   recoveries: number;
 }
 
+export type Awaitable<T> = T | Promise<T>;
+
 export interface Ledger {
   /** Resolve a presented key (hash lookup, constant-time compare). */
-  authenticate(apiKey: string): KeyPrincipal | undefined;
-  account(accountId: string, now: Date): AccountView | undefined;
+  authenticate(apiKey: string): Awaitable<KeyPrincipal | undefined>;
+  account(accountId: string, now: Date): Awaitable<AccountView | undefined>;
 
   /**
    * Hold `cost` credits before the handler runs. Concurrent reservations can never
    * exceed the balance. A cost above the remaining balance is refused and holds nothing.
    */
-  reserve(accountId: string, cost: number, now: Date): ReserveResult;
+  reserve(accountId: string, cost: number, now: Date): Awaitable<ReserveResult>;
   /**
    * Make the charge durable (fsync, group commit allowed) before the response is sent.
    * Rejects with LedgerUnavailableError when it cannot be made durable (the charge is void).
    */
   commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void>;
-  /** Give held credits back (non-2xx response). */
-  release(reservation: Reservation): void;
+  /** Give held credits back (non-2xx response). Never throws: a hold that cannot be released expires. */
+  release(reservation: Reservation): Awaitable<void>;
 
-  usage(q: UsageQuery, now: Date): UsageReport;
+  usage(q: UsageQuery, now: Date): Awaitable<UsageReport>;
 
-  // Administration (CLI, or the admin socket while a server holds the writer lock).
+  // Administration (CLI, or for the file ledger the admin socket while a server holds the writer lock).
   createAccount(input: { tier: Tier; name?: string; rateLimit?: RateLimit }, now: Date): Promise<{ account: AccountView; api_key: string }>;
-  listAccounts(now: Date): AccountView[];
+  listAccounts(now: Date): Awaitable<AccountView[]>;
   upgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView>;
   downgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView>;
   revokeKey(accountId: string, now: Date): Promise<void>;
@@ -103,6 +106,6 @@ export interface Ledger {
   /** Whether writes succeed now, and how often they have failed and come back (for /metrics). */
   health(): LedgerHealth;
 
-  /** Flush pending writes and release the writer lock. */
+  /** Flush pending writes and release the writer lock (file) or the connections (PostgreSQL). */
   close(): Promise<void>;
 }

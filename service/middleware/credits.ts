@@ -20,7 +20,7 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       return;
     }
 
-    const r = ledger.reserve(principal.account_id, cost, ctx.state.now);
+    const r = await ledger.reserve(principal.account_id, cost, ctx.state.now);
     if (!r.ok) {
       if (r.reason === 'unknown_account') throw new ApiError('unauthorized', 'The API key is malformed, unknown or revoked.');
       if (r.reason === 'unavailable') throw ledgerUnavailable();
@@ -31,12 +31,18 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       );
     }
     const reservation = r.reservation;
-    const remaining = () => remainingHeader(ledger.account(principal.account_id, ctx.state.now)?.remaining ?? null);
+    // After a charge or release the balance header is fresh; if the ledger cannot say, the
+    // header keeps the value auth set.
+    const remaining = async () => {
+      try {
+        ctx.set('X-Credits-Remaining', remainingHeader((await ledger.account(principal.account_id, ctx.state.now))?.remaining ?? null));
+      } catch {}
+    };
     try {
       await next();
     } catch (err) {
-      ledger.release(reservation);
-      ctx.set('X-Credits-Remaining', remaining());
+      await ledger.release(reservation);
+      await remaining();
       throw err;
     }
     if (ctx.status >= 200 && ctx.status < 300) {
@@ -45,8 +51,8 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       } catch (err) {
         // The charge is not durable, so the answer is not served: 503 (or 500 for anything
         // but a failed write). Release is idempotent: it returns the hold only if unsettled.
-        ledger.release(reservation);
-        ctx.set('X-Credits-Remaining', remaining());
+        await ledger.release(reservation);
+        await remaining();
         if (!(err instanceof LedgerUnavailableError)) throw err;
         ctx.state.log.error({ err: err.cause }, 'ledger write failed: request refused');
         throw ledgerUnavailable();
@@ -54,16 +60,16 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       metrics.creditsSpent.inc({ route: ctx.state.routeId }, cost);
       ctx.set('X-Credits-Cost', String(cost));
     } else {
-      ledger.release(reservation);
+      await ledger.release(reservation);
     }
-    ctx.set('X-Credits-Remaining', remaining());
+    await remaining();
   };
 }
 
 /** Seconds a client should wait after a 503 ledger_unavailable (the ledger retries every second). */
 const LEDGER_RETRY_AFTER_S = 5;
 
-function ledgerUnavailable(): ApiError {
+export function ledgerUnavailable(): ApiError {
   return new ApiError(
     'ledger_unavailable',
     'This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.',

@@ -12,6 +12,6 @@ export default defineRoute({
   query: UsageQuerySchema,
   response: UsageResponseSchema,
   needsBuild: false,
-  handler: ({ ledger, principal, query, now }): UsageResponse =>
+  handler: async ({ ledger, principal, query, now }): Promise<UsageResponse> =>
     ledger.usage({ account_id: principal.account_id, ...(query.from ? { from: query.from } : {}), ...(query.to ? { to: query.to } : {}) }, now),
 });

@@ -1,0 +1,366 @@
+/**
+ * The PostgreSQL ledger (docs/ledger.md "PostgreSQL"; ADR 0006): the same interface, billing
+ * rules and records as the file ledger, shared by any number of replicas.
+ *
+ * - State in tables (accounts with their billing state, keys, usage cells), every change
+ *   also written as the file ledger's record to `ledger_records`, in the same transaction.
+ * - Every change to an account runs under that account's row lock (SELECT … FOR UPDATE) and
+ *   goes through the pure functions of domain/billing.ts, exactly as the file ledger's replay.
+ * - Reservations are rows: a reservation is taken under the row lock only if the cost fits
+ *   in remaining − (live holds), so concurrent requests on any replicas can never spend
+ *   past the balance; commit deletes the hold and debits in one transaction (committed,
+ *   i.e. durable, before the response); a hold left by a dead replica expires.
+ * - PostgreSQL unreachable, restarting or paused: reserve answers `unavailable`, commit and
+ *   every other call reject with LedgerUnavailableError (503 ledger_unavailable); nothing is
+ *   served free, and the pool reconnects by itself when the server is back.
+ */
+import type pg from 'pg';
+import { applyDebit, applyUpgrade, cycleBounds, cycleIndexAt, openingBilling, prorationGbp, remainingCredits, remainingFraction, rollTo, scheduleDowngrade, type BillingState } from '../domain/billing.ts';
+import type { RateLimit, Tier } from '../../schemas/plans.ts';
+import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, newId } from './keys.ts';
+import { checkCost, checkNewAccount, checkTier, planChange } from './checks.ts';
+import { LedgerError, LedgerUnavailableError } from './errors.ts';
+import { createPool, isUnavailable, once, q, transaction, type Queryable } from './pg/client.ts';
+import { migrate } from './pg/migrate.ts';
+import type { LedgerRecord } from './records.ts';
+import type { AccountRec } from './state.ts';
+import type { AccountView, ChargeMeta, KeyPrincipal, Ledger, LedgerHealth, Reservation, ReserveResult, UsageQuery, UsageReport } from './types.ts';
+import { accountView, usageReport, type UsageRow } from './view.ts';
+
+export interface PgLedgerOptions {
+  url: string;
+  /** Used where no `now` is passed in. */
+  clock?: () => Date;
+  /** Connections per process (default 10). */
+  poolSize?: number;
+  /** Query and connect timeout (default 2,000 ms): past it the call is refused as unavailable. */
+  timeoutMs?: number;
+  /** How long a hold counts if its request never settles (its replica died); default 120 s. */
+  reservationTtlS?: number;
+}
+
+export interface PgLedger extends Ledger {
+  readonly clock: () => Date;
+  readonly pool: pg.Pool;
+  /** Every record, in commit order (the file ledger's log, for audits and tests). */
+  records(): Promise<LedgerRecord[]>;
+}
+
+interface AccountRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  rate_limit: RateLimit | null;
+  tier: Tier;
+  cycle: number;
+  grant_credits: string | null;
+  spent: string;
+  used: string;
+  pending_tier: Tier | null;
+  free_granted: boolean;
+}
+
+const toRec = (r: AccountRow): AccountRec => ({
+  id: r.id,
+  name: r.name,
+  created_at: r.created_at.toISOString(),
+  rate_limit: r.rate_limit,
+  billing: {
+    tier: r.tier,
+    cycle: r.cycle,
+    grant: r.grant_credits === null ? null : Number(r.grant_credits),
+    spent: Number(r.spent),
+    used: Number(r.used),
+    pending: r.pending_tier,
+    freeGranted: r.free_granted,
+  },
+});
+
+const billingParams = (id: string, b: BillingState) => [id, b.tier, b.cycle, b.grant, b.spent, b.used, b.pending, b.freeGranted];
+
+export async function openPgLedger(opts: PgLedgerOptions): Promise<PgLedger> {
+  const pool = createPool({ url: opts.url, ...(opts.poolSize ? { max: opts.poolSize } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+  try {
+    const c = await pool.connect();
+    try {
+      await migrate(c);
+    } finally {
+      c.release();
+    }
+  } catch (e) {
+    await pool.end();
+    throw e;
+  }
+  return new PgLedgerImpl(pool, opts);
+}
+
+class PgLedgerImpl implements PgLedger {
+  readonly clock: () => Date;
+  private readonly ttlS: number;
+  private failing = false;
+  private failures = 0;
+  private recoveries = 0;
+  private closed = false;
+  private settles = 0;
+
+  constructor(
+    readonly pool: pg.Pool,
+    opts: PgLedgerOptions,
+  ) {
+    this.clock = opts.clock ?? (() => new Date());
+    this.ttlS = opts.reservationTtlS ?? 120;
+  }
+
+  async authenticate(apiKey: string): Promise<KeyPrincipal | undefined> {
+    if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return undefined;
+    // An index lookup by the key's SHA-256: the hash reveals nothing a timing could use.
+    const rows = await this.run(() => once<{ key_id: string; account_id: string }>(this.pool, 'key_by_hash', [hashApiKey(apiKey)]));
+    const k = rows[0];
+    return k && { account_id: k.account_id, key_id: k.key_id };
+  }
+
+  async account(accountId: string, now: Date): Promise<AccountView | undefined> {
+    const acc = await this.read(accountId, now);
+    return acc && accountView(acc);
+  }
+
+  async reserve(accountId: string, cost: number, now: Date): Promise<ReserveResult> {
+    checkCost(cost);
+    try {
+      return await this.run(() =>
+        transaction(this.pool, async (c): Promise<ReserveResult> => {
+          const acc = await this.lockTouch(c, accountId, now);
+          if (!acc) return { ok: false, reason: 'unknown_account' };
+          if (cost === 0) return { ok: true, reservation: { id: 'free', account_id: accountId, cost: 0 } };
+          const remaining = remainingCredits(acc.billing);
+          if (remaining !== null) {
+            const held = Number((await q<{ held: string }>(c, 'held', [accountId]))[0]!.held);
+            if (cost > remaining - held) return { ok: false, reason: 'credits_exhausted', remaining: Math.max(0, remaining - held) };
+          }
+          const [row] = await q<{ id: string }>(c, 'reservation_insert', [accountId, cost, this.ttlS]);
+          return { ok: true, reservation: { id: String(row!.id), account_id: accountId, cost } };
+        }),
+      );
+    } catch (e) {
+      if (e instanceof LedgerUnavailableError) return { ok: false, reason: 'unavailable' };
+      throw e;
+    }
+  }
+
+  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void> {
+    if (reservation.cost === 0) return;
+    await this.run(() =>
+      transaction(this.pool, async (c) => {
+        const [taken] = await q<{ live: boolean }>(c, 'reservation_take', [reservation.id]);
+        if (!taken) throw new Error(`commit: reservation ${reservation.id} was already committed or released`);
+        // A hold that outlived its expiry no longer counted against the balance: charging
+        // it could overspend, so the call is refused instead (never served free).
+        if (!taken.live) throw new LedgerUnavailableError(new Error(`reservation ${reservation.id} expired before its commit`));
+        const acc = await this.lockTouch(c, reservation.account_id, now);
+        if (!acc) throw new LedgerError('unknown_account', `unknown account ${reservation.account_id}`);
+        const at = now.toISOString();
+        acc.billing = applyDebit(acc.billing, reservation.cost);
+        await q(c, 'account_billing', billingParams(acc.id, acc.billing));
+        await this.log(c, { t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at });
+        await q(c, 'usage_add', [acc.id, acc.billing.cycle, at.slice(0, 10), meta.endpoint, reservation.cost]);
+      }),
+    );
+    if (++this.settles % 1000 === 0) this.sweep();
+  }
+
+  /** Never throws: a hold that cannot be deleted now (PostgreSQL away) expires by itself. */
+  async release(reservation: Reservation): Promise<void> {
+    if (reservation.cost === 0) return;
+    await this.run(() => once(this.pool, 'reservation_take', [reservation.id])).catch(() => {});
+    if (++this.settles % 1000 === 0) this.sweep();
+  }
+
+  async usage(query: UsageQuery, now: Date): Promise<UsageReport> {
+    const acc = await this.read(query.account_id, now);
+    if (!acc) throw new LedgerError('unknown_account', `unknown account ${query.account_id}`);
+    const rows = await this.run(() =>
+      once<{ cycle: number; day: string; endpoint: string; calls: string; credits: string }>(this.pool, 'usage_cells', [acc.id]),
+    );
+    const cells: UsageRow[] = rows.map((r) => ({ cycle: r.cycle, day: r.day, endpoint: r.endpoint, calls: Number(r.calls), credits: Number(r.credits) }));
+    return usageReport(acc, cells, query);
+  }
+
+  // --- administration -------------------------------------------------------------
+
+  async createAccount(input: { tier: Tier; name?: string; rateLimit?: RateLimit }, now: Date): Promise<{ account: AccountView; api_key: string }> {
+    checkNewAccount(input);
+    const id = newId('acc_');
+    const api_key = generateApiKey();
+    const rec: LedgerRecord = {
+      t: 'account',
+      a: id,
+      name: input.name?.trim() || id,
+      tier: input.tier,
+      rate_limit: input.rateLimit ?? null,
+      k: newId('key_'),
+      hash: hashApiKey(api_key),
+      at: now.toISOString(),
+    };
+    await this.run(() => transaction(this.pool, (c) => insertAccount(c, rec)));
+    return { account: (await this.account(id, now))!, api_key };
+  }
+
+  async listAccounts(now: Date): Promise<AccountView[]> {
+    const rows = await this.run(() => once<AccountRow>(this.pool, 'account_list'));
+    const out: AccountView[] = [];
+    for (const r of rows) {
+      const acc = toRec(r);
+      out.push(accountView(this.due(acc, now) ? (await this.read(acc.id, now))! : acc));
+    }
+    return out;
+  }
+
+  async upgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView> {
+    return this.change(accountId, now, async (c, acc) => {
+      checkTier(tier);
+      const next = planChange(() => applyUpgrade(acc.billing, tier));
+      const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
+      const rec: LedgerRecord = {
+        t: 'upgrade',
+        a: acc.id,
+        from: acc.billing.tier,
+        to: tier,
+        charge_gbp: prorationGbp(acc.billing.tier, tier, cyc, now),
+        fraction: remainingFraction(cyc, now),
+        at: now.toISOString(),
+      };
+      acc.billing = next;
+      await q(c, 'account_billing', billingParams(acc.id, next));
+      await this.log(c, rec);
+    });
+  }
+
+  async downgrade(accountId: string, tier: Tier, now: Date): Promise<AccountView> {
+    return this.change(accountId, now, async (c, acc) => {
+      checkTier(tier);
+      const next = planChange(() => scheduleDowngrade(acc.billing, tier));
+      const rec: LedgerRecord = { t: 'downgrade', a: acc.id, from: acc.billing.tier, to: tier, at: now.toISOString() };
+      acc.billing = next;
+      await q(c, 'account_billing', billingParams(acc.id, next));
+      await this.log(c, rec);
+    });
+  }
+
+  async revokeKey(accountId: string, now: Date): Promise<void> {
+    await this.change(accountId, now, async (c, acc) => {
+      const keys = (await q<{ key_id: string }>(c, 'keys_active', [acc.id])).map((k) => k.key_id);
+      if (keys.length === 0) return;
+      await q(c, 'keys_revoke', [acc.id, keys, now.toISOString()]);
+      await this.log(c, { t: 'revoke', a: acc.id, keys, at: now.toISOString() });
+    });
+  }
+
+  async rotateKey(accountId: string, now: Date): Promise<{ api_key: string }> {
+    const api_key = generateApiKey();
+    await this.change(accountId, now, async (c, acc) => {
+      const revoked = (await q<{ key_id: string }>(c, 'keys_active', [acc.id])).map((k) => k.key_id);
+      const rec: LedgerRecord = { t: 'rotate', a: acc.id, revoked, k: newId('key_'), hash: hashApiKey(api_key), at: now.toISOString() };
+      await q(c, 'keys_revoke', [acc.id, revoked, rec.at]);
+      await q(c, 'key_insert', [rec.k, acc.id, rec.hash, rec.at, null]);
+      await this.log(c, rec);
+    });
+    return { api_key };
+  }
+
+  async records(): Promise<LedgerRecord[]> {
+    return (await this.run(() => once<{ rec: LedgerRecord }>(this.pool, 'records_all'))).map((r) => r.rec);
+  }
+
+  health(): LedgerHealth {
+    return { writable: !this.failing, write_failures: this.failures, recoveries: this.recoveries };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  // --- internals ------------------------------------------------------------------
+
+  /**
+   * Runs one call against PostgreSQL, turning "cannot reach it" into LedgerUnavailableError
+   * and keeping `health()` in step (writable again after the first call that succeeds).
+   */
+  private async run<T>(f: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('ledger is closed');
+    try {
+      const out = await f();
+      if (this.failing) {
+        this.failing = false;
+        this.recoveries++;
+      }
+      return out;
+    } catch (e) {
+      if (e instanceof LedgerUnavailableError || isUnavailable(e)) {
+        if (!this.failing) {
+          this.failing = true;
+          this.failures++;
+        }
+        throw e instanceof LedgerUnavailableError ? e : new LedgerUnavailableError(e as Error);
+      }
+      throw e;
+    }
+  }
+
+  /** The account as of `now`: read without a lock, rolled over (and logged) under one only when due. */
+  private async read(accountId: string, now: Date): Promise<AccountRec | undefined> {
+    const [row] = await this.run(() => once<AccountRow>(this.pool, 'account_get', [accountId]));
+    if (!row) return undefined;
+    const acc = toRec(row);
+    if (!this.due(acc, now)) return acc;
+    return this.run(() => transaction(this.pool, (c) => this.lockTouch(c, accountId, now)));
+  }
+
+  private due(acc: AccountRec, now: Date): boolean {
+    return cycleIndexAt(new Date(acc.created_at), now) > acc.billing.cycle;
+  }
+
+  /** Locks the account's row and rolls it into `now`'s cycle (one `rollover` record) if due. */
+  private async lockTouch(c: Queryable, accountId: string, now: Date): Promise<AccountRec | undefined> {
+    const [row] = await q<AccountRow>(c, 'account_lock', [accountId]);
+    if (!row) return undefined;
+    const acc = toRec(row);
+    const to = cycleIndexAt(new Date(acc.created_at), now);
+    if (to > acc.billing.cycle) {
+      const rec: LedgerRecord = { t: 'rollover', a: acc.id, from_cycle: acc.billing.cycle, to_cycle: to, downgrade_applied: acc.billing.pending, at: now.toISOString() };
+      acc.billing = rollTo(acc.billing, to).state;
+      await q(c, 'account_billing', billingParams(acc.id, acc.billing));
+      await this.log(c, rec);
+    }
+    return acc;
+  }
+
+  /** A plan or key change: under the row lock, rolled to `now` first; returns the new view. */
+  private async change(accountId: string, now: Date, f: (c: Queryable, acc: AccountRec) => Promise<void>): Promise<AccountView> {
+    return this.run(() =>
+      transaction(this.pool, async (c) => {
+        const acc = await this.lockTouch(c, accountId, now);
+        if (!acc) throw new LedgerError('unknown_account', `unknown account ${accountId}`);
+        await f(c, acc);
+        return accountView(acc);
+      }),
+    );
+  }
+
+  private async log(c: Queryable, rec: LedgerRecord): Promise<void> {
+    await q(c, 'record_insert', [rec.a, rec.t, JSON.stringify(rec), rec.at]);
+  }
+
+  /** Deletes expired holds now and then (they no longer count; this only keeps the table small). */
+  private sweep(): void {
+    this.run(() => once(this.pool, 'reservation_sweep')).catch(() => {});
+  }
+}
+
+/** Inserts an `account` record's account, first key and the record itself (also used by the file import). */
+export async function insertAccount(c: Queryable, rec: Extract<LedgerRecord, { t: 'account' }>, billing: BillingState = openingBilling(rec.tier)): Promise<void> {
+  await q(c, 'account_insert', [rec.a, rec.name, rec.at, rec.rate_limit === null ? null : JSON.stringify(rec.rate_limit), ...billingParams(rec.a, billing).slice(1)]);
+  await q(c, 'key_insert', [rec.k, rec.a, rec.hash, rec.at, null]);
+  await q(c, 'record_insert', [rec.a, rec.t, JSON.stringify(rec), rec.at]);
+}

@@ -1,0 +1,1 @@
+SELECT id, name, created_at, rate_limit, tier, cycle, grant_credits, spent, used, pending_tier, free_granted FROM accounts WHERE id = $1 FOR UPDATE

@@ -1,0 +1,1 @@
+SELECT rec FROM ledger_records ORDER BY seq

@@ -1,0 +1,1 @@
+DELETE FROM reservations WHERE expires_at <= clock_timestamp()
