@@ -26,6 +26,16 @@ export const ConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: int(0, 120_000).default(10_000),
   /** Unix socket for account administration while the server holds the ledger lock. */
   ADMIN_SOCKET: z.string().min(1).optional(),
+  /** postgres://… : the ledger and rate limiter in PostgreSQL, shared by every replica; unset: the file ledger in DATA_DIR. */
+  LEDGER_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  /** Worker processes sharing PORT (node's cluster); more than 1 needs LEDGER_URL. */
+  WORKERS: int(1, 64).default(1),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** Config with the cross-field rule applied: one file ledger cannot be shared by workers. */
+export const CheckedConfigSchema = ConfigSchema.refine((c) => c.WORKERS === 1 || c.LEDGER_URL !== undefined, {
+  path: ['WORKERS'],
+  message: 'more than one worker needs a shared ledger: set LEDGER_URL=postgres://…',
+});

@@ -6,7 +6,7 @@
  */
 import Koa from 'koa';
 import type { Config } from '../schemas/config.ts';
-import { SlidingWindowLimiter } from './domain/rate-window.ts';
+import { inProcessLimiter, type RateLimiter } from './ledger/rate-limiter.ts';
 import type { Ledger } from './ledger/types.ts';
 import type { Logger } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -32,6 +32,8 @@ export type Clock = () => Date;
 export interface AppDeps {
   config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES'>;
   ledger: Ledger;
+  /** Defaults to the in-process sliding window (one process); PostgreSQL's for replicas. */
+  limiter?: RateLimiter;
   clock: Clock;
   /** The serving build and its resources (the build warmer: service/build/warmer.ts). */
   builds: ServingBuild;
@@ -62,7 +64,7 @@ function handle(route: RouteDef, deps: AppDeps): Middleware {
 export function buildApp(deps: AppDeps): App {
   const { config, ledger, clock, builds, logger } = deps;
   const metrics = createMetrics(() => builds.current()?.id, () => ledger.health());
-  const limiter = new SlidingWindowLimiter();
+  const limiter = deps.limiter ?? inProcessLimiter();
   const router = new Router();
 
   for (const route of deps.routes ?? V1_ROUTES) {

@@ -37,7 +37,8 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   rate_limited: 'Rate limit reached; see Retry-After. No credits charged.',
   internal: 'Unexpected server error; quote the request id.',
   data_unavailable: 'No published data build is loaded. No credits charged.',
-  ledger_unavailable: 'The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged.',
+  ledger_unavailable: 'The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged.',
+  rate_limit_unavailable: 'The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged.',
 };
 
 /** The error responses an operation can give. */
@@ -48,7 +49,8 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
   if (route.body) codes.push('payload_too_large', 'unsupported_media_type');
   codes.push('rate_limited', 'internal');
   if (route.needsBuild) codes.push('data_unavailable');
-  if (route.cost > 0) codes.push('ledger_unavailable');
+  // Metered calls when the ledger cannot record; any call when a shared ledger cannot authenticate.
+  codes.push('ledger_unavailable', 'rate_limit_unavailable');
   return codes;
 }
 
@@ -77,7 +79,7 @@ function errorResponses(): Json {
       code,
       {
         description: ERROR_TEXT[code],
-        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
+        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       },
     ]),

@@ -1,6 +1,8 @@
 /**
- * The process: read config, open the ledger (taking its writer lock), start the admin
- * socket, listen on PORT. SIGTERM/SIGINT stop accepting connections, let in-flight
+ * The process: read config, open the ledger (the file ledger takes its writer lock and
+ * starts the admin socket; with LEDGER_URL the shared PostgreSQL ledger and rate limiter),
+ * listen on PORT. With WORKERS > 1, a cluster primary runs that many such workers on one
+ * port (replicas.ts). SIGTERM/SIGINT stop accepting connections, let in-flight
  * requests finish (up to SHUTDOWN_TIMEOUT_MS), then flush and close the ledger.
  */
 import { randomUUID } from 'node:crypto';
@@ -11,11 +13,12 @@ import type { Config } from '../schemas/config.ts';
 import { buildApp, type Clock } from './app.ts';
 import { startBuildWarmer } from './build/warmer.ts';
 import { loadConfig } from './config.ts';
-import { adminSocketPath, ledgerDir, openFileLedger, startAdminServer } from './ledger/index.ts';
+import { adminSocketPath, ledgerDir, openConfiguredLedger, startAdminServer } from './ledger/index.ts';
 import type { Ledger } from './ledger/types.ts';
 import { createLogger, type Logger } from './log.ts';
 import { fileDataSource } from './build/source.ts';
 import { problemBody } from './middleware/errors.ts';
+import { isPrimary, runReplicas } from './replicas.ts';
 
 /**
  * An HTTP server for a Koa callback with the header limits applied. Requests Node's
@@ -72,15 +75,16 @@ export interface Running {
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger } = {}): Promise<Running> {
   const clock = opts.clock ?? (() => new Date());
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
-  const dir = ledgerDir(config.DATA_DIR);
-  const ledger = await openFileLedger({ dir, clock });
-  const admin = await startAdminServer(ledger, config.ADMIN_SOCKET ?? adminSocketPath(dir));
+  const opened = await openConfiguredLedger(config, clock);
+  const { ledger, limiter } = opened;
+  // The admin socket serves the file ledger's lock holder; PostgreSQL is reached directly.
+  const admin = opened.kind === 'file' ? await startAdminServer(opened.ledger, config.ADMIN_SOCKET ?? adminSocketPath(ledgerDir(config.DATA_DIR))) : undefined;
   // Requests see the build the warmer has fully opened (the previous one until then).
   const warmer = startBuildWarmer(fileDataSource(config.DATA_DIR), logger);
-  const { koa } = buildApp({ config, ledger, clock, builds: warmer, logger });
+  const { koa } = buildApp({ config, ledger, limiter, clock, builds: warmer, logger });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, config.PORT, config.HOST);
-  logger.info({ port, data_dir: config.DATA_DIR, build_id: warmer.current()?.id ?? null }, 'listening');
+  logger.info({ port, pid: process.pid, ledger: opened.kind, data_dir: config.DATA_DIR, build_id: warmer.current()?.id ?? null }, 'listening');
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
@@ -88,7 +92,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       warmer.stop();
       await closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS);
       await warmer.close();
-      await admin.close();
+      await admin?.close();
+      await limiter.close?.();
       await ledger.close();
       logger.info('stopped: ledger flushed');
     })());
@@ -104,6 +109,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.LOG_LEVEL);
+  if (config.WORKERS > 1 && isPrimary()) return runReplicas(config.WORKERS, logger);
   const running = await startServer(config, { logger });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   internal: { status: 500, title: 'Internal error' },
   data_unavailable: { status: 503, title: 'Data unavailable' },
   ledger_unavailable: { status: 503, title: 'Ledger unavailable' },
+  rate_limit_unavailable: { status: 503, title: 'Rate limiter unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

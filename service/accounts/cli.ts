@@ -1,9 +1,12 @@
 /**
  * `npm run accounts -- <command>`: create and manage API accounts.
  *
- * With no server running, the CLI opens the ledger itself (taking the writer lock). While a
- * server holds the lock, it sends the same request over the server's admin socket, so the
- * change (a revoked key, say) takes effect in the serving process at once.
+ * File ledger: with no server running, the CLI opens the ledger itself (taking the writer
+ * lock). While a server holds the lock, it sends the same request over the server's admin
+ * socket, so the change (a revoked key, say) takes effect in the serving process at once.
+ * PostgreSQL ledger (`--ledger-url` or LEDGER_URL): the CLI works on the database directly,
+ * with or without servers running; every replica sees the change on its next request.
+ * `migrate-to-postgres` moves a file ledger into an empty PostgreSQL ledger, once.
  * Exit codes: 0 done; 2 bad input (usage, unknown account, invalid plan change); 1 failure.
  */
 import { resolve } from 'node:path';
@@ -12,6 +15,8 @@ import { AdminRequest, runAdminOp, type AdminResult } from '../ledger/admin-ops.
 import { AdminRequestError, adminRequest, adminSocketPath } from '../ledger/admin-socket.ts';
 import { LedgerError } from '../ledger/errors.ts';
 import { ledgerDir, openFileLedger } from '../ledger/file-ledger.ts';
+import { openPgLedger } from '../ledger/pg-ledger.ts';
+import { importFileLedger } from '../ledger/pg/import-file.ts';
 import { LedgerLockedError } from '../ledger/lock.ts';
 import { TIERS } from '../../schemas/plans.ts';
 import { human } from './format.ts';
@@ -26,10 +31,13 @@ commands:
   downgrade <account_id> --tier T          (takes effect at the next renewal)
   revoke-key <account_id>
   rotate-key <account_id>                  (prints the new key)
+  migrate-to-postgres --ledger-url URL     (move the file ledger of --data-dir into an empty
+                                            PostgreSQL ledger; refuses to run twice)
 
 options:
   --json              machine-readable output
-  --data-dir DIR      data directory (default: $DATA_DIR or ./data)`;
+  --data-dir DIR      data directory (default: $DATA_DIR or ./data)
+  --ledger-url URL    PostgreSQL ledger, postgres://… (default: $LEDGER_URL; unset: the file ledger)`;
 
 export class UsageError extends Error {}
 
@@ -44,7 +52,7 @@ export function parseRateLimit(text: string): { limit: number; windowMs: number 
   return { limit, windowMs };
 }
 
-export function parseCommand(argv: string[]): { req: AdminRequest; json: boolean; dataDir: string } {
+export function parseCommand(argv: string[]): { req: AdminRequest; json: boolean; dataDir: string; ledgerUrl: string | undefined } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -54,6 +62,7 @@ export function parseCommand(argv: string[]): { req: AdminRequest; json: boolean
       'rate-limit': { type: 'string' },
       json: { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
+      'ledger-url': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -82,11 +91,39 @@ export function parseCommand(argv: string[]): { req: AdminRequest; json: boolean
     throw new UsageError(`${field || 'input'}: ${issue.message}`);
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
-  return { req: parsed.data, json: values.json ?? false, dataDir };
+  const ledgerUrl = ledgerUrlOf(values['ledger-url']);
+  return { req: parsed.data, json: values.json ?? false, dataDir, ledgerUrl };
+}
+
+function ledgerUrlOf(flag: string | undefined): string | undefined {
+  const url = flag ?? (process.env.LEDGER_URL || undefined);
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw new UsageError(`--ledger-url must be a postgres:// URL (got "${url}")`);
+  return url;
+}
+
+/** `migrate-to-postgres [--data-dir DIR] --ledger-url URL [--json]` */
+export function parseMigrate(argv: string[]): { dataDir: string; ledgerUrl: string; json: boolean } {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { json: { type: 'boolean', default: false }, 'data-dir': { type: 'string' }, 'ledger-url': { type: 'string' } },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const ledgerUrl = ledgerUrlOf(values['ledger-url']);
+  if (!ledgerUrl) throw new UsageError('migrate-to-postgres needs --ledger-url postgres://… (or LEDGER_URL)');
+  return { dataDir: resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data'), ledgerUrl, json: values.json ?? false };
 }
 
 /** Runs the request on the ledger directly, or through the admin socket while a server holds the lock. */
-export async function execute(req: AdminRequest, dataDir: string): Promise<AdminResult> {
+export async function execute(req: AdminRequest, dataDir: string, ledgerUrl?: string): Promise<AdminResult> {
+  if (ledgerUrl) {
+    const pg = await openPgLedger({ url: ledgerUrl });
+    try {
+      return await runAdminOp(pg, req, new Date());
+    } finally {
+      await pg.close();
+    }
+  }
   const dir = ledgerDir(dataDir);
   let ledger;
   try {
@@ -112,6 +149,7 @@ export async function execute(req: AdminRequest, dataDir: string): Promise<Admin
 const BAD_INPUT = new Set(['invalid_input', 'unknown_account', 'invalid_plan_change']);
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'migrate-to-postgres') return migrateMain(argv);
   let cmd;
   try {
     cmd = parseCommand(argv);
@@ -122,13 +160,36 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const result = await execute(cmd.req, cmd.dataDir);
+    const result = await execute(cmd.req, cmd.dataDir, cmd.ledgerUrl);
     process.stdout.write(`${cmd.json ? JSON.stringify(result) : human(cmd.req, result)}\n`);
     return 0;
   } catch (e) {
     const code = e instanceof LedgerError || e instanceof AdminRequestError ? e.code : undefined;
     process.stderr.write(`accounts: ${(e as Error).message}\n`);
     return code !== undefined && BAD_INPUT.has(code) ? 2 : 1;
+  }
+}
+
+async function migrateMain(argv: string[]): Promise<number> {
+  let cmd;
+  try {
+    cmd = parseMigrate(argv.slice(1));
+  } catch (e) {
+    if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e;
+    process.stderr.write(`accounts: ${e.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const r = await importFileLedger(ledgerDir(cmd.dataDir), cmd.ledgerUrl);
+    process.stdout.write(
+      cmd.json
+        ? `${JSON.stringify(r)}\n`
+        : `moved ${r.accounts} accounts, ${r.keys} keys, ${r.usage_cells} usage cells and ${r.records} log records from ${r.source_dir} into PostgreSQL${r.from_snapshot ? ' (older records were compacted into the snapshot: their state is moved)' : ''}\n`,
+    );
+    return 0;
+  } catch (e) {
+    process.stderr.write(`accounts: ${(e as Error).message}\n`);
+    return e instanceof LedgerError && BAD_INPUT.has(e.code) ? 2 : 1;
   }
 }
 

@@ -359,8 +359,13 @@ class PgLedgerImpl implements PgLedger {
 }
 
 /** Inserts an `account` record's account, first key and the record itself (also used by the file import). */
-export async function insertAccount(c: Queryable, rec: Extract<LedgerRecord, { t: 'account' }>, billing: BillingState = openingBilling(rec.tier)): Promise<void> {
+export async function insertAccount(
+  c: Queryable,
+  rec: Extract<LedgerRecord, { t: 'account' }>,
+  billing: BillingState = openingBilling(rec.tier),
+  opts: { withRecord: boolean } = { withRecord: true },
+): Promise<void> {
   await q(c, 'account_insert', [rec.a, rec.name, rec.at, rec.rate_limit === null ? null : JSON.stringify(rec.rate_limit), ...billingParams(rec.a, billing).slice(1)]);
   await q(c, 'key_insert', [rec.k, rec.a, rec.hash, rec.at, null]);
-  await q(c, 'record_insert', [rec.a, rec.t, JSON.stringify(rec), rec.at]);
+  if (opts.withRecord) await q(c, 'record_insert', [rec.a, rec.t, JSON.stringify(rec), rec.at]);
 }

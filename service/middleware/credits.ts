@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import type { Ledger } from '../ledger/types.ts';
 import type { Metrics } from '../metrics.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, ledgerUnavailable } from './errors.ts';
 import { remainingHeader } from './headers.ts';
 import type { ApiState } from './state.ts';
 
@@ -66,14 +66,3 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
   };
 }
 
-/** Seconds a client should wait after a 503 ledger_unavailable (the ledger retries every second). */
-const LEDGER_RETRY_AFTER_S = 5;
-
-export function ledgerUnavailable(): ApiError {
-  return new ApiError(
-    'ledger_unavailable',
-    'This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.',
-    undefined,
-    { 'Retry-After': String(LEDGER_RETRY_AFTER_S) },
-  );
-}

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '../../schemas/api/problem.ts';
+import { LedgerUnavailableError } from '../ledger/errors.ts';
 import type { ApiState } from './state.ts';
 
 /** An error the API answers with on purpose: a code from DESIGN.md §3 and a safe detail. */
@@ -15,6 +16,18 @@ export class ApiError extends Error {
   get status(): number {
     return ERROR_CODES[this.code].status;
   }
+}
+
+/** Seconds a client should wait after a 503 ledger_unavailable (the ledger retries every second). */
+const LEDGER_RETRY_AFTER_S = 5;
+
+export function ledgerUnavailable(): ApiError {
+  return new ApiError(
+    'ledger_unavailable',
+    'This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.',
+    undefined,
+    { 'Retry-After': String(LEDGER_RETRY_AFTER_S) },
+  );
 }
 
 export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): Problem {
@@ -41,6 +54,12 @@ export async function errorHandler(ctx: ParameterizedContext<ApiState>, next: ()
       sendProblem(ctx, err);
       // Expected outcomes: the code is enough; stacks are for real failures only.
       if (err.status >= 500) ctx.state.log.warn({ code: err.code, detail: err.detail }, 'request refused');
+      return;
+    }
+    if (err instanceof LedgerUnavailableError) {
+      // A shared ledger that cannot be reached while authenticating or reading a balance.
+      ctx.state.log.error({ err: err.cause }, 'ledger unreachable: request refused');
+      sendProblem(ctx, ledgerUnavailable());
       return;
     }
     ctx.state.log.error({ err }, 'unhandled error');

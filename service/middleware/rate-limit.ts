@@ -1,5 +1,5 @@
 import type { ParameterizedContext } from 'koa';
-import { SlidingWindowLimiter } from '../domain/rate-window.ts';
+import { RateLimiterUnavailableError, type RateLimiter } from '../ledger/rate-limiter.ts';
 import type { Metrics } from '../metrics.ts';
 import { ApiError } from './errors.ts';
 import { rateLimitHeaders } from './headers.ts';
@@ -7,13 +7,23 @@ import type { ApiState } from './state.ts';
 
 /**
  * Per-key sliding window at the account's tier limit, before any credit is touched:
- * a 429 costs nothing. Runs after auth, so ctx.state.principal and account are set.
+ * a 429 costs nothing. Runs after auth, so ctx.state.principal and account are set. A shared
+ * limiter that cannot be reached fails closed: 503, the request is not served.
  */
-export function rateLimit(limiter: SlidingWindowLimiter, metrics: Metrics) {
+export function rateLimit(limiter: RateLimiter, metrics: Metrics) {
   return async (ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> => {
     const { principal, account } = ctx.state;
     if (!principal || !account) throw new Error('rateLimit runs after authenticate');
-    const d = limiter.hit(principal.key_id, account.rate_limit, ctx.state.now.getTime());
+    let d;
+    try {
+      d = await limiter.hit(principal.key_id, account.rate_limit, ctx.state.now.getTime());
+    } catch (err) {
+      if (!(err instanceof RateLimiterUnavailableError)) throw err;
+      ctx.state.log.error({ err: err.cause }, 'rate limiter unreachable: request refused');
+      throw new ApiError('rate_limit_unavailable', 'The rate limiter cannot be reached, so this call was not served and nothing was charged. Retry shortly.', undefined, {
+        'Retry-After': '5',
+      });
+    }
     const headers = rateLimitHeaders(d);
     for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
     if (!d.allowed) {

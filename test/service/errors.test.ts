@@ -236,7 +236,7 @@ describe('problem+json for every error code', () => {
 
   it('covers every code in the table', () => {
     expect(Object.keys(ERROR_CODES).sort()).toEqual(
-      ['credits_exhausted', 'data_unavailable', 'internal', 'ledger_unavailable', 'invalid_request', 'method_not_allowed', 'not_found', 'payload_too_large', 'rate_limited', 'request_header_fields_too_large', 'unauthorized', 'unsupported_media_type'].sort(),
+      ['credits_exhausted', 'data_unavailable', 'internal', 'ledger_unavailable', 'invalid_request', 'method_not_allowed', 'not_found', 'payload_too_large', 'rate_limit_unavailable', 'rate_limited', 'request_header_fields_too_large', 'unauthorized', 'unsupported_media_type'].sort(),
     );
   });
 });
