@@ -9,7 +9,9 @@
  * - Reservations are rows: a reservation is taken under the row lock only if the cost fits
  *   in remaining − (live holds), so concurrent requests on any replicas can never spend
  *   past the balance; commit deletes the hold and debits in one transaction (committed,
- *   i.e. durable, before the response); a hold left by a dead replica expires.
+ *   i.e. durable, before the response); a hold left by a dead replica expires. Both are one
+ *   round trip (ledger_reserve / ledger_debit in pg/migrations/001_ledger.sql); when the
+ *   account is due a renewal they do nothing and the renewal runs here, then they retry.
  * - PostgreSQL unreachable, restarting or paused: reserve answers `unavailable`, commit and
  *   every other call reject with LedgerUnavailableError (503 ledger_unavailable); nothing is
  *   served free, and the pool reconnects by itself when the server is back.
@@ -31,9 +33,9 @@ export interface PgLedgerOptions {
   url: string;
   /** Used where no `now` is passed in. */
   clock?: () => Date;
-  /** Connections per process (default 10). */
+  /** Connections per process (default 16). */
   poolSize?: number;
-  /** Query and connect timeout (default 2,000 ms): past it the call is refused as unavailable. */
+  /** Query and connect timeout (default 5,000 ms): past it the call is refused as unavailable. */
   timeoutMs?: number;
   /** How long a hold counts if its request never settles (its replica died); default 120 s. */
   reservationTtlS?: number;
@@ -102,6 +104,7 @@ class PgLedgerImpl implements PgLedger {
   private recoveries = 0;
   private closed = false;
   private settles = 0;
+  private readonly created = new Map<string, Date>();
 
   constructor(
     readonly pool: pg.Pool,
@@ -127,20 +130,24 @@ class PgLedgerImpl implements PgLedger {
   async reserve(accountId: string, cost: number, now: Date): Promise<ReserveResult> {
     checkCost(cost);
     try {
-      return await this.run(() =>
-        transaction(this.pool, async (c): Promise<ReserveResult> => {
-          const acc = await this.lockTouch(c, accountId, now);
-          if (!acc) return { ok: false, reason: 'unknown_account' };
-          if (cost === 0) return { ok: true, reservation: { id: 'free', account_id: accountId, cost: 0 } };
-          const remaining = remainingCredits(acc.billing);
-          if (remaining !== null) {
-            const held = Number((await q<{ held: string }>(c, 'held', [accountId]))[0]!.held);
-            if (cost > remaining - held) return { ok: false, reason: 'credits_exhausted', remaining: Math.max(0, remaining - held) };
+      return await this.run(async (): Promise<ReserveResult> => {
+        if (cost === 0) return (await this.read(accountId, now)) ? { ok: true, reservation: { id: 'free', account_id: accountId, cost: 0 } } : { ok: false, reason: 'unknown_account' };
+        const cycle = await this.cycleOf(accountId, now);
+        if (cycle === undefined) return { ok: false, reason: 'unknown_account' };
+        for (;;) {
+          const [r] = await once<{ outcome: string; remaining: string | null; reservation_id: string | null }>(this.pool, 'reserve', [accountId, cost, cycle, this.ttlS]);
+          switch (r!.outcome) {
+            case 'ok':
+              return { ok: true, reservation: { id: String(r!.reservation_id), account_id: accountId, cost } };
+            case 'exhausted':
+              return { ok: false, reason: 'credits_exhausted', remaining: Number(r!.remaining) };
+            case 'unknown':
+              return { ok: false, reason: 'unknown_account' };
+            default: // 'due': renew the account (once, under its lock), then take the hold
+              await this.roll(accountId, now);
           }
-          const [row] = await q<{ id: string }>(c, 'reservation_insert', [accountId, cost, this.ttlS]);
-          return { ok: true, reservation: { id: String(row!.id), account_id: accountId, cost } };
-        }),
-      );
+        }
+      });
     } catch (e) {
       if (e instanceof LedgerUnavailableError) return { ok: false, reason: 'unavailable' };
       throw e;
@@ -149,22 +156,30 @@ class PgLedgerImpl implements PgLedger {
 
   async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void> {
     if (reservation.cost === 0) return;
-    await this.run(() =>
-      transaction(this.pool, async (c) => {
-        const [taken] = await q<{ live: boolean }>(c, 'reservation_take', [reservation.id]);
-        if (!taken) throw new Error(`commit: reservation ${reservation.id} was already committed or released`);
-        // A hold that outlived its expiry no longer counted against the balance: charging
-        // it could overspend, so the call is refused instead (never served free).
-        if (!taken.live) throw new LedgerUnavailableError(new Error(`reservation ${reservation.id} expired before its commit`));
-        const acc = await this.lockTouch(c, reservation.account_id, now);
-        if (!acc) throw new LedgerError('unknown_account', `unknown account ${reservation.account_id}`);
-        const at = now.toISOString();
-        acc.billing = applyDebit(acc.billing, reservation.cost);
-        await q(c, 'account_billing', billingParams(acc.id, acc.billing));
-        await this.log(c, { t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at });
-        await q(c, 'usage_add', [acc.id, acc.billing.cycle, at.slice(0, 10), meta.endpoint, reservation.cost]);
-      }),
-    );
+    const { id, account_id: a, cost } = reservation;
+    await this.run(async () => {
+      const cycle = await this.cycleOf(a, now);
+      if (cycle === undefined) throw new LedgerError('unknown_account', `unknown account ${a}`);
+      const at = now.toISOString();
+      const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
+      for (;;) {
+        const [r] = await once<{ outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
+        switch (r!.outcome) {
+          case 'ok':
+            return;
+          case 'settled':
+            throw new Error(`commit: reservation ${id} was already committed or released`);
+          case 'expired':
+            // A hold that outlived its expiry no longer counted against the balance: charging
+            // it could overspend, so the call is refused instead (never served free).
+            throw new LedgerUnavailableError(new Error(`reservation ${id} expired before its commit`));
+          case 'unknown':
+            throw new LedgerError('unknown_account', `unknown account ${a}`);
+          default: // 'due': a renewal between the hold and the charge; the charge goes to the new cycle
+            await this.roll(a, now);
+        }
+      }
+    });
     if (++this.settles % 1000 === 0) this.sweep();
   }
 
@@ -314,7 +329,23 @@ class PgLedgerImpl implements PgLedger {
     if (!row) return undefined;
     const acc = toRec(row);
     if (!this.due(acc, now)) return acc;
-    return this.run(() => transaction(this.pool, (c) => this.lockTouch(c, accountId, now)));
+    return this.run(() => this.roll(accountId, now));
+  }
+
+  /** The billing cycle `now` falls in for this account (creation instants never change, so they are cached). */
+  private async cycleOf(accountId: string, now: Date): Promise<number | undefined> {
+    let created = this.created.get(accountId);
+    if (!created) {
+      const [row] = await once<AccountRow>(this.pool, 'account_get', [accountId]);
+      if (!row) return undefined;
+      created = row.created_at;
+      this.created.set(accountId, created);
+    }
+    return cycleIndexAt(created, now);
+  }
+
+  private roll(accountId: string, now: Date): Promise<AccountRec | undefined> {
+    return transaction(this.pool, (c) => this.lockTouch(c, accountId, now));
   }
 
   private due(acc: AccountRec, now: Date): boolean {

@@ -19,7 +19,7 @@ export interface PgRateLimiter extends RateLimiter {
 
 /** Expects the schema in place (the PostgreSQL ledger migrates it at open). */
 export function pgRateLimiter(opts: { url: string; poolSize?: number; timeoutMs?: number }): PgRateLimiter {
-  const pool = createPool({ url: opts.url, max: opts.poolSize ?? 10, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
+  const pool = createPool({ url: opts.url, max: opts.poolSize ?? 16, ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
   return {
     pool,
     async hit(key: string, rule: RateLimit, nowMs: number): Promise<WindowDecision> {

@@ -26,17 +26,17 @@ export async function q<R extends pg.QueryResultRow = pg.QueryResultRow>(db: Que
 
 export interface PoolOptions {
   url: string;
-  /** Connections per process (default 10). */
+  /** Connections per process (default 16). */
   max?: number;
-  /** A query (or a connection attempt) that takes longer fails as unavailable (default 2,000 ms). */
+  /** A query, a connection attempt or a wait for a free connection that takes longer fails as unavailable (default 5,000 ms). */
   timeoutMs?: number;
 }
 
 export function createPool(opts: PoolOptions): pg.Pool {
-  const timeoutMs = opts.timeoutMs ?? 2_000;
+  const timeoutMs = opts.timeoutMs ?? 5_000;
   const pool = new pg.Pool({
     connectionString: opts.url,
-    max: opts.max ?? 10,
+    max: opts.max ?? 16,
     connectionTimeoutMillis: timeoutMs,
     // Client side: a stopped server never answers, and nothing server side can notice.
     query_timeout: timeoutMs,

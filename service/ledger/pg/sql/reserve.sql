@@ -1,0 +1,1 @@
+SELECT outcome, remaining, reservation_id FROM ledger_reserve($1, $2, $3, $4)

@@ -1,1 +1,0 @@
-INSERT INTO usage_cells (account_id, cycle, day, endpoint, calls, credits) VALUES ($1, $2, $3, $4, 1, $5) ON CONFLICT (account_id, cycle, day, endpoint) DO UPDATE SET calls = usage_cells.calls + 1, credits = usage_cells.credits + EXCLUDED.credits
