@@ -70,8 +70,8 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	$(BENCH_NODE) bench/str-estimate-accuracy.ts --addresses 60000 --seed 42
 
 .PHONY: reliability
-reliability: install ## Reliability suite at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full
-	FUZZ_CASES=$(or $(FUZZ_CASES),10000) npx vitest run test/service/fuzz-endpoints.test.ts test/service/auth-abuse.test.ts test/etl/kill-etl.test.ts test/etl/publish/kill.test.ts test/service/server-crash.test.ts test/service/ledger-crash.test.ts test/service/ledger-disk-full.test.ts test/service/swap-under-load.test.ts
+reliability: install ## Reliability suite at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full, replicas killed and PostgreSQL restarted, paused or its limiter stuck
+	FUZZ_CASES=$(or $(FUZZ_CASES),10000) npx vitest run test/service/fuzz-endpoints.test.ts test/service/auth-abuse.test.ts test/etl/kill-etl.test.ts test/etl/publish/kill.test.ts test/service/server-crash.test.ts test/service/ledger-crash.test.ts test/service/ledger-disk-full.test.ts test/service/swap-under-load.test.ts test/service/replicas-faults.test.ts
 
 .PHONY: clean
 clean: ## Remove generated data (keeps data/README.md)

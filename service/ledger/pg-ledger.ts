@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL ledger (docs/ledger.md "PostgreSQL"; ADR 0006): the same interface, billing
+ * The PostgreSQL ledger (docs/ledger.md "PostgreSQL"; ADR 0004): the same interface, billing
  * rules and records as the file ledger, shared by any number of replicas.
  *
  * - State in tables (accounts with their billing state, keys, usage cells), every change
@@ -168,7 +168,9 @@ class PgLedgerImpl implements PgLedger {
           case 'ok':
             return;
           case 'settled':
-            throw new Error(`commit: reservation ${id} was already committed or released`);
+            // Also what a hold lost in a PostgreSQL crash looks like (holds are UNLOGGED): the
+            // call cannot be charged, so it is refused (503), never served free.
+            throw new LedgerUnavailableError(new Error(`commit: reservation ${id} was already committed or released`));
           case 'expired':
             // A hold that outlived its expiry no longer counted against the balance: charging
             // it could overspend, so the call is refused instead (never served free).

@@ -1,8 +1,8 @@
 /**
  * A real PostgreSQL 15 server for tests and benches: a fresh cluster in a temporary
- * directory, on 127.0.0.1 and a free port, run as the `postgres` user (the server refuses
- * to run as root). Never a mock. Debian's `postgresql` package provides the binaries
- * (`.ci/run` installs it); `postgresAvailable()` says why when they are missing.
+ * directory, on 127.0.0.1 and a free port, run as the `postgres` user when this is root (the
+ * server refuses root), else as this user. Never a mock. Debian's `postgresql` package
+ * provides the binaries (`.ci/run` installs it); `postgresUnavailable()` says why not.
  *
  * The server runs in its own process group, so `pause()` (SIGSTOP) freezes the postmaster
  * and every backend at once, like a network partition seen from the clients.
@@ -18,8 +18,9 @@ export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 /** Undefined when a server can be started here; otherwise the reason it cannot. */
 export function postgresUnavailable(): string | undefined {
   if (!existsSync(join(PG_BIN, 'postgres'))) return `PostgreSQL binaries not found in ${PG_BIN} (apt-get install postgresql)`;
+  if (process.getuid?.() !== 0) return undefined; // runs as this user
   const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-  if (id.status !== 0) return 'no "postgres" user to run the server as';
+  if (id.status !== 0) return 'running as root and no "postgres" user to run the server as';
   return undefined;
 }
 
@@ -34,7 +35,10 @@ function freePort(): Promise<number> {
   });
 }
 
-function userIds(name: string): { uid: number; gid: number } {
+/** Root: the postgres user's ids (the server refuses root); anyone else: their own. */
+function serverIds(): { uid: number; gid: number } {
+  if (process.getuid?.() !== 0) return { uid: process.getuid!(), gid: process.getgid!() };
+  const name = 'postgres';
   const uid = Number(spawnSync('id', ['-u', name], { encoding: 'utf8' }).stdout.trim());
   const gid = Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim());
   return { uid, gid };
@@ -70,7 +74,7 @@ export interface PgOptions {
 export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
   const why = postgresUnavailable();
   if (why) throw new Error(why);
-  const { uid, gid } = userIds('postgres');
+  const { uid, gid } = serverIds();
   const root = mkdtempSync(join(tmpdir(), 'pi-pg-'));
   chownSync(root, uid, gid);
   const dataDir = join(root, 'data');
