@@ -4,6 +4,7 @@
  *
  *   npx tsx bench/mixed.ts [--addresses 1000000] [--seed 42] [--connections 10] [--seconds 30] [--runs 3]
  *                          [--warmup 10] [--probe-total 20000] [--fresh-etl] [--no-history]
+ *                          [--workers 1,2]   (replicas: see bench/support/mixed-workers.ts)
  *
  * 1. The build: the bench build of that scale (bench/support/bench-build.ts: data/bench/dd-N-S,
  *    made once and reused), or with --fresh-etl a new ETL run of the same region (in a child
@@ -60,7 +61,7 @@ import { cpuMeter, memory, rssSampler } from './support/proc.ts';
 import { startServerProcess, type LogLine } from './support/server-process.ts';
 import { etlSection, markdown, unexpected, type EndpointRun } from './support/mixed-report.ts';
 import { runLoad, scheduleOf, type EndpointSpec } from './support/mixed-load.ts';
-import { arg, mb, median, r2, summaryWithMax } from './support/stats.ts';
+import { arg, argStr, mb, median, r2, summaryWithMax } from './support/stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench', 'results');
@@ -192,6 +193,18 @@ async function main(): Promise<void> {
   const inputs = await readEndpointInputs(buildDir, poolSize);
   const cands = endpointRequests(inputs, poolSize);
   log(`inputs read in ${Math.round(performance.now() - t)} ms: ${inputs.uprns.length} UPRNs, ${inputs.postcodes.length} postcodes, ${inputs.str.length} STR locations, ${inputs.queries.length} searches`);
+
+  // --workers 1,2: the same mix against servers with that many cluster workers sharing a
+  // PostgreSQL ledger, alternating in one run (bench/support/mixed-workers.ts).
+  const workersList = argStr('workers', '');
+  if (workersList) {
+    const { compareWorkers } = await import('./support/mixed-workers.ts');
+    await compareWorkers({
+      workers: workersList.split(',').map(Number), dataDir, tmp, mix: MIX, candidates: cands, connections: CONNECTIONS,
+      seconds: SECONDS, runs: RUNS, warmup: WARMUP, addresses: ADDRESSES, results: RESULTS, command, log,
+    });
+    process.exit(0);
+  }
 
   // 3. The server.
   t = performance.now();
