@@ -142,8 +142,9 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     for (const a of agents.splice(0)) a.destroy();
   };
 
-  /** The invariants over everything that happened so far. */
+  /** The invariants over everything that happened so far (with the load stopped, so the ledger and the clients agree on what is finished). */
   async function checkLedger(label: string) {
+    await stopLoad();
     const ledger = await openPgLedger({ url: pgs.url });
     try {
       const debits = (await ledger.records()).filter((r) => r.t === 'debit');
@@ -206,7 +207,9 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
   it(`${KILLS} replica SIGKILLs under load: every 2xx charged exactly once`, async () => {
     const killed = new Set<number>();
     for (let i = 0; i < KILLS; i++) {
-      await cluster.waitWorkers(3);
+      // At least two live workers, so the service goes on through each kill; replacements
+      // start while the next kills happen.
+      await cluster.waitWorkers(2);
       await waitServed(10, `kill ${i}`);
       const live = [...cluster.workers].filter((p) => !killed.has(p));
       const victim = live[Math.floor(Math.random() * live.length)]!;
@@ -221,6 +224,8 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
   }, 900_000);
 
   it('PostgreSQL restarted under load: 503 ledger_unavailable, nothing free, recovers unaided', async () => {
+    startLoad();
+    await waitServed(20, 'before the restart');
     const before = outcomes.length;
     await pgs.restart();
     await waitServed(30, 'after the restart');
@@ -231,6 +236,8 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
   }, 300_000);
 
   it('the rate limiter stuck past its timeout: 503 rate_limit_unavailable (fails closed), the ledger unharmed, recovers', async () => {
+    startLoad();
+    await waitServed(20, 'before the limiter outage');
     const before = outcomes.length;
     const blocker = new pg.Client({ connectionString: pgs.url });
     await blocker.connect();
@@ -248,6 +255,8 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
   }, 300_000);
 
   it('PostgreSQL paused (SIGSTOP) under load: 503 after the timeout, no 500, nothing free, recovers after SIGCONT', async () => {
+    startLoad();
+    await waitServed(20, 'before the pause');
     const before = outcomes.length;
     pgs.pause();
     const until = Date.now() + 180_000;
@@ -255,7 +264,6 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     pgs.resume();
     expect(outcomes.slice(before).some((o) => o.status === 503)).toBe(true);
     await waitServed(30, 'after SIGCONT');
-    await stopLoad();
     await checkLedger('PostgreSQL paused');
   }, 300_000);
 });
