@@ -72,14 +72,16 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
       let warmed = 0;
       const server = await startServerProcess({ dataDir: input.dataDir, env: { WORKERS: String(w), LEDGER_URL: pg.url } });
       const c: Config = { workers: w, server, pids };
-      server.onLog((l) => {
+      const seen = (l: { msg?: string; pid?: unknown }) => {
         if (l.msg === 'listening' && typeof l.pid === 'number') pids.add(l.pid);
         if (l.msg === 'build warmed') warmed++;
-      });
+      };
+      // The lines so far, then every later one (synchronous: no line can fall between).
+      for (const l of server.history()) seen(l);
+      server.onLog(seen);
       const until = Date.now() + 20 * 60_000;
-      // Each worker warms the build itself: wait for all of them (the first line may be past).
-      await server.waitFor((l) => l.msg === 'build warmed', 20 * 60_000, true);
-      while (warmed < w - 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      // Each worker warms the build itself: wait for all of them.
+      while ((warmed < w || pids.size < w) && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
       configs.push(c);
       log(`${w} worker(s): ${server.url}, primary ${server.pid}, workers ${[...pids].join(', ')}`);
     }

@@ -29,6 +29,8 @@ export interface ServerProcess {
    * logged since start (access-log lines are not kept); rejects on exit or timeout.
    */
   waitFor(pred: (line: LogLine) => boolean, timeoutMs: number, past?: boolean): Promise<LogLine>;
+  /** The lines logged so far, access-log lines excepted (at most 10,000). */
+  history(): LogLine[];
   /** The last few KB of stderr (for error messages). */
   stderrTail(): string;
   /** SIGTERM, then the exit (SIGKILL after `timeoutMs`). */
@@ -109,6 +111,7 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
     env,
     onLog,
     waitFor,
+    history: () => [...kept],
     stderrTail: () => stderr,
     async stop(timeoutMs = 30_000) {
       if (child.exitCode === null && child.signalCode === null) {
