@@ -11,10 +11,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../service/app.ts';
 import { loadConfig } from '../../service/config.ts';
-import { PLANS } from '../../service/domain/plans.ts';
+import { PLANS } from '../../schemas/plans.ts';
 import { openPgLedger, pgRateLimiter, type PgLedger, type PgRateLimiter } from '../../service/ledger/index.ts';
 import { createLogger } from '../../service/log.ts';
-import { fileDataSource } from '../../service/middleware/data.ts';
+import { fileDataSource } from '../../service/build/source.ts';
+import { startBuildWarmer } from '../../service/build/warmer.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { closeGracefully, createHttpServer, listen } from '../../service/server.ts';
 import { postgresUnavailable, startPostgres, type PgServer } from '../support/postgres.ts';
@@ -39,7 +40,9 @@ async function startReplica(url: string, clock: TestClock, dataDir: string): Pro
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LEDGER_URL: url, LOG_LEVEL: 'silent' });
   const ledger = await openPgLedger({ url, clock: clock.now });
   const limiter = pgRateLimiter({ url });
-  const { koa } = buildApp({ config, ledger, limiter, clock: clock.now, dataSource: fileDataSource(dataDir), logger: createLogger('silent'), routes: routesAnswering200(V1_ROUTES) });
+  const logger = createLogger('silent');
+  const builds = startBuildWarmer(fileDataSource(dataDir), logger);
+  const { koa } = buildApp({ config, ledger, limiter, clock: clock.now, builds, logger, routes: routesAnswering200(V1_ROUTES) });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, 0, '127.0.0.1');
   return {
@@ -48,6 +51,7 @@ async function startReplica(url: string, clock: TestClock, dataDir: string): Pro
     limiter,
     stop: async () => {
       await closeGracefully(server, 1_000);
+      await builds.close();
       await limiter.close();
       await ledger.close();
     },
