@@ -117,7 +117,11 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     const target = served() + n;
     const until = Date.now() + 180_000;
     while (served() < target) {
-      if (Date.now() > until) throw new Error(`${what}: service did not come back (${served()} of ${target} served)`);
+      if (Date.now() > until) {
+        const last: Record<string, number> = {};
+        for (const o of outcomes.slice(-200)) last[`${o.status} ${o.code ?? ''}`] = (last[`${o.status} ${o.code ?? ''}`] ?? 0) + 1;
+        throw new Error(`${what}: service did not come back (${served()} of ${target} served; the last 200 answers: ${JSON.stringify(last)})`);
+      }
       await new Promise((r) => setTimeout(r, 50));
     }
   };

@@ -46,9 +46,12 @@ export function createPool(opts: PoolOptions): pg.Pool {
     keepAlive: true,
     application_name: `pi-api:${process.pid}`,
   });
-  // An idle connection that breaks (server restart) must not crash the process; the pool
-  // drops it and the next checkout connects afresh.
+  // A connection that breaks (server restart) must not crash the process: idle ones the pool
+  // drops (its 'error'); one checked out between two queries would emit 'error' with nobody
+  // listening, an uncaught exception, so every client gets a listener of its own. Its next
+  // query then fails ("not queryable"), counts as unavailable, and the client is destroyed.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
