@@ -26,8 +26,11 @@ const BIG_TERM = 250_000;
 const WORD_THRESHOLD = 0.35;
 /** Weight of a typed-word prefix ("SALIS" for SALISBURY) and of the postcode term. */
 const PREFIX_SIM = 0.9;
+/** Weight of a partial word of one or two letters at the end that starts the address's postcode ("…, bristol b"). */
+const POSTCODE_START_SIM = 0.8;
 const POSTCODE_WEIGHT = 8;
-const MAX_PREFIX_WORDS = 500;
+/** Words a prefix may stand for: enough for a single letter ("…road, b") in a national vocabulary. */
+const MAX_PREFIX_WORDS = 5_000;
 
 /** A query's ranked hits, best first (at most MAX_RESULTS). */
 export interface Ranked {
@@ -41,6 +44,8 @@ interface Term {
   /** Trigram count of the typed word: its weight in the address similarity. */
   grams: number;
   range?: [number, number];
+  /** A partial word of one or two letters at the end may be the start of the postcode ("B" for BS16): its ordinal range. */
+  pcStart?: [number, number];
   /**
    * The words whose postings the candidate pass reads, best first: all of `sims`, but only
    * the exact word and its prefix extensions when the typed word is itself in the
@@ -147,12 +152,13 @@ export class SearchIndex {
 
   private rank(p: ParsedQuery): Ranked {
     const terms: Term[] = p.words.map((w, i) => this.wordTerm(w, p.partialLast && i === p.words.length - 1));
+    const last = p.words[p.words.length - 1];
+    if (p.partialLast && p.postcodePrefix === undefined && last !== undefined && /^[A-Z]{1,2}$/.test(last)) terms[terms.length - 1]!.pcStart = this.postcodeRange(last);
     const pcTerm: Term[] = [];
     if (p.postcodePrefix !== undefined) {
       const range = this.postcodeRange(p.postcodePrefix);
       pcTerm.push({ sims: new Map(), grams: 0, range, scan: [], df: range[1] - range[0] });
     }
-    const numberIds = p.numbers.map((n) => this.find(n));
     const candidates = this.candidates([...terms, ...pcTerm]);
     const sims = terms.map((t, j) => this.simSlot(j, t));
     try {
@@ -162,7 +168,7 @@ export class SearchIndex {
       const scores = new Float64Array(ords.length);
       let kept = 0;
       for (const ord of candidates) {
-        const sc = this.score(ord, p, terms, sims, numberIds);
+        const sc = this.score(ord, p, terms, sims);
         if (kept === ords.length && !better(sc, ord, scores[kept - 1]!, ords[kept - 1]!)) continue;
         let i = kept < ords.length ? kept++ : kept - 1;
         for (; i > 0 && better(sc, ord, scores[i - 1]!, ords[i - 1]!); i--) {
@@ -188,8 +194,9 @@ export class SearchIndex {
   private wordTerm(w: string, partial: boolean): Term {
     const sims = new Map<number, number>();
     const exact = this.find(w);
-    if (exact >= 0) sims.set(exact, 1);
-    if (partial && w.length >= 2) {
+    // A single letter being typed is the start of a word as much as the word itself ("UNIT B").
+    if (exact >= 0) sims.set(exact, partial && w.length === 1 ? PREFIX_SIM : 1);
+    if (partial) {
       const [lo, hi] = [lowerBound(this.vocab, w), lowerBound(this.vocab, w + '\uffff')];
       for (let id = lo; id < Math.min(hi, lo + MAX_PREFIX_WORDS); id++) if (!sims.has(id)) sims.set(id, PREFIX_SIM);
     }
@@ -275,7 +282,7 @@ export class SearchIndex {
    * (so a shorter address that holds the query ranks first). Numbers must be present and
    * in order; a postcode given puts its addresses above all others.
    */
-  private score(ord: number, p: ParsedQuery, terms: Term[], sims: Float64Array[], numberIds: number[]): number {
+  private score(ord: number, p: ParsedQuery, terms: Term[], sims: Float64Array[]): number {
     const { docOff, docWords } = this.d;
     const from = docOff[ord]!;
     const to = docOff[ord + 1]!;
@@ -292,21 +299,26 @@ export class SearchIndex {
           const v = sim[docWords[i]!]!;
           if (v > best) best = v;
         }
+        if (t.pcStart && best < POSTCODE_START_SIM && ord >= t.pcStart[0] && ord < t.pcStart[1]) best = POSTCODE_START_SIM;
         matched += t.grams * best;
       }
       let dW = 0;
       for (let i = from; i < to; i++) dW += this.wordLen[docWords[i]!]! + 1;
       s = 0.7 * (matched / qW) + 0.3 * (matched / (qW + dW - matched));
     }
-    if (numberIds.length > 0) {
+    // A number matches its own word only (a partial last number, its extensions): by the
+    // term's similarities, which for numbers hold nothing else.
+    const nums = p.numberAt;
+    if (nums.length > 0) {
       let j = 0;
       let present = 0;
-      for (const n of numberIds) {
-        for (let i = from; i < to; i++) if (docWords[i] === n) { present++; break; }
+      for (const k of nums) {
+        const sim = sims[k]!;
+        for (let i = from; i < to; i++) if (sim[docWords[i]!]! > 0) { present++; break; }
       }
-      for (let i = from; i < to && j < numberIds.length; i++) if (docWords[i] === numberIds[j]) j++;
-      if (present < numberIds.length) s *= 0.5;
-      else if (j < numberIds.length) s *= 0.95;
+      for (let i = from; i < to && j < nums.length; i++) if (sims[nums[j]!]![docWords[i]!]! > 0) j++;
+      if (present < nums.length) s *= 0.5;
+      else if (j < nums.length) s *= 0.95;
     }
     if (p.postcodePrefix !== undefined) {
       const postcode = this.postcodes[this.d.pcOf[ord]!]!;

@@ -37,7 +37,13 @@ describe('parseQuery', () => {
     ['32 gloucester rd bs7 8aa', 'BS7 8AA', ['32', 'GLOUCESTER', 'ROAD'], false],
     ['32 gloucester rd BS78AA', 'BS7 8AA', ['32', 'GLOUCESTER', 'ROAD'], false],
     ['bs7 8a', 'BS7 8A', [], false],
-    ['high st bs1', 'BS1 ', ['HIGH', 'STREET'], false],
+    ['high st bs1 ', 'BS1 ', ['HIGH', 'STREET'], false],
+    ['high st bs1', 'BS1', ['HIGH', 'STREET'], false],
+    ['12 h', undefined, ['12', 'H'], true],
+    ['12 h ', undefined, ['12H'], false],
+    ['flat 2, 23 - 25 s', undefined, ['FLAT', '2', '23-25', 'S'], true],
+    ['12 weston-', undefined, ['12', 'WESTON-'], true],
+    ['6', undefined, ['6'], true],
     ['12 high str', undefined, ['12', 'HIGH', 'STR'], true],
     ['12 high ', undefined, ['12', 'HIGH'], false],
   ])('%s', (q, pc, words, partial) => {
@@ -99,6 +105,55 @@ describe('SearchIndex', () => {
     const first = index.search('12 High St, Bath', 5);
     expect(index.search('12  HIGH STREET BATH', 5)).toEqual(first);
     expect(index.search('12 high street bath', 2)).toEqual(first.slice(0, 2));
+  });
+});
+
+// Typed keystroke by keystroke (issue 24): the last word is a prefix until a space or comma
+// follows it, so no keystroke pushes a home out that the next brings back.
+const TYPED = [
+  A(11, '63 MARLBOROUGH HILL, BRISTOL', 'BS16 4AA'),
+  A(12, '6 MARLBOROUGH HILL, BRISTOL', 'BS1 3AA'),
+  A(13, '12 HAYFIELD, STEVENAGE', 'SG2 7JR'),
+  A(14, 'UNIT B, 3 MILL LANE, BATH', 'BA1 2AA'),
+  A(15, '3 MILL LANE, BRISTOL', 'BS16 5AB'),
+  A(16, '4 BEACH ROAD, WESTON-SUPER-MARE', 'BS23 1AA'),
+  A(17, '4 BEACH ROAD, WESTON', 'BA1 3AB'),
+  A(18, '12 HIGH STREET, BATH', 'BA1 4AA'),
+  ...Array.from({ length: 12 }, (_, i) => A(30 + i, `${20 + i} MARLBOROUGH HILL, BRISTOL`, 'BS1 3AB')),
+].sort((a, b) => (a.postcode + a.address < b.postcode + b.address ? -1 : 1));
+const typed = new SearchIndex(await buildSearchIndex(TYPED, TYPED.length));
+const typedTop = (q: string, n = 1) => typed.search(q, n).map((m) => m.uprn);
+
+describe('SearchIndex typed keystroke by keystroke', () => {
+  it('a partly typed outward code is a prefix: "bs1" keeps BS16 homes (miss class 1)', () => {
+    expect(typedTop('63 marlborough hill, bristol bs1')).toEqual([11]);
+    expect(typedTop('63 marlborough hill, bristol bs16')).toEqual([11]);
+    // Complete (a space follows): BS1 is the district, and its homes come first.
+    expect(typedTop('63 marlborough hill, bristol bs1 ')).toEqual([12]);
+  });
+
+  it('a house number and the first letter of the street are two words, not 12H (miss class 2)', () => {
+    expect(typedTop('12 h', 2).sort()).toEqual([13, 18]);
+    expect(typedTop('12 ha')).toEqual([13]);
+  });
+
+  it('a partly typed number is a prefix: "6" on the way to 63 (miss class 3)', () => {
+    expect(typedTop('6', 20)).toContain(11);
+    expect(typedTop('63 marl')).toEqual([11]);
+  });
+
+  it('a single letter being typed is the start of a word, not the word "B" (miss class 3)', () => {
+    expect(typedTop('3 mill lane, b', 2)).toEqual([15, 14]);
+    expect(typedTop('3 mill lane, br')).toEqual([15]);
+  });
+
+  it('a trailing hyphen continues the word: "weston-" (miss class 3)', () => {
+    expect(typedTop('4 beach road, weston-')).toEqual([16]);
+    expect(typedTop('4 beach road, weston-s')).toEqual([16]);
+  });
+
+  it('one or two letters at the end may start the postcode: "…mill lane b" keeps BS16 and BA1', () => {
+    expect(typedTop('3 mill lane b', 2).sort()).toEqual([14, 15]);
   });
 });
 
