@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { readSearchIndex, type SearchIndexData } from '../../schemas/search-index-format.ts';
 import { NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
+import { startWithinOneEdit, withinOneEdit } from './edits.ts';
 import { wordTrigrams } from './trigram.ts';
 
 export interface AddressMatch {
@@ -24,6 +25,11 @@ const ENOUGH_TOUCHED = 20_000;
 const BIG_TERM = 250_000;
 /** Fuzzy word matches below this word similarity are ignored (pg_trgm's default is 0.3). */
 const WORD_THRESHOLD = 0.35;
+/** Weight of a word one slip away (a swap, a missing, extra or wrong letter), and of a word whose start is one slip from a word being typed. */
+const ONE_EDIT_SIM = 0.8;
+const ONE_EDIT_PREFIX_SIM = 0.75;
+/** Shortest typed word matched within one slip (shorter words have too many neighbours). */
+const ONE_EDIT_MIN_LENGTH = 4;
 /** Weight of a typed-word prefix ("SALIS" for SALISBURY) and of the postcode term. */
 const PREFIX_SIM = 0.9;
 /** Weight of a partial word of one or two letters at the end that starts the address's postcode ("…, bristol b"). */
@@ -217,10 +223,26 @@ export class SearchIndex {
         if (sim >= WORD_THRESHOLD && (sims.get(id) ?? 0) < sim) sims.set(id, sim);
       }
     }
+    // (Not for a word ending in a hyphen: the hyphen says the word goes on, as typed.)
+    if (!NUMBER_RE.test(w) && w.length >= ONE_EDIT_MIN_LENGTH && !w.endsWith('-')) this.oneEditWords(w, partial, sims);
     const scan = [...sims].filter(([, sim]) => exact < 0 || sim >= PREFIX_SIM).sort((a, b) => b[1] - a[1]).map(([id]) => id);
     let df = 0;
     for (const id of scan) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
     return { sims, grams: w.length + 1, scan, df };
+  }
+
+  /**
+   * Words one slip from the typed word (or, for the word being typed, whose start is), among
+   * the vocabulary words with its first letter: a slip in the first letter is rare, and the
+   * range is a few hundred words. Kept when better than the trigram similarity found.
+   */
+  private oneEditWords(w: string, partial: boolean, sims: Map<number, number>): void {
+    const [lo, hi] = [lowerBound(this.vocab, w[0]!), lowerBound(this.vocab, w[0]! + '\uffff')];
+    for (let id = lo; id < hi; id++) {
+      const v = this.vocab[id]!;
+      const sim = withinOneEdit(w, v) ? ONE_EDIT_SIM : partial && startWithinOneEdit(w, v) ? ONE_EDIT_PREFIX_SIM : 0;
+      if (sim > (sims.get(id) ?? 0)) sims.set(id, sim);
+    }
   }
 
   /**

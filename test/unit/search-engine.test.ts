@@ -6,6 +6,7 @@ import { buildSearchIndex, type IndexRow } from '../../etl/stages/30-serving/10-
 import { SearchIndex } from '../../service/search/engine.ts';
 import { readSearchIndex, writeSearchIndex } from '../../schemas/search-index-format.ts';
 import { parseQuery } from '../../service/search/query.ts';
+import { startWithinOneEdit, withinOneEdit } from '../../service/search/edits.ts';
 import { similarity, trigrams } from '../../service/search/trigram.ts';
 
 const A = (uprn: number, address: string, postcode: string): IndexRow => ({ uprn, address: `${address}, ${postcode}`, postcode, lat: 51.4 + uprn / 1e6, lng: -2.5 });
@@ -184,5 +185,40 @@ describe('index file', () => {
     await expect(buildSearchIndex([...ROWS].reverse(), ROWS.length)).rejects.toThrow(/ordered by postcode/);
     await expect(buildSearchIndex(ROWS, ROWS.length + 1)).rejects.toThrow(/expected 9 address rows, read 8/);
     await expect(buildSearchIndex(ROWS, ROWS.length - 1)).rejects.toThrow(/more address rows/);
+  });
+});
+
+const rows = [
+  A(51, '16 ABBEY ROAD, EASTBY', 'EB1 1AA'), A(52, '16 ABEL ROAD, EASTBY', 'EB1 1AB'), A(53, '16 ABBOT ROAD, EASTBY', 'EB1 1AD'),
+  A(54, '4 STATION ROAD, YATE', 'BS37 4AA'), A(55, '4 STATTON ROAD, YATE', 'BS37 4AB'), A(56, '4 STANTON ROAD, YATE', 'BS37 4AD'),
+  A(57, '9 EAGLE CLOSE, YATE', 'BS37 5AA'), A(58, '9 NIMBUS WAY, YATE', 'BS37 6AA'),
+].sort((a, b) => (a.postcode + a.address < b.postcode + b.address ? -1 : 1));
+const slips = new SearchIndex(await buildSearchIndex(rows, rows.length));
+const slipFirst = (q: string) => slips.search(q, 1).map((m) => m.uprn);
+
+describe('one slip (issue 24, miss class 4)', () => {
+  it.each([
+    ['STATOIN', 'STATION', true], ['EAGEL', 'EAGLE', true], ['NMIBUS', 'NIMBUS', true], ['ABEBY', 'ABBEY', true],
+    ['STATIN', 'STATION', true], ['STATTION', 'STATION', true], ['STATXON', 'STATION', true], ['STATION', 'STATION', true],
+    ['SATTOIN', 'STATION', false], ['STAT', 'STATION', false], ['TSATOIN', 'STATION', false],
+  ])('%s and %s within one edit: %s', (a, b, ok) => {
+    expect(withinOneEdit(a, b)).toBe(ok);
+    expect(withinOneEdit(b, a)).toBe(ok);
+  });
+
+  it.each([['NEWPRO', 'NEWPORT', true], ['NEWP', 'NEWPORT', true], ['STATOI', 'STATION', true], ['NWEPRO', 'NEWPORT', false], ['QQQQ', 'NEWPORT', false]])(
+    'some start of %s within one edit of %s: %s', (a, b, ok) => expect(startWithinOneEdit(a, b)).toBe(ok),
+  );
+
+
+  it('a swapped pair of letters counts as one edit: statoin, eagel, nmibus, abeby', () => {
+    expect(slipFirst('4 statoin road yate')).toEqual([54]);
+    expect(slipFirst('9 eagel close')).toEqual([57]);
+    expect(slipFirst('9 nmibus way')).toEqual([58]);
+    expect(slipFirst('16 abeby road eb1')).toEqual([51]);
+  });
+
+  it('a word still being typed keeps a home one slip away: "4 statoi"', () => {
+    expect(slips.search('4 statoi', 3).map((m) => m.uprn)).toContain(54);
   });
 });
