@@ -38,8 +38,10 @@ export function parseQuery(q: string): ParsedQuery {
   const split = typing && NUMBER_THEN_LETTER_RE.test(q);
   const text = split ? `${normaliseText(q.slice(0, -1))} ${q.slice(-1).toUpperCase()}` : normaliseText(q);
   const words = text.split(' ').filter(Boolean);
-  // A trailing hyphen continues the word ("weston-" is the start of WESTON-SUPER-MARE, not WESTON).
-  if (typing && q.endsWith('-') && words.length > 0) words[words.length - 1] += '-';
+  // A trailing hyphen continues the word ("weston-" is the start of WESTON-SUPER-MARE, not
+  // WESTON), and a number then a hyphen is a range being typed, spaces or not ("23 - ").
+  const range = /\d\s*-\s*$/.test(q);
+  if ((typing && q.endsWith('-')) || range) if (words.length > 0) words[words.length - 1] += '-';
   let postcodePrefix: string | undefined;
   let pcAt = -1;
   let pcLen = 0;
@@ -55,7 +57,7 @@ export function parseQuery(q: string): ParsedQuery {
   }
   const rest = pcAt < 0 ? words : [...words.slice(0, pcAt), ...words.slice(pcAt + pcLen)];
   const lastIsPostcode = pcAt >= 0 && pcAt + pcLen === words.length;
-  const partialLast = typing && !lastIsPostcode && rest.length > 0;
+  const partialLast = (typing || range) && !lastIsPostcode && rest.length > 0;
   const numberAt = rest.flatMap((w, i) => (NUMBER_RE.test(w) || (partialLast && i === rest.length - 1 && /^\d/.test(w)) ? [i] : []));
   const key = `${rest.join(' ')}|${postcodePrefix ?? ''}|${partialLast ? 1 : 0}`;
   return { key, words: rest, numberAt, postcodePrefix, partialLast };

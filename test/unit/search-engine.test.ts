@@ -45,6 +45,8 @@ describe('parseQuery', () => {
     ['flat 2, 23 - 25 s', undefined, ['FLAT', '2', '23-25', 'S'], true],
     ['12 weston-', undefined, ['12', 'WESTON-'], true],
     ['6', undefined, ['6'], true],
+    ['flat 2, 23 - ', undefined, ['FLAT', '2', '23-'], true],
+    ['flat 2, 23 - 2', undefined, ['FLAT', '2', '23-2'], true],
     ['12 high str', undefined, ['12', 'HIGH', 'STR'], true],
     ['12 high ', undefined, ['12', 'HIGH'], false],
   ])('%s', (q, pc, words, partial) => {
@@ -120,6 +122,8 @@ const TYPED = [
   A(16, '4 BEACH ROAD, WESTON-SUPER-MARE', 'BS23 1AA'),
   A(17, '4 BEACH ROAD, WESTON', 'BA1 3AB'),
   A(18, '12 HIGH STREET, BATH', 'BA1 4AA'),
+  A(19, 'FLAT 2, 23-25 SAINT ANDREWS ROAD, SOUTHSEA', 'PO5 1EP'),
+  A(20, 'FLAT 2, 23 MOWBRAY ROAD, LONDON', 'NW6 7QS'),
   ...Array.from({ length: 12 }, (_, i) => A(30 + i, `${20 + i} MARLBOROUGH HILL, BRISTOL`, 'BS1 3AB')),
 ].sort((a, b) => (a.postcode + a.address < b.postcode + b.address ? -1 : 1));
 const typed = new SearchIndex(await buildSearchIndex(TYPED, TYPED.length));
@@ -151,6 +155,12 @@ describe('SearchIndex typed keystroke by keystroke', () => {
   it('a trailing hyphen continues the word: "weston-" (miss class 3)', () => {
     expect(typedTop('4 beach road, weston-')).toEqual([16]);
     expect(typedTop('4 beach road, weston-s')).toEqual([16]);
+  });
+
+  it('a number then a hyphen is a range being typed: "23 - " keeps 23-25', () => {
+    expect(typedTop('flat 2, 23 - ')).toEqual([19]);
+    expect(typedTop('flat 2, 23 - 2')).toEqual([19]);
+    expect(typedTop('flat 2, 23 ')).toEqual([20]);
   });
 
   it('one or two letters at the end may start the postcode: "…mill lane b" keeps BS16 and BA1', () => {
