@@ -34,7 +34,12 @@ const ONE_EDIT_MIN_LENGTH = 4;
 const PREFIX_SIM = 0.9;
 /** Weight of a partial word of one or two letters at the end that starts the address's postcode ("…, bristol b"). */
 const POSTCODE_START_SIM = 0.8;
-const POSTCODE_WEIGHT = 8;
+/**
+ * Candidate-pass weight of an address in the postcode typed: above any sum of word weights
+ * (each at most ln(1 + n), 17 at 10M), so the best candidates are in the postcode whenever
+ * any is, and scoring then puts them first.
+ */
+const POSTCODE_WEIGHT = 1_000;
 /** Words a prefix may stand for: enough for a single letter ("…road, b") in a national vocabulary. */
 const MAX_PREFIX_WORDS = 5_000;
 
@@ -264,10 +269,18 @@ export class SearchIndex {
     const { acc, stamps } = this;
     const { postOff, postings } = this.d;
     const usable = terms.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
+    // The postcode is read first whenever it is not huge (a district is one contiguous run of
+    // ordinals, cheap to read): its addresses must be candidates for it to rank them first.
+    // When it holds more addresses than there are candidate places, the words are then read
+    // within it only (they order its addresses, and add no others).
+    const pcFirst = usable.findIndex((t) => t.range !== undefined && t.df <= BIG_TERM);
+    if (pcFirst > 0) usable.unshift(...usable.splice(pcFirst, 1));
+    const within = pcFirst >= 0 && usable[0]!.df > CANDIDATES ? usable[0]!.range : undefined;
+    const pcRead = pcFirst >= 0;
     for (let k = 0; k < usable.length; k++) {
       const t = usable[k]!;
-      if (k >= 1 && t.df > BIG_TERM) break;
-      if (k >= 2 && nTouched >= ENOUGH_TOUCHED) break;
+      if (k >= 1 && t.df > BIG_TERM) continue;
+      if (!within && k >= 2 && nTouched >= ENOUGH_TOUCHED) break;
       // While every address touched is a candidate anyway (a full postcode touches ~15), a
       // term with more addresses than there are candidate places only adds an arbitrary few
       // of them (a house number: 1 in 30 of all addresses), so it is left to the scoring.
@@ -283,6 +296,7 @@ export class SearchIndex {
       for (const [from, to, w, posted] of runs) {
         for (let i = from; i < to && budget-- > 0; i++) {
           const ord = posted ? postings[i]! : i;
+          if (within && k > 0 && (ord < within[0] || ord >= within[1])) continue;
           const slot = ord << 1;
           const last = stamps[slot]!;
           if (last === stamp) continue; // one contribution per term, its best word
@@ -292,6 +306,15 @@ export class SearchIndex {
             touched[nTouched++] = ord;
           } else acc[slot + 1] = acc[slot + 1]! + w;
         }
+      }
+    }
+    // A postcode too big to read (an outward code being typed at national scale: "BS1" is
+    // BS1 and BS10–BS19) still lifts the touched addresses in it.
+    const range = terms.find((t) => t.range)?.range;
+    if (range && !pcRead) {
+      for (let n = 0; n < nTouched; n++) {
+        const ord = touched[n]!;
+        if (ord >= range[0] && ord < range[1]) acc[(ord << 1) + 1] = acc[(ord << 1) + 1]! + POSTCODE_WEIGHT;
       }
     }
     return topK(touched.subarray(0, nTouched), acc, CANDIDATES);

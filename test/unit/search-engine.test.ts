@@ -232,3 +232,21 @@ describe('one slip (issue 24, miss class 4)', () => {
     expect(slips.search('4 statoi', 3).map((m) => m.uprn)).toContain(54);
   });
 });
+
+describe('a postcode or district in the query ranks its addresses first', () => {
+  // The issue's `2 langlenelm park gb1`: the typed street is one letter from a street of
+  // 600 homes elsewhere, and the district and the house number each hold more homes than the
+  // candidate pass keeps places for; both were left unread and no home of the district was listed.
+  const rows: IndexRow[] = [
+    ...Array.from({ length: 1_200 }, (_, i) => A(100_000 + i, `${(i % 40) + 1} ${['ASH', 'ELM', 'OAK'][i % 3]} PARK ${Math.floor(i / 40)}, GREYBY`, `GB1 ${Math.floor(i / 40) % 10}${String.fromCharCode(65 + (i % 26))}A`)),
+    A(99, '2 LANGLEYELM PARK, GREYBY', 'GB1 9ZZ'),
+    ...Array.from({ length: 1_000 }, (_, i) => A(300_000 + i, `2 ${['MILL', 'HIGH', 'CHURCH'][i % 3]} STREET, TOWN${Math.floor(i / 30)}`, `TT${Math.floor(i / 30) + 1} 2AA`)),
+    ...Array.from({ length: 600 }, (_, i) => A(200_000 + i, `2 LANGLENELM ROAD, TOWN${Math.floor(i / 30)}`, `TT${Math.floor(i / 30) + 1} 1AA`)),
+  ].sort((a, b) => (a.postcode + a.address < b.postcode + b.address ? -1 : a.postcode + a.address > b.postcode + b.address ? 1 : a.uprn - b.uprn));
+  it('even when the district is larger than the candidate places and a typed word matches elsewhere', async () => {
+    const idx = new SearchIndex(await buildSearchIndex(rows, rows.length));
+    const got = idx.search('2 langlenelm park gb1', 5);
+    expect(got[0]!.postcode.startsWith('GB1 ')).toBe(true);
+    expect(got[0]!.uprn).toBe(99);
+  });
+});
