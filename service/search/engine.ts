@@ -28,7 +28,9 @@ const WORD_THRESHOLD = 0.35;
 /** Weight of a word one slip away (a swap, a missing, extra or wrong letter), and of a word whose start is one slip from a word being typed. */
 const ONE_EDIT_SIM = 0.8;
 const ONE_EDIT_PREFIX_SIM = 0.75;
-/** Shortest typed word matched within one slip (shorter words have too many neighbours). */
+/** Weight kept by a word being typed right after a house number when it matches a word not right after that number (a town). */
+const NOT_AFTER_NUMBER = 0.9;
+/** Shortest typed word matched within one slip (shorter words have too many neighbours); one less for a word being typed. */
 const ONE_EDIT_MIN_LENGTH = 4;
 /** Weight of a typed-word prefix ("SALIS" for SALISBURY) and of the postcode term. */
 const PREFIX_SIM = 0.9;
@@ -162,7 +164,7 @@ export class SearchIndex {
   }
 
   private rank(p: ParsedQuery): Ranked {
-    const terms: Term[] = p.words.map((w, i) => this.wordTerm(w, p.partialLast && i === p.words.length - 1));
+    const terms: Term[] = p.words.map((w, i) => this.wordTerm(w, p.partialLast && i === p.words.length - 1, i === p.words.length - 1 ? p.lastMayBe : []));
     const last = p.words[p.words.length - 1];
     if (p.partialLast && p.postcodePrefix === undefined && last !== undefined && /^[A-Z]{1,2}$/.test(last)) terms[terms.length - 1]!.pcStart = this.postcodeRange(last);
     const pcTerm: Term[] = [];
@@ -202,8 +204,10 @@ export class SearchIndex {
     return a;
   }
 
-  private wordTerm(w: string, partial: boolean): Term {
+  private wordTerm(w: string, partial: boolean, mayBe: string[] = []): Term {
     const sims = new Map<number, number>();
+    // A partly typed abbreviation's long forms rank with its prefix extensions, not above them.
+    for (const long of mayBe) if (this.find(long) >= 0) sims.set(this.find(long), partial ? PREFIX_SIM : 1);
     const exact = this.find(w);
     // A single letter being typed is the start of a word as much as the word itself ("UNIT B").
     if (exact >= 0) sims.set(exact, partial && w.length === 1 ? PREFIX_SIM : 1);
@@ -229,7 +233,7 @@ export class SearchIndex {
       }
     }
     // (Not for a word ending in a hyphen: the hyphen says the word goes on, as typed.)
-    if (!NUMBER_RE.test(w) && w.length >= ONE_EDIT_MIN_LENGTH && !w.endsWith('-')) this.oneEditWords(w, partial, sims);
+    if (!NUMBER_RE.test(w) && w.length >= ONE_EDIT_MIN_LENGTH - (partial ? 1 : 0) && !w.endsWith('-')) this.oneEditWords(w, partial, sims);
     const scan = [...sims].filter(([, sim]) => exact < 0 || sim >= PREFIX_SIM).sort((a, b) => b[1] - a[1]).map(([id]) => id);
     let df = 0;
     for (const id of scan) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
@@ -340,9 +344,19 @@ export class SearchIndex {
         const sim = sims[j]!;
         qW += t.grams;
         let best = 0;
-        for (let i = from; i < to && best < 1; i++) {
-          const v = sim[docWords[i]!]!;
-          if (v > best) best = v;
+        // A word typed right after a house number is read as the street's first word before
+        // any other ("10 cromash": CROMASHGLEN ROAD before SANDY DRIVE, CROMASHTON).
+        const afterNumber = j > 0 && p.numberAt.includes(j - 1) && !p.numberAt.includes(j) ? sims[j - 1]! : undefined;
+        if (afterNumber) {
+          for (let i = from; i < to; i++) {
+            const v = sim[docWords[i]!]! * (i > from && afterNumber[docWords[i - 1]!]! > 0 ? 1 : NOT_AFTER_NUMBER);
+            if (v > best) best = v;
+          }
+        } else {
+          for (let i = from; i < to && best < 1; i++) {
+            const v = sim[docWords[i]!]!;
+            if (v > best) best = v;
+          }
         }
         if (t.pcStart && best < POSTCODE_START_SIM && ord >= t.pcStart[0] && ord < t.pcStart[1]) best = POSTCODE_START_SIM;
         matched += t.grams * best;

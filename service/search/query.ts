@@ -1,4 +1,4 @@
-import { normaliseText } from '../../schemas/address-normalise.ts';
+import { ABBREVIATIONS, normaliseText } from '../../schemas/address-normalise.ts';
 
 /** House numbers, flat numbers and letter-suffixed numbers ("32A", "12-14"): matched exactly. */
 export const NUMBER_RE = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
@@ -24,6 +24,12 @@ export interface ParsedQuery {
   postcodePrefix: string | undefined;
   /** The last word is still being typed: it may be the start of a longer word. */
   partialLast: boolean;
+  /**
+   * Long forms of the last word when it is being typed as typed, not expanded: "pl" may be
+   * PLACE or the start of PLOUGH, "rd" ROAD (the last word is then "PL", "RD"); and a final
+   * "ST", typed or complete, may be STREET or SAINT.
+   */
+  lastMayBe: string[];
 }
 
 /**
@@ -58,7 +64,16 @@ export function parseQuery(q: string): ParsedQuery {
   const rest = pcAt < 0 ? words : [...words.slice(0, pcAt), ...words.slice(pcAt + pcLen)];
   const lastIsPostcode = pcAt >= 0 && pcAt + pcLen === words.length;
   const partialLast = (typing || range) && !lastIsPostcode && rest.length > 0;
+  // A word being typed is what was typed; the abbreviation it may be is one more reading.
+  let lastMayBe: string[] = [];
+  const rawLast = q.trim().split(/[\s,]+/).pop()?.toUpperCase().replace(/[^A-Z0-9-]/g, '') ?? '';
+  const expanded = rawLast === 'ST' ? ['STREET', 'SAINT'] : ABBREVIATIONS[rawLast] ? [ABBREVIATIONS[rawLast]!] : [];
+  // "ST" at the end is STREET or SAINT whatever follows (the normaliser, seeing nothing after it, reads STREET).
+  if ((partialLast || rawLast === 'ST') && expanded.includes(rest[rest.length - 1]!)) {
+    rest[rest.length - 1] = rawLast;
+    lastMayBe = expanded;
+  }
   const numberAt = rest.flatMap((w, i) => (NUMBER_RE.test(w) || (partialLast && i === rest.length - 1 && /^\d/.test(w)) ? [i] : []));
   const key = `${rest.join(' ')}|${postcodePrefix ?? ''}|${partialLast ? 1 : 0}`;
-  return { key, words: rest, numberAt, postcodePrefix, partialLast };
+  return { key, words: rest, numberAt, postcodePrefix, partialLast, lastMayBe };
 }

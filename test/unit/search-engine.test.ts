@@ -124,6 +124,12 @@ const TYPED = [
   A(18, '12 HIGH STREET, BATH', 'BA1 4AA'),
   A(19, 'FLAT 2, 23-25 SAINT ANDREWS ROAD, SOUTHSEA', 'PO5 1EP'),
   A(20, 'FLAT 2, 23 MOWBRAY ROAD, LONDON', 'NW6 7QS'),
+  A(21, '10 SANDY DRIVE, CROMASHTON', 'CR1 1AA'),
+  A(22, '10 CROMASHGLEN ROAD, BURTON', 'BU1 1AA'),
+  A(23, '45 PLOUGH LANE, WALLINGTON', 'SM6 8JW'),
+  A(24, '45 ASH PLACE, STAMFORD', 'PE9 2JB'),
+  A(25, '16 AVENUE ROAD, GREAT YARMOUTH', 'NR31 6NZ'),
+  A(26, '16 THE AVENUE, TIVERTON', 'EX16 4HR'),
   ...Array.from({ length: 12 }, (_, i) => A(30 + i, `${20 + i} MARLBOROUGH HILL, BRISTOL`, 'BS1 3AB')),
 ].sort((a, b) => (a.postcode + a.address < b.postcode + b.address ? -1 : 1));
 const typed = new SearchIndex(await buildSearchIndex(TYPED, TYPED.length));
@@ -155,6 +161,26 @@ describe('SearchIndex typed keystroke by keystroke', () => {
   it('a trailing hyphen continues the word: "weston-" (miss class 3)', () => {
     expect(typedTop('4 beach road, weston-')).toEqual([16]);
     expect(typedTop('4 beach road, weston-s')).toEqual([16]);
+  });
+
+  it('after a house number, a word being typed reads as the street before the town: "10 cromash"', () => {
+    expect(typedTop('10 cromash')).toEqual([22]);
+    expect(typedTop('10 cromashglen')).toEqual([22]);
+    // Typed after the street, the same start is the town.
+    expect(typedTop('10 sandy drive cromash')).toEqual([21]);
+    // A whole word too: AVENUE right after 16 is AVENUE ROAD's, not THE AVENUE's.
+    expect(typedTop('16 avenue ')).toEqual([25]);
+  });
+
+  it('a word being typed that is also an abbreviation is still a prefix: "45 pl" may be PLOUGH or PLACE', () => {
+    expect(typedTop('45 pl', 2).sort()).toEqual([23, 24]);
+    expect(typedTop('45 plo')).toEqual([23]);
+    expect(typedTop('45 ash pl')).toEqual([24]);
+    expect(typedTop('45 ash pl ')).toEqual([24]);
+    expect(parseQuery('45 pl').words).toEqual(['45', 'PL']);
+    expect(parseQuery('45 pl ').words).toEqual(['45', 'PLACE']);
+    expect(parseQuery('118 st ').words).toEqual(['118', 'ST']);
+    expect(parseQuery('118 st ').lastMayBe).toEqual(['STREET', 'SAINT']);
   });
 
   it('a number then a hyphen is a range being typed: "23 - " keeps 23-25', () => {
