@@ -21,6 +21,8 @@ export const SEARCH_CACHE_ENTRIES = 20_000;
 const CANDIDATES = 1_000;
 /** Further (more common) terms are read into the candidate pass only while fewer addresses than this are touched. */
 const ENOUGH_TOUCHED = 20_000;
+/** Postings read to order the addresses of a postcode larger than the candidate places. */
+const WITHIN_POSTINGS = 60_000;
 /** A term whose addresses exceed this is not accumulated, only scored on the candidates (e.g. ROAD nationally). */
 const BIG_TERM = 250_000;
 /** Fuzzy word matches below this word similarity are ignored (pg_trgm's default is 0.3). */
@@ -232,8 +234,8 @@ export class SearchIndex {
         if (sim >= WORD_THRESHOLD && (sims.get(id) ?? 0) < sim) sims.set(id, sim);
       }
     }
-    // (Not for a word ending in a hyphen: the hyphen says the word goes on, as typed.)
-    if (!NUMBER_RE.test(w) && w.length >= ONE_EDIT_MIN_LENGTH - (partial ? 1 : 0) && !w.endsWith('-')) this.oneEditWords(w, partial, sims);
+    // (Not for a word in the vocabulary: it is not a slip. Not for a word ending in a hyphen: the hyphen says the word goes on, as typed.)
+    if (exact < 0 && !NUMBER_RE.test(w) && w.length >= ONE_EDIT_MIN_LENGTH - (partial ? 1 : 0) && !w.endsWith('-')) this.oneEditWords(w, partial, sims);
     const scan = [...sims].filter(([, sim]) => exact < 0 || sim >= PREFIX_SIM).sort((a, b) => b[1] - a[1]).map(([id]) => id);
     let df = 0;
     for (const id of scan) df += this.d.postOff[id + 1]! - this.d.postOff[id]!;
@@ -276,15 +278,19 @@ export class SearchIndex {
     // The postcode is read first whenever it is not huge (a district is one contiguous run of
     // ordinals, cheap to read): its addresses must be candidates for it to rank them first.
     // When it holds more addresses than there are candidate places, the words are then read
-    // within it only (they order its addresses, and add no others).
+    // within it only (they order its addresses, and add no others), rarest first, while
+    // their postings fit WITHIN_POSTINGS (FLAT, in a fifth of all addresses, would cost more
+    // than it orders).
     const pcFirst = usable.findIndex((t) => t.range !== undefined && t.df <= BIG_TERM);
     if (pcFirst > 0) usable.unshift(...usable.splice(pcFirst, 1));
     const within = pcFirst >= 0 && usable[0]!.df > CANDIDATES ? usable[0]!.range : undefined;
     const pcRead = pcFirst >= 0;
+    let withinLeft = WITHIN_POSTINGS;
     for (let k = 0; k < usable.length; k++) {
       const t = usable[k]!;
       if (k >= 1 && t.df > BIG_TERM) continue;
       if (!within && k >= 2 && nTouched >= ENOUGH_TOUCHED) break;
+      if (within && k > 0 && (withinLeft -= t.df) < 0) continue;
       // While every address touched is a candidate anyway (a full postcode touches ~15), a
       // term with more addresses than there are candidate places only adds an arbitrary few
       // of them (a house number: 1 in 30 of all addresses), so it is left to the scoring.
