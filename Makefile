@@ -59,6 +59,7 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	npx tsx bench/ledger.ts
 	npx tsx bench/middleware.ts
 	$(BENCH_NODE) bench/search.ts --addresses 1000000 --seconds 10
+	$(BENCH_NODE) bench/typeahead.ts --set real --pg-targets 500
 	npx tsx bench/latency-production.ts
 	$(BENCH_NODE) bench/mixed.ts --addresses $(or $(BENCH_ADDRESSES),1000000) --workers 1,2 --runs 5 --seconds 20
 	npx tsx bench/latency-disk.ts --addresses $(or $(BENCH_ADDRESSES),1000000)
