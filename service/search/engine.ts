@@ -34,7 +34,7 @@ const ONE_EDIT_PREFIX_SIM = 0.75;
 const NOT_AFTER_NUMBER = 0.9;
 /** Shortest typed word matched within one slip (shorter words have too many neighbours); one less for a word being typed. */
 const ONE_EDIT_MIN_LENGTH = 4;
-/** Weight of a typed-word prefix ("SALIS" for SALISBURY) and of the postcode term. */
+/** Weight of a typed-word prefix ("SALIS" for SALISBURY). */
 const PREFIX_SIM = 0.9;
 /** Weight of a partial word of one or two letters at the end that starts the address's postcode ("…, bristol b"). */
 const POSTCODE_START_SIM = 0.8;
