@@ -9,7 +9,7 @@
  *   npx tsx bench/typeahead.ts --set synthetic --addresses 1000000 [--targets 2000] [--pg-targets 50]
  *
  * --set real indexes the distinct homes of the Price Paid samples and the linked EPC sample
- * in ../shared/data/raw; synthetic, the search bench's addresses (etl/search/sql/bench_addresses.sql,
+ * in ../shared/data/raw; synthetic, the search bench's addresses (bench/sql/bench_addresses.sql,
  * calibrated names). --pg-targets K also types the first K targets through PostgreSQL 15
  * pg_trgm KNN (GiST) on the same addresses, alternating with ours keystroke by keystroke
  * (0: not run). Writes bench/results/typeahead-<set>[-N].json.
@@ -17,7 +17,7 @@
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSearchIndex } from '../etl/search/build.ts';
+import { buildSearchIndex } from '../etl/stages/30-serving/10-search-index/build.ts';
 import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
 import { SearchIndex } from '../service/search/engine.ts';
 import { indexRows, realHomes } from '../test/support/real-homes.ts';
@@ -29,7 +29,7 @@ import { arg, argStr, mb, r2, summary } from './support/stats.ts';
 
 const LIST = 10;
 const log = (m: string) => process.stderr.write(`[typeahead] ${m}\n`);
-const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
+const sql = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
 
 /** The search bench's synthetic addresses with their parts, made in DuckDB (calibrated street names). */
 async function syntheticHomes(n: number): Promise<Home[]> {

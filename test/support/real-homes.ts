@@ -5,7 +5,7 @@ import { RejectLog } from '../../etl/sources/rejects.ts';
 import { normalisePostcode } from '../../schemas/address-normalise.ts';
 import { hasRaw, rawPath } from './raw.ts';
 import type { Home } from './typeahead.ts';
-import type { IndexRow } from '../../etl/search/build.ts';
+import type { IndexRow } from '../../etl/stages/30-serving/10-search-index/build.ts';
 
 /** The real address samples (SOURCES.md): Price Paid in its three layouts and the Price Paid side of the linked EPC sample. */
 export const REAL_PPD = [

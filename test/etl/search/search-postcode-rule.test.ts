@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, type IndexRow } from '../../../etl/search/build.ts';
+import { buildSearchIndex, type IndexRow } from '../../../etl/stages/30-serving/10-search-index/build.ts';
 import { STREET_STEMS, STREET_TYPES } from '../../../etl/synth/names.ts';
 import { SearchIndex } from '../../../service/search/engine.ts';
 import { relevanceQueries } from '../../support/search-relevance.ts';
 
-const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', '..', '..', 'etl', 'search', 'sql', `${name}.sql`), 'utf8');
+const sql = (name: string) => readFileSync(join(import.meta.dirname, '..', '..', '..', 'bench', 'sql', `${name}.sql`), 'utf8');
 
 /**
  * The postcode named in a query, read from its text alone (not by the engine's parser): a

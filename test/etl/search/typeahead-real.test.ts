@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex } from '../../../etl/search/build.ts';
+import { buildSearchIndex } from '../../../etl/stages/30-serving/10-search-index/build.ts';
 import { SearchIndex } from '../../../service/search/engine.ts';
 import { hasRealHomes, indexRows, realHomes } from '../../support/real-homes.ts';
 import { ConsistencyOracle, keystrokeFigures, oracleTyped, typeThrough, typingScripts } from '../../support/typeahead.ts';
