@@ -1,4 +1,5 @@
 import { checkBuildTables } from '../../schemas/tables/check.ts';
+import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import type { Logger } from '../log.ts';
 import { BuildResources } from './resources.ts';
 import type { BuildInfo, DataSource } from './source.ts';
@@ -27,7 +28,7 @@ export interface BuildWarmer extends ServingBuild {
  * opening build's resources and wait for what they need, as they must. The replaced build's
  * resources are closed after `graceMs`, once requests that took them have finished; a
  * roll-back to it within that time takes it back without reopening anything.
- * A build whose Parquet files do not match the table contracts (schemas/tables/) is refused
+ * A build whose declared tables (its manifest's) do not match their contracts (schemas/tables/) is refused
  * with one error log line naming the mismatches, and the previous build keeps serving (at
  * start-up, with no previous build, requests answer 503 data_unavailable once it is refused).
  */
@@ -74,7 +75,7 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
     const next = new BuildResources(build);
     opening = next;
     const warmed = next.warm((resource, err) => logger.warn({ build_id: build.id, resource, err: (err as Error).message }, 'per-build resource did not open'));
-    running = Promise.all([checkBuildTables(build.dir), warmed])
+    running = Promise.all([checkBuildTables(build.dir, declaredTables(build)), warmed])
       .then(async ([mismatches]) => {
         if (mismatches.length === 0) return switchTo(next, t0);
         refused.add(build.dir);
@@ -106,6 +107,17 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
     resources,
     current: (): BuildInfo | undefined => resources()?.build,
   };
+}
+
+/**
+ * The contracts of the tables the build's manifest says it published: each must be there and
+ * match. A table a build does not declare is not a mismatch: what needs it answers 503 (as for a
+ * missing serving file), and the rest of the build serves.
+ */
+function declaredTables(build: BuildInfo) {
+  const tables = build.manifest.tables;
+  const names = new Set(tables && typeof tables === 'object' ? Object.keys(tables) : []);
+  return PUBLISHED_TABLES.filter((t) => names.has(t.name));
 }
 
 /** One build's resources serving for good (benchmarks and tools that open one build themselves). */
