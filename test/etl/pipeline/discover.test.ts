@@ -79,7 +79,7 @@ describe.skipIf(!hasRaw('SOURCES.md'))('discoverSources on the shared real sampl
     expect(count('epc')).toBe(4);
     expect(count('planning')).toBe(2);
     expect(count('ukhpi')).toBe(4);
-    expect(count('hmo_register')).toBe(2);
+    expect(count('hmo_register')).toBe(3); // Oxford's register and exemptions, Sheffield's register
     expect(ignored.every((i) => i.reason.length > 0)).toBe(true);
     expect(ignored.map((i) => i.rel)).toContain('airbnb/bristol_2025-09-26/listings.csv');
   });
