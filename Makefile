@@ -9,7 +9,9 @@ PORT ?= 8080
 node_modules/.install-stamp: package.json package-lock.json
 	@# npm ci refuses this lock file: npm 11 leaves the other platforms' optional DuckDB
 	@# bindings out of it. npm install honours the lock file and installs the same versions.
-	npm install --no-audit --no-fund --loglevel=error
+	@# fs-ext (the flock lock) is built by node-gyp against the installed Node's own headers
+	@# (/usr/include/node), never downloaded ones.
+	npm_config_nodedir=$${npm_config_nodedir:-/usr} npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 .PHONY: help
