@@ -20,7 +20,7 @@ import { tempDir } from '../support/tmp.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const KILLS = chaosScale(50, 12);
-const BUDGET_MS = chaosScale(540_000, 240_000);
+const BUDGET_MS = chaosScale(900_000, 480_000);
 const tmp = tempDir('pi-server-crash-');
 afterAll(tmp.cleanup);
 
@@ -117,5 +117,5 @@ describe('the server killed with SIGKILL under load', () => {
       });
       process.stdout.write(`server crash test: ${kills} kills under load, ${ok.size} 2xx received and charged once, ${notOk.size} non-2xx uncharged, ${inFlightAtKill} charged whose response was lost with the process\n`);
     });
-  }, 700_000);
+  }, 1_000_000);
 });

@@ -160,7 +160,7 @@ describe('data swaps under load', () => {
     });
     expect(JSON.parse(status).build_id).toBe(secondBuild);
     console.log(`swap under load: ${answers.length} requests over ${switched.size} data endpoints, 0 failed; ${data.filter((a) => a.build === firstBuild).length} from ${firstBuild}, ${data.filter((a) => a.build === secondBuild).length} from ${secondBuild}`);
-  }, 180_000);
+  }, 600_000);
 
   it(`the ETL killed mid-build under load (${MID_BUILD_KILLS} times): every request answered from the published build`, async () => {
     expect(etlMs).toBeGreaterThan(0);

@@ -17,7 +17,7 @@ const tmp = tempDir('pi-kill-');
 afterAll(tmp.cleanup);
 const ROOT = resolve(import.meta.dirname, '../../..');
 const KILLS = chaosScale(25, 8);
-const BUDGET_MS = chaosScale(300_000, 180_000);
+const BUDGET_MS = chaosScale(600_000, 300_000);
 
 const partials = (dataDir: string): string[] => {
   try {
@@ -86,7 +86,7 @@ describe('a publish killed at random moments', () => {
       let lastGood: string | undefined;
       const check = async () => {
         const cur = await currentBuildId(dataDir);
-        if (!cur) return;
+        if (!cur) return expect(lastGood, 'current vanished after a good build').toBeUndefined();
         const m = await verifyBuild(join(dataDir, 'current'));
         expect(m.build_id).toBe(cur);
         if (lastGood) expect(cur >= lastGood, `current went back from ${lastGood} to ${cur}`).toBe(true);
@@ -119,5 +119,5 @@ describe('a publish killed at random moments', () => {
       expect(lastGood).toBeDefined();
       console.log(`publish kill: ${midPublish} kills mid-publish, ${killsAfterAPublish} after a completed publish, ${published} publishes; current ${lastGood}`);
     });
-  }, 400_000);
+  }, 700_000);
 });
