@@ -9,7 +9,9 @@ PORT ?= 8080
 node_modules/.install-stamp: package.json package-lock.json
 	@# npm ci refuses this lock file: npm 11 leaves the other platforms' optional DuckDB
 	@# bindings out of it. npm install honours the lock file and installs the same versions.
-	npm install --no-audit --no-fund --loglevel=error
+	@# fs-ext (the flock lock) is built by node-gyp against the installed Node's own headers
+	@# (/usr/include/node), never downloaded ones.
+	npm_config_nodedir=$${npm_config_nodedir:-/usr} npm install --no-audit --no-fund --loglevel=error
 	@touch $@
 
 .PHONY: help
@@ -44,7 +46,7 @@ deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way im
 	npx depcruise $(wildcard schemas lib etl service tools) --config .dependency-cruiser.cjs
 
 .PHONY: test
-test: install typecheck deps ## Install, type-check, check the layer rules, then run every test (unit, ETL, service)
+test: install typecheck deps ## Install, type-check, check the layer rules, then run the unit, integration and contract tests (the reliability suites: make reliability)
 	node scripts/run-tests.mjs
 
 .PHONY: bench
@@ -73,8 +75,8 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	$(BENCH_NODE) bench/str-estimate-accuracy.ts --addresses 60000 --seed 42
 
 .PHONY: reliability
-reliability: install ## Reliability suite at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full, replicas killed and PostgreSQL restarted, paused or its limiter stuck
-	FUZZ_CASES=$(or $(FUZZ_CASES),10000) npx vitest run test/service/fuzz-endpoints.test.ts test/service/auth-abuse.test.ts test/etl/kill-etl.test.ts test/etl/publish/kill.test.ts test/service/server-crash.test.ts test/service/ledger-crash.test.ts test/service/ledger-disk-full.test.ts test/service/swap-under-load.test.ts test/service/replicas-faults.test.ts
+reliability: install ## Reliability suites (list in vitest.config.ts) at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full, replicas killed and PostgreSQL restarted, paused or its limiter stopped; CHAOS_SCALE=ci FUZZ_CASES=N for CI's smaller scale, CHAOS_SEED=N to replay a failure
+	TEST_SUITE=reliability FUZZ_CASES=$(or $(FUZZ_CASES),10000) node scripts/run-tests.mjs
 
 .PHONY: clean
 clean: ## Remove generated data (keeps data/README.md)

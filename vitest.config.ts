@@ -1,11 +1,33 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two tiers. `make test` (TEST_SUITE unset): unit, integration and contract tests.
+ * `make reliability` (TEST_SUITE=reliability): the kill, crash, swap, disk-full, abuse and
+ * fuzz suites, self-paced and seeded (test/support/chaos.ts); CHAOS_SCALE=ci runs them
+ * smaller, as .ci/run does.
+ */
+export const RELIABILITY = [
+  'test/service/fuzz-endpoints.test.ts',
+  'test/service/auth-abuse.test.ts',
+  'test/etl/kill-etl.test.ts',
+  'test/etl/publish/kill.test.ts',
+  'test/service/server-crash.test.ts',
+  'test/service/ledger-crash.test.ts',
+  'test/service/ledger-disk-full.test.ts',
+  'test/service/swap-under-load.test.ts',
+  'test/service/replicas-faults.test.ts',
+];
+
+const reliability = process.env.TEST_SUITE === 'reliability';
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: reliability ? RELIABILITY : ['test/**/*.test.ts'],
+    exclude: reliability ? [] : ['**/node_modules/**', ...RELIABILITY],
     pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Bounds only, never expectations: on a busy 2-core machine a build in a hook can take minutes.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     reporters: ['default'],
   },
 });

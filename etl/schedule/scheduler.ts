@@ -34,6 +34,18 @@ export interface ScheduleOptions {
   /** IANA time zone for the cron expression; the process's own zone when absent. */
   timezone?: string;
   clock?: () => Date;
+  /** What calls the ticks: node-cron on `cron` by default; tests fire ticks by hand. */
+  trigger?: Trigger;
+  /** Waits out a retry's backoff (rejecting when `signal` aborts); a timer by default. */
+  wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** A source of ticks. */
+export interface Trigger {
+  start(onTick: (tick: Date) => void): void;
+  /** When the next tick is due, if known. */
+  nextRun(): Date | null;
+  stop(): Promise<void>;
 }
 
 export interface Schedule {
@@ -78,7 +90,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 export function startSchedule(opts: ScheduleOptions): Schedule {
-  const { cron, run, dataDir, log, maxAttempts = 3, backoffMs = 60_000, timezone } = opts;
+  const { cron, run, dataDir, log, maxAttempts = 3, backoffMs = 60_000, timezone, wait = sleep } = opts;
   const clock = opts.clock ?? (() => new Date());
   checkCron(cron);
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new ScheduleConfigError(`maxAttempts must be a whole number ≥ 1, got ${maxAttempts}`);
@@ -124,7 +136,7 @@ export function startSchedule(opts: ScheduleOptions): Schedule {
       const retry_in_ms = backoffMs * 2 ** (attempt - 1);
       log.warn({ event: 'build_failed', attempt, duration_ms, retry_in_ms, err }, `ETL build failed; retrying in ${retry_in_ms} ms`);
       try {
-        await sleep(retry_in_ms, stopping.signal);
+        await wait(retry_in_ms, stopping.signal);
       } catch {
         log.info({ event: 'retry_cancelled', attempt: attempt + 1 }, 'schedule stopping: retry cancelled');
         return;
@@ -145,29 +157,44 @@ export function startSchedule(opts: ScheduleOptions): Schedule {
       });
   }
 
-  // The tick returns at once: overlap is handled here (with the lock), not by node-cron.
-  const task = createTask(cron, (ctx) => onTick(ctx.date), {
-    name: 'etl-refresh',
-    ...(timezone ? { timezone } : {}),
-    logger: {
-      info: (m) => log.info({ event: 'cron', detail: m }, m),
-      warn: (m) => log.warn({ event: 'cron', detail: m }, m),
-      error: (m, e) => log.error({ event: 'cron', err: e ?? m }, String(m)),
-      debug: () => undefined,
-    },
-  });
-  void task.start();
-  log.info({ event: 'schedule_started', cron, timezone: timezone ?? null, next_run: task.getNextRun(), data_dir: dataDir }, `ETL scheduled: ${cron}`);
+  const trigger = opts.trigger ?? cronTrigger(cron, timezone, log);
+  trigger.start(onTick);
+  log.info({ event: 'schedule_started', cron, timezone: timezone ?? null, next_run: trigger.nextRun(), data_dir: dataDir }, `ETL scheduled: ${cron}`);
 
   return {
     async stop() {
       if (!stopping.signal.aborted) {
         stopping.abort();
-        await task.stop();
-        await task.destroy();
+        await trigger.stop();
       }
       await cycle;
       log.info({ event: 'schedule_stopped' }, 'ETL schedule stopped');
+    },
+  };
+}
+
+/** Ticks from node-cron on `cron` (in `timezone`). */
+export function cronTrigger(cron: string, timezone: string | undefined, log: ScheduleLog): Trigger {
+  let task: ReturnType<typeof createTask> | undefined;
+  return {
+    start(onTick) {
+      // The tick returns at once: overlap is handled by the scheduler (with the lock), not by node-cron.
+      task = createTask(cron, (ctx) => onTick(ctx.date), {
+        name: 'etl-refresh',
+        ...(timezone ? { timezone } : {}),
+        logger: {
+          info: (m) => log.info({ event: 'cron', detail: m }, m),
+          warn: (m) => log.warn({ event: 'cron', detail: m }, m),
+          error: (m, e) => log.error({ event: 'cron', err: e ?? m }, String(m)),
+          debug: () => undefined,
+        },
+      });
+      void task.start();
+    },
+    nextRun: () => task?.getNextRun() ?? null,
+    async stop() {
+      await task?.stop();
+      await task?.destroy();
     },
   };
 }

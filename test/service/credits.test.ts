@@ -5,7 +5,7 @@
  * 200 concurrent calls against credits for 37.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS } from '../../schemas/plans.ts';
+import { SPEC_PLANS } from '../support/spec-plans.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { call, postJson, startTestServer, type Reply, type TestServer } from './support.ts';
 import { routesAnswering200, validCall } from './requests.ts';
@@ -186,8 +186,8 @@ describe('credits', () => {
     for (const tier of ['starter', 'growth', 'pro', 'business', 'scale', 'premium'] as const) {
       const acc = await s.account(tier);
       const me = (await call(s.base, 'GET', '/v1/account', { key: acc.key })).json;
-      expect(me.allowance).toBe(PLANS[tier].allowance);
-      expect(me.rate_limit).toEqual({ limit: PLANS[tier].rateLimit!.limit, window_seconds: 10 });
+      expect(me.allowance).toBe(SPEC_PLANS[tier].credits);
+      expect(me.rate_limit).toEqual({ limit: SPEC_PLANS[tier].rate.limit, window_seconds: 10 });
     }
   });
 });

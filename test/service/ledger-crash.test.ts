@@ -1,7 +1,8 @@
 /**
  * Crash safety: a child process commits charges as fast as it can and journals each request
- * id as it starts ("s") and once `commit` has resolved ("a"); the parent SIGKILLs it at a
- * random moment, reopens the ledger and checks: every acknowledged charge is there exactly
+ * id as it starts ("s") and once `commit` has resolved ("a"); once it has acknowledged its
+ * first charge, the parent SIGKILLs it at a seeded random moment, reopens the ledger and
+ * checks: every acknowledged charge is there exactly
  * once, and nothing is there that was not at least started (at most the in-flight ones
  * beyond the acknowledged). Each request uses its own endpoint name, so the usage report
  * counts every request id separately even after snapshots have compacted the log.
@@ -11,13 +12,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openFileLedger } from '../../service/ledger/index.ts';
+import { chaosScale, untilEnough, withSeed } from '../support/chaos.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmp = tempDir('pi-ledger-crash-');
 afterAll(tmp.cleanup);
 
-const RUNS = 50;
+const RUNS = chaosScale(50, 15);
+const BUDGET_MS = chaosScale(900_000, 420_000);
 const PARALLEL = 5;
 const WORKERS = 8;
 const T0 = new Date('2026-04-01T00:00:00Z');
@@ -31,6 +34,7 @@ const journal = openSync(journalPath, 'a');
 const l = await openFileLedger({ dir, snapshotEvery: Number(every) });
 const now = new Date(${JSON.stringify(T0.toISOString())});
 let next = 0;
+let acked = false;
 console.log('ready');
 async function worker() {
   for (;;) {
@@ -40,6 +44,7 @@ async function worker() {
     writeSync(journal, 's ' + id + '\\n');
     await l.commit(r.reservation, { endpoint: 'e' + id, request_id: 'r' + id }, now);
     writeSync(journal, 'a ' + id + '\\n');
+    if (!acked) { acked = true; console.log('acked'); }
   }
 }
 await Promise.all(Array.from({ length: ${WORKERS} }, worker));
@@ -61,11 +66,15 @@ async function crashRun(dir: string, account: string, snapshotEvery: number, kil
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((res) => child.on('exit', () => res()));
+  let armed = false;
   await new Promise<void>((res, rej) => {
     child.stdout.on('data', (d: Buffer) => {
-      const first = out === '';
       out += d.toString();
-      if (first && out.startsWith('ready')) setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      // Killed only once charges are flowing: every kill lands mid-work.
+      if (!armed && out.includes('acked')) {
+        armed = true;
+        setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+      }
     });
     child.on('exit', (code, signal) => (signal === 'SIGKILL' ? res() : rej(new Error(`child exited ${code}: ${err}`))));
   });
@@ -81,36 +90,43 @@ async function crashRun(dir: string, account: string, snapshotEvery: number, kil
 }
 
 describe('crash safety under SIGKILL', () => {
-  it(`${RUNS} runs killed at random moments: acknowledged charges are all present exactly once`, { timeout: 600_000 }, async () => {
+  it(`${RUNS} runs killed at random moments while charging: acknowledged charges are all present exactly once`, { timeout: 1_000_000 }, async () => {
     writeFileSync(join(tmp.dir, 'child.mts'), CHILD);
-    let totalAcked = 0;
-    let runsWithAcks = 0;
-    const runOne = async (i: number) => {
-      const dir = join(tmp.dir, `run${i}`);
-      const setup = await openFileLedger({ dir });
-      const account = (await setup.createAccount({ tier: 'enterprise' }, T0)).account.account_id;
-      await setup.close();
-      // Half the runs snapshot and rotate segments every few records, so kills land mid-rotation too.
-      const { started, acked } = await crashRun(dir, account, i % 2 === 0 ? 25 : 100_000, 20 + Math.floor(Math.random() * 300));
-      const l = await openFileLedger({ dir });
-      const usage = l.usage({ account_id: account, from: '2000-01-01', to: '2100-01-01' }, T0);
-      await l.close();
-      const present = new Map(usage.by_endpoint.map((e) => [e.endpoint, e.calls]));
-      for (const id of acked) expect(present.get(id), `run ${i}: acknowledged ${id}`).toBe(1);
-      for (const [id, calls] of present) {
-        expect(calls, `run ${i}: ${id} charged ${calls} times`).toBe(1);
-        expect(started.has(id), `run ${i}: ${id} present but never started`).toBe(true);
-      }
-      expect(present.size - acked.size).toBeLessThanOrEqual(WORKERS);
-      expect(usage.total_credits).toBe(present.size);
-      totalAcked += acked.size;
-      if (acked.size > 0) runsWithAcks++;
-    };
-    for (let i = 0; i < RUNS; i += PARALLEL) {
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, RUNS - i) }, (_, j) => runOne(i + j)));
-    }
-    // The test only means something if the children got to acknowledge charges.
-    expect(runsWithAcks).toBeGreaterThan(RUNS / 2);
-    console.log(`crash runs: ${RUNS}, acknowledged charges checked: ${totalAcked}`);
+    await withSeed('ledger-crash', async (random) => {
+      let totalAcked = 0;
+      let runs = 0;
+      const runOne = async (i: number, killAfterMs: number) => {
+        const dir = join(tmp.dir, `run${i}`);
+        const setup = await openFileLedger({ dir });
+        const account = (await setup.createAccount({ tier: 'enterprise' }, T0)).account.account_id;
+        await setup.close();
+        // Half the runs snapshot and rotate segments every few records, so kills land mid-rotation too.
+        const { started, acked } = await crashRun(dir, account, i % 2 === 0 ? 25 : 100_000, killAfterMs);
+        const l = await openFileLedger({ dir });
+        const usage = l.usage({ account_id: account, from: '2000-01-01', to: '2100-01-01' }, T0);
+        await l.close();
+        const present = new Map(usage.by_endpoint.map((e) => [e.endpoint, e.calls]));
+        expect(acked.size, `run ${i}: the child acknowledged charges before the kill`).toBeGreaterThan(0);
+        for (const id of acked) expect(present.get(id), `run ${i}: acknowledged ${id}`).toBe(1);
+        for (const [id, calls] of present) {
+          expect(calls, `run ${i}: ${id} charged ${calls} times`).toBe(1);
+          expect(started.has(id), `run ${i}: ${id} present but never started`).toBe(true);
+        }
+        expect(present.size - acked.size).toBeLessThanOrEqual(WORKERS);
+        expect(usage.total_credits).toBe(present.size);
+        totalAcked += acked.size;
+        runs++;
+      };
+      await untilEnough({
+        budgetMs: BUDGET_MS,
+        enough: () => runs >= RUNS,
+        progress: () => `${runs} of ${RUNS} runs killed while charging`,
+        step: async (k) => {
+          const delays = Array.from({ length: PARALLEL }, () => Math.floor(random() * 300));
+          await Promise.all(delays.map((ms, j) => runOne(k * PARALLEL + j, ms)));
+        },
+      });
+      console.log(`crash runs: ${runs}, acknowledged charges checked: ${totalAcked}`);
+    });
   });
 });

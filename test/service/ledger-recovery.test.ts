@@ -236,7 +236,7 @@ describe('writer lock', () => {
     await l2.close();
   });
 
-  it('refuses while another process holds it, and takes over once that process is dead', async () => {
+  it('refuses while another process holds it, and opens at once when that process is killed', async () => {
     const dir = freshDir();
     const script = join(tmp.dir, 'holder.mts');
     writeFileSync(
@@ -255,19 +255,21 @@ describe('writer lock', () => {
     const exited = new Promise((res) => child.on('exit', res));
     child.kill('SIGKILL');
     await exited;
-    const l = await openFileLedger({ dir }); // the dead holder's lock is taken over
+    const l = await openFileLedger({ dir }); // the kernel dropped the dead holder's lock
     expect(JSON.parse(readFileSync(join(dir, 'LOCK'), 'utf8')).pid).toBe(process.pid);
     await l.close();
   });
 
-  it('treats a reused pid (different process start time) and unreadable lock content as stale', async () => {
+  it('opens over a LOCK file left with a dead owner or garbage (the file is not the lock), and names itself in it', async () => {
     const dir = freshDir();
     mkdirSync(dir);
-    writeFileSync(join(dir, 'LOCK'), JSON.stringify({ pid: process.pid, start: 'not-this-process' }));
-    const l = await openFileLedger({ dir });
-    await l.close();
-    writeFileSync(join(dir, 'LOCK'), 'garbage');
-    const l2 = await openFileLedger({ dir });
-    await l2.close();
+    for (const left of [JSON.stringify({ pid: 4242, hostname: 'old-box', started_at: '2001-01-01T00:00:00Z' }), 'garbage']) {
+      writeFileSync(join(dir, 'LOCK'), left);
+      const l = await openFileLedger({ dir });
+      expect(JSON.parse(readFileSync(join(dir, 'LOCK'), 'utf8')).pid).toBe(process.pid);
+      await expect(openFileLedger({ dir })).rejects.toBeInstanceOf(LedgerLockedError);
+      await l.close();
+      expect(() => statSync(join(dir, 'LOCK'))).toThrow(/ENOENT/);
+    }
   });
 });

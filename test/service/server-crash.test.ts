@@ -1,6 +1,7 @@
 /**
- * The server killed with SIGKILL at random moments under load, 50 times, and restarted on
- * the same DATA_DIR: every 2xx the client received is charged exactly once, no request
+ * The server killed with SIGKILL at seeded random moments under load (each kill after that
+ * run's first 2xx, so every kill lands with requests flowing), and restarted on the same
+ * DATA_DIR, until enough kills have happened: every 2xx the client received is charged exactly once, no request
  * answered non-2xx is charged, and the ledger opens cleanly every time. A request in
  * flight at the kill may be charged (its charge was durable, its response lost with the
  * process): those are counted, not forbidden, since no server can know that bytes it
@@ -13,11 +14,13 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../../etl/pipeline/run.ts';
 import { ledgerDir, openFileLedger, readLogRecords } from '../../service/ledger/index.ts';
+import { chaosScale, untilEnough, withSeed } from '../support/chaos.ts';
 import { quietLog, synthRegion } from '../support/region.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const KILLS = 50;
+const KILLS = chaosScale(50, 12);
+const BUDGET_MS = chaosScale(900_000, 480_000);
 const tmp = tempDir('pi-server-crash-');
 afterAll(tmp.cleanup);
 
@@ -54,7 +57,7 @@ async function startServer(dataDir: string): Promise<{ port: number; kill: () =>
 }
 
 describe('the server killed with SIGKILL under load', () => {
-  it(`charges every received 2xx exactly once and nothing answered otherwise (${KILLS} kills)`, async () => {
+  it(`charges every received 2xx exactly once and nothing answered otherwise (${KILLS} kills under load)`, async () => {
     const dataDir = join(tmp.dir, 'data');
     await runBuild({ dataDir, sourcesDir: await synthRegion(500, 5), log: quietLog });
     const { readFileSync } = await import('node:fs');
@@ -63,40 +66,56 @@ describe('the server killed with SIGKILL under load', () => {
     const { api_key: key } = await ledger.createAccount({ tier: 'enterprise', name: 'crash', rateLimit: { limit: 1_000_000, windowMs: 10_000 } }, new Date());
     await ledger.close();
 
-    const ok = new Set<string>();
-    const notOk = new Set<string>();
-    let inFlightAtKill = 0;
-    for (let i = 0; i < KILLS; i++) {
-      const server = await startServer(dataDir);
-      const pending = new Set<Promise<void>>();
-      let stop = false;
-      let n = 0;
-      const worker = async () => {
-        while (!stop) {
-          const o = await get(server.port, `/v1/properties/${uprns[n++ % uprns.length]}`, key);
-          if (o.status === 'error') continue;
-          if (o.status >= 200 && o.status < 300) ok.add(o.requestId!);
-          else notOk.add(o.requestId!);
-        }
-      };
-      for (let w = 0; w < 8; w++) pending.add(worker());
-      await new Promise((r) => setTimeout(r, 100 + Math.random() * 700));
-      await server.kill();
-      stop = true;
-      await Promise.all(pending);
-      const debits = (await readLogRecords(ledgerDir(dataDir))).records.filter((r) => r.t === 'debit');
-      // The ledger must open cleanly after every kill (torn tails dropped, nothing refused);
-      // closed without a snapshot so the log keeps every debit for the next check.
-      const reopened = await openFileLedger({ dir: ledgerDir(dataDir), snapshotOnClose: false });
-      await reopened.close();
-      const charged = new Map<string, number>();
-      for (const d of debits) if (d.t === 'debit') charged.set(d.r, (charged.get(d.r) ?? 0) + 1);
-      for (const id of ok) expect(charged.get(id), `2xx ${id} charged once`).toBe(1);
-      for (const id of notOk) expect(charged.has(id), `non-2xx ${id} not charged`).toBe(false);
-      for (const [id, times] of charged) expect(times).toBe(1);
-      inFlightAtKill = [...charged.keys()].filter((id) => !ok.has(id)).length;
-    }
-    expect(ok.size).toBeGreaterThan(KILLS); // real load reached every run on average
-    process.stdout.write(`server crash test: ${KILLS} kills, ${ok.size} 2xx received and charged once, ${notOk.size} non-2xx uncharged, ${inFlightAtKill} charged whose response was lost with the process\n`);
-  }, 600_000);
+    await withSeed('server-crash', async (random) => {
+      const ok = new Set<string>();
+      const notOk = new Set<string>();
+      let inFlightAtKill = 0;
+      let kills = 0;
+      await untilEnough({
+        budgetMs: BUDGET_MS,
+        enough: () => kills >= KILLS,
+        progress: () => `${kills} of ${KILLS} kills under load (${ok.size} 2xx so far)`,
+        step: async () => {
+          const server = await startServer(dataDir);
+          const pending = new Set<Promise<void>>();
+          let stop = false;
+          let n = 0;
+          let firstOk!: () => void;
+          const loaded = new Promise<void>((r) => (firstOk = r));
+          const worker = async () => {
+            while (!stop) {
+              const o = await get(server.port, `/v1/properties/${uprns[n++ % uprns.length]}`, key);
+              if (o.status === 'error') continue;
+              if (o.status >= 200 && o.status < 300) {
+                ok.add(o.requestId!);
+                firstOk();
+              } else notOk.add(o.requestId!);
+            }
+          };
+          for (let w = 0; w < 8; w++) pending.add(worker());
+          let noLoad: NodeJS.Timeout | undefined;
+          const timedOut = await Promise.race([loaded.then(() => false), new Promise<boolean>((r) => (noLoad = setTimeout(() => r(true), 60_000)))]);
+          clearTimeout(noLoad);
+          if (timedOut) throw new Error('the server answered no 2xx within 60 s of listening');
+          await new Promise((r) => setTimeout(r, random() * 500));
+          await server.kill();
+          kills++;
+          stop = true;
+          await Promise.all(pending);
+          const debits = (await readLogRecords(ledgerDir(dataDir))).records.filter((r) => r.t === 'debit');
+          // The ledger must open cleanly after every kill (torn tails dropped, nothing refused);
+          // closed without a snapshot so the log keeps every debit for the next check.
+          const reopened = await openFileLedger({ dir: ledgerDir(dataDir), snapshotOnClose: false });
+          await reopened.close();
+          const charged = new Map<string, number>();
+          for (const d of debits) if (d.t === 'debit') charged.set(d.r, (charged.get(d.r) ?? 0) + 1);
+          for (const id of ok) expect(charged.get(id), `2xx ${id} charged once`).toBe(1);
+          for (const id of notOk) expect(charged.has(id), `non-2xx ${id} not charged`).toBe(false);
+          for (const [id, times] of charged) expect(times, `${id} charged ${times} times`).toBe(1);
+          inFlightAtKill = [...charged.keys()].filter((id) => !ok.has(id)).length;
+        },
+      });
+      process.stdout.write(`server crash test: ${kills} kills under load, ${ok.size} 2xx received and charged once, ${notOk.size} non-2xx uncharged, ${inFlightAtKill} charged whose response was lost with the process\n`);
+    });
+  }, 1_000_000);
 });

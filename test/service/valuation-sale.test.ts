@@ -71,11 +71,23 @@ describe('GET /v1/valuations/{uprn}/sale', () => {
     expect(none).toEqual({ service_estimate: null, service_sqft: null });
   });
 
-  it('is reproducible: the same build and UPRN give the same answer', async () => {
-    const a = await get(sold.uprn);
-    const b = await get(sold.uprn);
-    expect(b.json).toEqual(a.json);
-  });
+  it('is reproducible: the same sources rebuilt by the ETL and served by a second server give the same answers', async () => {
+    // A separate build (its own DATA_DIR, tables and model), not the first server's model asked twice.
+    const other = await startTestServer();
+    try {
+      const otherKey = (await other.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
+      const rebuilt = await publishSynthBuild(other.dataDir, { addresses: 2000, seed: 11 });
+      expect(rebuilt.sourcesDir).toBe(sourcesDir);
+      for (const home of [sold, unsoldWithArea, unsoldNoArea]) {
+        const a = await get(home!.uprn);
+        const b = await call(other.base, 'GET', `/v1/valuations/${home!.uprn}/sale`, { key: otherKey });
+        expect(a.status).toBe(200);
+        expect(b.json, String(home!.uprn)).toEqual(a.json);
+      }
+    } finally {
+      await other.stop();
+    }
+  }, 180_000);
 
   it('a home with no usable evidence (Scotland: no Price Paid) is a 404 saying why, charged nothing', async () => {
     if (!scottish) return expect.fail('the region has no Scottish home');

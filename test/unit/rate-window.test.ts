@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PLANS, TIERS } from '../../schemas/plans.ts';
 import { SlidingWindowLimiter } from '../../service/domain/rate-window.ts';
+import { SPEC_PLANS, SPEC_TIERS } from '../support/spec-plans.ts';
 
 describe('SlidingWindowLimiter', () => {
-  it.each(TIERS.filter((t) => PLANS[t].rateLimit))('%s: N allowed, N+1 refused, allowed again when the window slides', (tier) => {
-    const rule = PLANS[tier].rateLimit!;
+  it.each(SPEC_TIERS.filter((t) => SPEC_PLANS[t].rate))('%s: N allowed, N+1 refused, allowed again when the window slides', (tier) => {
+    const rule = SPEC_PLANS[tier].rate!;
     const lim = new SlidingWindowLimiter();
     const t0 = 1_000_000;
     for (let i = 0; i < rule.limit; i++) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beginBuild, promoteBuild, pruneBuilds, writeManifest } from '../../../etl/publish/publish.ts';
 
 const dataDir = process.argv[2]!;
+process.stdout.write('ready\n');
 for (;;) {
   const b = await beginBuild(dataDir, new Date());
   const tables: Record<string, { file: string; rows: number; bytes: number; sort_key: string[] }> = {};

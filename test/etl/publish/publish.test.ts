@@ -54,6 +54,30 @@ describe('publish', () => {
     expect(existsSync(join(dir, 'builds', `${id}.partial`))).toBe(false);
   });
 
+  it('a reader never finds current missing or incomplete while builds are promoted (the switch is atomic)', async () => {
+    const dir = dataDir();
+    await publishOne(dir, new Date('2026-01-01T10:00:00Z'));
+    let done = false;
+    let reads = 0;
+    const misses: string[] = [];
+    // Reads interleave with every await of every promotion (the same event loop).
+    const reader = (async () => {
+      while (!done) {
+        try {
+          await readManifest(join(dir, 'current'));
+        } catch (e) {
+          misses.push((e as Error).message);
+        }
+        reads++;
+      }
+    })();
+    for (let i = 1; i <= 30; i++) await publishOne(dir, new Date(Date.UTC(2026, 0, 1, 10, 0, i)));
+    done = true;
+    await reader;
+    expect(misses).toEqual([]);
+    expect(reads, 'the reader ran during the promotions').toBeGreaterThan(30);
+  });
+
   it('refuses to promote a build without a manifest and leaves current alone', async () => {
     const dir = dataDir();
     const first = await publishOne(dir, new Date('2026-01-01T10:00:00Z'));

@@ -1,13 +1,43 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lockPath } from '../../../etl/schedule/lock.ts';
-import { DEFAULT_CRON, ScheduleConfigError, cronFromEnv, startSchedule, type Schedule } from '../../../etl/schedule/scheduler.ts';
+import { DEFAULT_CRON, ScheduleConfigError, cronFromEnv, startSchedule, type Schedule, type Trigger } from '../../../etl/schedule/scheduler.ts';
 import { tempDir } from '../../support/tmp.ts';
 import { holdLockInChild } from './child.ts';
 
 const EVERY_SECOND = '* * * * * *';
+
+/** Ticks fired by the test, not by the clock. */
+function manualTrigger() {
+  let onTick: ((tick: Date) => void) | undefined;
+  let stopped = false;
+  const trigger: Trigger = {
+    start: (f) => void (onTick = f),
+    nextRun: () => null,
+    stop: async () => void (stopped = true),
+  };
+  return {
+    trigger,
+    get stopped() {
+      return stopped;
+    },
+    fire(tick = new Date('2026-11-21T03:00:00Z')) {
+      if (!onTick) throw new Error('the schedule never started its trigger');
+      onTick(tick);
+    },
+  };
+}
+
+/** A promise resolved by hand. */
+function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Lets pending promise callbacks (and the lock's file I/O) run. */
+const settle = () => new Promise((r) => setTimeout(r, 50));
 
 type Line = Record<string, any>;
 
@@ -18,11 +48,12 @@ function jsonLog() {
   return { log, lines, events: (e: string) => lines.filter((l) => l.event === e) };
 }
 
-async function waitFor(what: string, pred: () => boolean, timeoutMs = 15_000): Promise<void> {
+/** Polls for what the schedule does after a tick (no timing asserted: only a bound). */
+async function waitFor(what: string, pred: () => boolean, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!pred()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
+    await settle();
   }
 }
 
@@ -78,49 +109,56 @@ describe('startSchedule: configuration', () => {
   });
 });
 
-describe('startSchedule: running builds', () => {
-  it('never runs two builds at once: ticks during a slow build are skipped and logged', async () => {
+describe('startSchedule: running builds (ticks fired by hand)', () => {
+  it('never runs two builds at once: ticks during a build are skipped and logged', async () => {
     const { log, lines, events } = jsonLog();
     const dir = dataDir();
-    let inFlight = 0;
-    let maxInFlight = 0;
+    const t = manualTrigger();
+    const gates = [deferred(), deferred()];
     let calls = 0;
     const s = started(startSchedule({
-      cron: EVERY_SECOND, dataDir: dir, log,
+      cron: EVERY_SECOND, dataDir: dir, log, trigger: t.trigger,
       run: async () => {
-        calls++;
-        inFlight++;
-        maxInFlight = Math.max(maxInFlight, inFlight);
+        const n = calls++;
         // Holding the lock while it runs, in this process's name.
         expect(JSON.parse(readFileSync(lockPath(dir), 'utf8')).pid).toBe(process.pid);
-        await sleep(2300);
-        inFlight--;
-        return { build_id: `build-${calls}` };
+        await gates[n]!.promise;
+        return { build_id: `build-${n + 1}` };
       },
     }));
-    await waitFor('two skipped ticks and a finished build', () =>
-      events('tick_skipped').length >= 2 && events('build_succeeded').length >= 1);
+    t.fire();
+    await waitFor('the first build to start', () => calls === 1);
+    t.fire();
+    t.fire();
+    expect(events('tick_skipped').map((l) => l.reason)).toEqual(['running', 'running']);
+    gates[0]!.resolve();
+    await waitFor('the first build to finish', () => events('build_succeeded').length === 1);
+    t.fire(); // free again: the next tick builds
+    await waitFor('the second build to start', () => calls === 2);
+    t.fire();
+    gates[1]!.resolve();
+    await waitFor('the second build to finish', () => events('build_succeeded').length === 2);
     await s.stop();
-    expect(maxInFlight).toBe(1);
-    expect(events('tick_skipped').every((l) => l.reason === 'running')).toBe(true);
-    expect(events('build_started')).toHaveLength(calls);
+    expect(calls).toBe(2);
+    expect(events('tick_skipped')).toHaveLength(3);
     // In the log, each start is followed by its end before the next start.
-    const seq = lines.filter((l) => l.event === 'build_started' || l.event === 'build_succeeded').map((l) => l.event);
-    seq.forEach((e, i) => expect(e).toBe(i % 2 === 0 ? 'build_started' : 'build_succeeded'));
+    const seq = lines.filter((l) => l.event === 'build_started' || l.event === 'build_succeeded').map((l) => `${l.event}`);
+    expect(seq).toEqual(['build_started', 'build_succeeded', 'build_started', 'build_succeeded']);
     const [ok] = events('build_succeeded');
     expect(ok).toMatchObject({ level: 30, attempt: 1, build_id: 'build-1', msg: 'ETL build build-1 published' });
-    expect(ok?.duration_ms).toBeGreaterThanOrEqual(0);
     expect(existsSync(lockPath(dir))).toBe(false);
   });
 
   it('skips ticks while another process holds the lock, naming it, and never calls run', async () => {
     const { log, events } = jsonLog();
     const dir = dataDir();
+    const t = manualTrigger();
     const holder = await holdLockInChild(dir);
     try {
       let calls = 0;
-      const s = started(startSchedule({ cron: EVERY_SECOND, dataDir: dir, log, run: async () => ({ build_id: `b${++calls}` }) }));
-      await waitFor('a tick skipped for the lock', () => events('tick_skipped').length >= 1);
+      const s = started(startSchedule({ cron: EVERY_SECOND, dataDir: dir, log, trigger: t.trigger, run: async () => ({ build_id: `b${++calls}` }) }));
+      t.fire();
+      await waitFor('a tick skipped for the lock', () => events('tick_skipped').length === 1);
       await s.stop();
       expect(calls).toBe(0);
       expect(events('build_started')).toHaveLength(0);
@@ -134,19 +172,23 @@ describe('startSchedule: running builds', () => {
   it('retries a failing build with exponential backoff and gives up after maxAttempts', async () => {
     const { log, lines, events } = jsonLog();
     const dir = dataDir();
+    const t = manualTrigger();
     const attempts: number[] = [];
+    const waited: number[] = [];
     const s = started(startSchedule({
-      cron: EVERY_SECOND, dataDir: dir, log, maxAttempts: 3, backoffMs: 100,
+      cron: EVERY_SECOND, dataDir: dir, log, maxAttempts: 3, backoffMs: 100, trigger: t.trigger,
+      wait: async (ms) => void waited.push(ms),
       run: async ({ attempt }) => {
         attempts.push(attempt);
         throw new Error('price paid source missing');
       },
     }));
-    await waitFor('the build to be given up', () => events('build_gave_up').length >= 1);
+    t.fire();
+    await waitFor('the build to be given up', () => events('build_gave_up').length === 1);
     await s.stop();
-    expect(attempts.slice(0, 3)).toEqual([1, 2, 3]);
-    expect(Math.max(...attempts)).toBe(3); // never a fourth attempt
-    const failed = events('build_failed').slice(0, 2);
+    expect(attempts).toEqual([1, 2, 3]); // never a fourth attempt
+    expect(waited).toEqual([100, 200]);
+    const failed = events('build_failed');
     expect(failed.map((l) => [l.attempt, l.retry_in_ms, l.level])).toEqual([[1, 100, 40], [2, 200, 40]]);
     expect(failed[0]?.err.message).toBe('price paid source missing');
     const [gaveUp] = events('build_gave_up');
@@ -154,8 +196,7 @@ describe('startSchedule: running builds', () => {
     expect(gaveUp?.err.message).toBe('price paid source missing');
     expect(gaveUp?.err.stack).toContain('Error: price paid source missing');
     // the give-up comes straight after the third attempt's start: no retry scheduled
-    const builds = lines.filter((l) => String(l.event).startsWith('build_'));
-    expect(builds.slice(0, 6).map((l) => `${l.event}:${l.attempt}`)).toEqual([
+    expect(lines.filter((l) => String(l.event).startsWith('build_')).map((l) => `${l.event}:${l.attempt}`)).toEqual([
       'build_started:1', 'build_failed:1', 'build_started:2', 'build_failed:2', 'build_started:3', 'build_gave_up:3',
     ]);
     expect(existsSync(lockPath(dir))).toBe(false); // released after each failure
@@ -163,20 +204,23 @@ describe('startSchedule: running builds', () => {
 
   it('a retry that succeeds publishes; durations and the run\'s now come from the clock', async () => {
     const { log, events } = jsonLog();
-    let t = Date.parse('2026-11-21T03:00:00Z');
-    const clock = () => new Date((t += 1000));
+    const t = manualTrigger();
+    let ms = Date.parse('2026-11-21T03:00:00Z');
+    const clock = () => new Date((ms += 1000));
     const seen: { now: string; attempt: number }[] = [];
     const s = started(startSchedule({
-      cron: EVERY_SECOND, dataDir: dataDir(), log, backoffMs: 10, clock,
+      cron: EVERY_SECOND, dataDir: dataDir(), log, backoffMs: 10, clock, trigger: t.trigger,
+      wait: async () => undefined,
       run: async ({ now, attempt }) => {
         seen.push({ now: now.toISOString(), attempt });
         if (attempt === 1) throw new Error('transient');
         return { build_id: '20261121T030000Z-abcdef' };
       },
     }));
-    await waitFor('a published build', () => events('build_succeeded').length >= 1);
+    t.fire();
+    await waitFor('a published build', () => events('build_succeeded').length === 1);
     await s.stop();
-    expect(seen.slice(0, 2)).toEqual([
+    expect(seen).toEqual([
       { now: '2026-11-21T03:00:01.000Z', attempt: 1 },
       { now: '2026-11-21T03:00:03.000Z', attempt: 2 },
     ]);
@@ -185,43 +229,52 @@ describe('startSchedule: running builds', () => {
     expect(events('build_gave_up')).toHaveLength(0);
   });
 
-  it('stop() waits for the build in progress, then no more ticks run', async () => {
+  it('stop() waits for the build in progress and stops the trigger; a tick after it runs nothing', async () => {
     const { log, events } = jsonLog();
     const dir = dataDir();
-    let finished = false;
+    const t = manualTrigger();
+    const gate = deferred();
     let calls = 0;
     const s = startSchedule({
-      cron: EVERY_SECOND, dataDir: dir, log,
+      cron: EVERY_SECOND, dataDir: dir, log, trigger: t.trigger,
       run: async () => {
         calls++;
-        await sleep(800);
-        finished = true;
+        await gate.promise;
         return { build_id: 'slow' };
       },
     });
+    t.fire();
     await waitFor('a build to start', () => events('build_started').length === 1);
-    await s.stop();
-    expect(finished).toBe(true);
+    let stopped = false;
+    const stopping = s.stop().then(() => (stopped = true));
+    await settle();
+    expect(stopped).toBe(false); // still waiting for the build
+    expect(t.stopped).toBe(true); // but no more ticks are asked for
+    gate.resolve();
+    await stopping;
     expect(events('build_succeeded')).toHaveLength(1);
     expect(existsSync(lockPath(dir))).toBe(false);
-    await sleep(1500); // a tick or more later: nothing new
+    t.fire(); // a late tick: ignored
+    await settle();
     expect(calls).toBe(1);
     expect(events('schedule_stopped')).toHaveLength(1);
   });
 
   it('stop() during a backoff cancels the retry instead of waiting it out', async () => {
     const { log, events } = jsonLog();
+    const t = manualTrigger();
     let calls = 0;
     const s = startSchedule({
-      cron: EVERY_SECOND, dataDir: dataDir(), log, backoffMs: 600_000,
+      cron: EVERY_SECOND, dataDir: dataDir(), log, backoffMs: 600_000, trigger: t.trigger, // the real timer: stop must cut it short
       run: async () => {
         calls++;
         throw new Error('down');
       },
     });
+    t.fire();
     await waitFor('a failed attempt', () => events('build_failed').length === 1);
     await s.stop(); // would take 10 minutes if it waited for the retry
     expect(calls).toBe(1);
     expect(events('retry_cancelled')).toEqual([expect.objectContaining({ attempt: 2 })]);
-  }, 10_000);
+  });
 });
