@@ -1,9 +1,7 @@
 import type { Confidence } from '../domain/valuation/sale.ts';
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
-import { monthLabel, saleValuers } from '../valuation/sale-valuer.ts';
-import { listingsSets, type ListingsSet } from './sets.ts';
+import type { BuildStore } from '../store/store.ts';
+import { monthLabel, type SaleValuer } from '../valuation/sale-valuer.ts';
+import type { ListingsSet } from './sets.ts';
 
 /**
  * The evidence behind every available for-sale listing of a build, computed once when the
@@ -29,11 +27,8 @@ export interface DealsSet {
 
 interface AreaFigure { median_pcm: number; source: string; sample_size: number | null; yield_pct: number | null; yield_sales: number | null }
 
-export async function loadDealsSet(build: BuildInfo): Promise<DealsSet | undefined> {
-  const listings = await listingsSets.get(build);
+export async function loadDealsSet(listings: ListingsSet | undefined, valuer: SaleValuer, store: BuildStore): Promise<DealsSet | undefined> {
   if (!listings) return undefined;
-  const valuer = await saleValuers.get(build);
-  const store = await buildStores.get(build);
   const areas = new Map<string, AreaFigure>();
   if (store.tables.has('rents_area') && store.tables.has('yields_area')) {
     for (const r of await store.query('area_rents_yields_all')) {
@@ -65,5 +60,3 @@ export async function loadDealsSet(build: BuildInfo): Promise<DealsSet | undefin
   });
   return { listings, evidence, noValuation, valuationAsOf: monthLabel(valuer.asOfMonth) };
 }
-
-export const dealsSets = new PerBuild<DealsSet | undefined>(loadDealsSet);

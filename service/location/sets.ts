@@ -1,14 +1,15 @@
+import type { GIAS_PHASES, GIAS_STATUSES, OFSTED_RATINGS } from '../../schemas/sources/gias.ts';
+import type { ListingPropertyType } from '../../schemas/sources/listings.ts';
 import { CRIME_TYPES } from '../../schemas/sources/police-crime.ts';
-import type { BuildInfo } from '../middleware/data.ts';
-import { PerBuild } from '../store/per-build.ts';
-import { buildStores } from '../store/stores.ts';
+import type { BuildStore } from '../store/store.ts';
 import { PointGrid } from '../valuation/evidence.ts';
 
 /**
  * The build's crime, schools and listings held in memory, with grids for radius queries:
- * loaded once per build (off the request path, by the build warmer), so a request counts or
- * sorts a few thousand rows in JavaScript. A build without these tables (published before
- * they existed) yields undefined, and the endpoints answer 503 for it.
+ * loaded once per build (the `crime`, `schools` and `listings` resources of BuildResources,
+ * opened by the build warmer), so a request counts or sorts a few thousand rows in
+ * JavaScript. A build without these tables (published before they existed) yields
+ * undefined, and the endpoints answer 503 for it.
  */
 
 const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
@@ -27,11 +28,10 @@ export interface CrimeSet {
   homes: { grid: PointGrid; count: Int32Array; la: (string | null)[] };
 }
 
-export async function loadCrimeSet(build: BuildInfo): Promise<CrimeSet | undefined> {
-  const store = await buildStores.get(build);
+export async function loadCrimeSet(store: BuildStore): Promise<CrimeSet | undefined> {
   if (!store.tables.has('crime') || !store.tables.has('crime_la')) return undefined;
   const c = await store.queryColumns('crime_all');
-  const months = [...new Set(c.month!.map(String))].sort();
+  const months = [...new Set(c.month!.map(String))].sort() as string[];
   const monthIx = new Map(months.map((m, i) => [m, i]));
   const typeIx = new Map<string, number>(CRIME_TYPES.map((t, i) => [t, i]));
   const placed: number[] = [];
@@ -58,22 +58,23 @@ export async function loadCrimeSet(build: BuildInfo): Promise<CrimeSet | undefin
   return { months, latestRelease, month, type, grid, la, unplacedByLa, homes };
 }
 
+/** Values the published table holds (the reader's schema checked them), typed as such. */
 export interface School {
-  urn: number; name: string; phase: string; type: string; status: string; low_age: number | null; high_age: number | null;
-  pupils: number | null; capacity: number | null; ofsted_rating: string | null; ofsted_date: string | null; postcode: string | null;
+  urn: number; name: string; phase: (typeof GIAS_PHASES)[number]; type: string; status: (typeof GIAS_STATUSES)[number];
+  low_age: number | null; high_age: number | null; pupils: number | null; capacity: number | null;
+  ofsted_rating: (typeof OFSTED_RATINGS)[number] | null; ofsted_date: string | null; postcode: string | null;
 }
 export interface SchoolsSet { schools: School[]; lat: Float64Array; lng: Float64Array; asOf: string | null }
 
-export async function loadSchoolsSet(build: BuildInfo): Promise<SchoolsSet | undefined> {
-  const store = await buildStores.get(build);
+export async function loadSchoolsSet(store: BuildStore): Promise<SchoolsSet | undefined> {
   if (!store.tables.has('schools')) return undefined;
-  const rows = await store.query('schools_all');
+  const rows: Record<string, unknown>[] = await store.query('schools_all');
   const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const schools = rows.map((r) => ({
     urn: Number(r.urn), name: String(r.name), phase: String(r.phase), type: String(r.type), status: String(r.status),
     low_age: intOrNull(r.low_age), high_age: intOrNull(r.high_age), pupils: intOrNull(r.pupils), capacity: intOrNull(r.capacity),
     ofsted_rating: strOrNull(r.ofsted_rating), ofsted_date: strOrNull(r.ofsted_date), postcode: strOrNull(r.postcode),
-  }));
+  }) as School);
   const asOf = rows.map((r) => strOrNull(r.ofsted_date)).filter((d): d is string => d !== null).sort().at(-1) ?? null;
   return { schools, lat: Float64Array.from(rows, (r) => num(r.lat)), lng: Float64Array.from(rows, (r) => num(r.lng)), asOf };
 }
@@ -81,19 +82,18 @@ export async function loadSchoolsSet(build: BuildInfo): Promise<SchoolsSet | und
 export interface Listing {
   listing_id: string; agent_ref: string; channel: 'sale' | 'rent'; status: string; uprn: string | null; address: string; postcode: string;
   outcode: string; sector: string; la_code: string | null; price: number; price_qualifier: string | null; bedrooms: number;
-  property_type: string; tenure: string | null; listed_date: string | null; updated_at: string;
+  property_type: ListingPropertyType; tenure: string | null; listed_date: string | null; updated_at: string;
 }
 export interface ListingsSet { listings: Listing[]; grid: PointGrid; byOutcode: Map<string, number[]>; asOf: string | null }
 
-export async function loadListingsSet(build: BuildInfo): Promise<ListingsSet | undefined> {
-  const store = await buildStores.get(build);
+export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | undefined> {
   if (!store.tables.has('listings')) return undefined;
-  const rows = await store.query('listings_all');
+  const rows: Record<string, unknown>[] = await store.query('listings_all');
   const listings: Listing[] = rows.map((r) => ({
     listing_id: String(r.listing_id), agent_ref: String(r.agent_ref), channel: r.channel === 'rent' ? 'rent' : 'sale', status: String(r.status),
     uprn: strOrNull(r.uprn), address: String(r.address), postcode: String(r.postcode), outcode: String(r.outcode), sector: String(r.sector),
     la_code: strOrNull(r.la_code), price: Number(r.price), price_qualifier: strOrNull(r.price_qualifier), bedrooms: Number(r.bedrooms),
-    property_type: String(r.property_type), tenure: strOrNull(r.tenure), listed_date: strOrNull(r.listed_date), updated_at: String(r.updated_at),
+    property_type: String(r.property_type) as ListingPropertyType, tenure: strOrNull(r.tenure), listed_date: strOrNull(r.listed_date), updated_at: String(r.updated_at),
   }));
   const byOutcode = new Map<string, number[]>();
   listings.forEach((l, i) => {
@@ -104,7 +104,3 @@ export async function loadListingsSet(build: BuildInfo): Promise<ListingsSet | u
   const asOf = listings.map((l) => l.updated_at.slice(0, 10)).sort().at(-1) ?? null;
   return { listings, grid: new PointGrid(Float64Array.from(rows, (r) => num(r.lat)), Float64Array.from(rows, (r) => num(r.lng))), byOutcode, asOf };
 }
-
-export const crimeSets = new PerBuild<CrimeSet | undefined>(loadCrimeSet);
-export const schoolsSets = new PerBuild<SchoolsSet | undefined>(loadSchoolsSet);
-export const listingsSets = new PerBuild<ListingsSet | undefined>(loadListingsSet);

@@ -1,10 +1,10 @@
 import { CRIME_RADIUS, CrimeQuerySchema, CrimeSchema } from '../../../schemas/api/crime.ts';
 import { crimeCounts, per1000 } from '../../domain/crime.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { placeEcho, resolvePoint } from '../../location/place.ts';
-import { crimeSets, type CrimeSet } from '../../location/sets.ts';
+import { placeEcho, resolvePlace, type PointPlace } from '../../location/place.ts';
+import type { CrimeSet } from '../../location/sets.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 /** A point's local authority when the location did not say: its nearest postcode's within 1 km. */
 function nearestLa(set: CrimeSet, lat: number, lng: number): string | null {
@@ -31,10 +31,12 @@ export default defineRoute({
   response: CrimeSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const set = await crimeSets.get(build!);
+  handler: async ({ query, data }) => {
+    const set = await data.crime.get().catch(notServedYet('GET /crime'));
     if (!set) return notServedYet('GET /crime')();
-    const place = await resolvePoint(build!, query, CRIME_RADIUS.default);
+    const found = await resolvePlace(await data.store.get(), query, CRIME_RADIUS.default);
+    if ('notFound' in found) throw new ApiError('not_found', found.notFound);
+    const place = found as PointPlace; // the schema takes no outcode
     const hits: number[] = [];
     set.grid.within(place.lat, place.lng, place.radius_m, (i) => hits.push(i));
     let addresses = 0;

@@ -1,8 +1,8 @@
 import { LISTINGS_RADIUS, ListingsQuerySchema, ListingsSchema } from '../../../schemas/api/listings.ts';
 import { placeEcho, resolvePlace } from '../../location/place.ts';
-import { listingsSets } from '../../location/sets.ts';
+import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 import { listingsAt, listingView } from '../../location/listings-near.ts';
 
 export default defineRoute({
@@ -19,10 +19,11 @@ export default defineRoute({
   response: ListingsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const set = await listingsSets.get(build!);
+  handler: async ({ query, data }) => {
+    const set = await data.listings.get().catch(notServedYet('GET /listings'));
     if (!set) return notServedYet('GET /listings')();
-    const place = await resolvePlace(build!, query, LISTINGS_RADIUS.default);
+    const place = await resolvePlace(await data.store.get(), query, LISTINGS_RADIUS.default);
+    if ('notFound' in place) throw new ApiError('not_found', place.notFound);
     const found = listingsAt(set, place).filter(({ i }) => {
       const l = set.listings[i]!;
       return l.channel === query.type

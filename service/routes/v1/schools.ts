@@ -1,9 +1,9 @@
 import { SCHOOL_PHASE_FILTER, SchoolsQuerySchema, SchoolsSchema } from '../../../schemas/api/schools.ts';
 import { distanceM } from '../../domain/stats.ts';
-import { placeEcho, resolvePoint } from '../../location/place.ts';
-import { schoolsSets } from '../../location/sets.ts';
+import { placeEcho, resolvePlace, type PointPlace } from '../../location/place.ts';
+import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 const OPEN = new Set(['Open', 'Open, but proposed to close']);
 
@@ -21,10 +21,12 @@ export default defineRoute({
   response: SchoolsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const set = await schoolsSets.get(build!);
+  handler: async ({ query, data }) => {
+    const set = await data.schools.get().catch(notServedYet('GET /schools'));
     if (!set) return notServedYet('GET /schools')();
-    const place = await resolvePoint(build!, query, query.max_distance_m);
+    const located = await resolvePlace(await data.store.get(), query, query.max_distance_m);
+    if ('notFound' in located) throw new ApiError('not_found', located.notFound);
+    const place = located as PointPlace; // the schema takes no outcode
     const phases = new Set<string>(SCHOOL_PHASE_FILTER[query.phase]);
     const found: { i: number; d: number }[] = [];
     set.schools.forEach((s, i) => {

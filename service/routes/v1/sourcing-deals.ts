@@ -1,10 +1,10 @@
 import { DEALS_RADIUS, DealsQuerySchema, DealsSchema } from '../../../schemas/api/listings.ts';
 import { belowMarketScore, discountPct, grossYieldPct, rankDeals, VALUATION_TYPICAL_ERROR_PCT, yieldScore } from '../../domain/deals.ts';
-import { dealsSets } from '../../location/deals-set.ts';
 import { listingsAt, listingView } from '../../location/listings-near.ts';
 import { placeEcho, resolvePlace } from '../../location/place.ts';
+import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './pending.ts';
+import { notServedYet } from './not-served.ts';
 
 export const DEFAULT_MIN_DISCOUNT_PCT = 10;
 
@@ -25,10 +25,11 @@ export default defineRoute({
   response: DealsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, build }) => {
-    const set = await dealsSets.get(build!);
+  handler: async ({ query, data }) => {
+    const set = await data.deals.get().catch(notServedYet('GET /sourcing/deals'));
     if (!set) return notServedYet('GET /sourcing/deals')();
-    const place = await resolvePlace(build!, query, DEALS_RADIUS.default);
+    const place = await resolvePlace(await data.store.get(), query, DEALS_RADIUS.default);
+    if ('notFound' in place) throw new ApiError('not_found', place.notFound);
     const all = set.listings.listings;
     const candidates = listingsAt(set.listings, place).filter(({ i }) => {
       const l = all[i]!;
