@@ -8,6 +8,7 @@ import { openSource } from '../sources/io.ts';
 export const SOURCE_KINDS = [
   'addressbase', 'os_uprn', 'onspd', 'codepoint', 'epc', 'price_paid', 'airbnb_listings',
   'airbnb_calendar', 'airbnb_reviews', 'planning', 'ukhpi', 'ons_rents', 'rental_evidence', 'hmo_register',
+  'police_crime', 'gias_schools', 'listings',
 ] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
@@ -68,6 +69,15 @@ async function classify(rel: string, path: string): Promise<SourceKind | { reaso
   if (top === 'planning' || top === 'planning_data') {
     return /\.geojson(\.gz)?$/.test(name) ? 'planning' : { reason: 'not GeoJSON' };
   }
+  if (top === 'crime' || top === 'police_uk') {
+    return /-street\.csv(\.gz)?$/.test(name) ? 'police_crime' : { reason: 'not a police.uk street-level crime file' };
+  }
+  if (top === 'listings' || top === 'listings_feeds') {
+    if (/\.blm(\.gz)?$/.test(name)) return 'listings';
+    if (name.includes('schema')) return { reason: 'a JSON Schema, not listings' };
+    if (parts.includes('rtdf') || parts.some((p) => p.startsWith('rightmove_rtdf'))) return 'listings';
+    return { reason: 'not a Rightmove BLM or RTDF file' };
+  }
   if (!isCsv(name)) return { reason: 'not a CSV file' };
   const head = async () => (await firstLine(path)).toLowerCase();
   switch (top) {
@@ -75,6 +85,8 @@ async function classify(rel: string, path: string): Promise<SourceKind | { reaso
     case 'uprn': return 'os_uprn';
     case 'ppd': return 'price_paid';
     case 'hmo': return 'hmo_register';
+    case 'gias':
+      return (await head()).includes('"establishmentname"') ? 'gias_schools' : { reason: 'not a GIAS establishments extract (the links extract, say)' };
     case 'epc':
       return name.includes('_rr') ? { reason: 'EPC recommendations, not certificates' } : 'epc';
     case 'airbnb':

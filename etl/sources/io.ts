@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -33,4 +33,19 @@ export async function readSourceText(path: string): Promise<string> {
   for await (const c of stream) chunks.push(c as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Windows-1252 bytes → UTF-8 bytes, streaming, for sources published in that code page
+ * (GIAS extracts: `°` is 0xB0, `à` is 0xE0; read as UTF-8 they become U+FFFD). The WHATWG
+ * decoder maps 0x80–0x9F to `€`, `’` and the rest as Windows does, not to C1 controls.
+ */
+export function windows1252ToUtf8(input: Readable): Readable {
+  const decoder = new TextDecoder('windows-1252');
+  const out = new Transform({
+    transform(chunk: Buffer, _enc, done) { done(null, Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8')); },
+    flush(done) { done(null, Buffer.from(decoder.decode(), 'utf8')); },
+  });
+  input.on('error', (e) => out.destroy(e));
+  return input.pipe(out);
 }

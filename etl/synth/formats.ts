@@ -44,13 +44,19 @@ export function pcdForms(pcds: string): [string, string, string] {
   return [pcd7, `${out.padEnd(4, ' ')} ${inw}`, pcds];
 }
 
+/** The LSOA a postcode is in, as ONSPD writes it (crime rows carry the same code). */
+export function lsoaCode(u: Unit, pcds: string): string {
+  const sector = `${u.district.code} ${pcds.split(' ')[1]![0]}`;
+  return code(`${u.district.town.country}01`, `lsoa21-${sector}-${pcds.slice(-2, -1)}`, 6);
+}
+
 /** One ONSPD row for a live unit or its terminated predecessor: 52 columns, unquoted. */
 export function onspdRow(u: Unit, pcds: string, lat: string, lng: string, dointr: MonthIdx, doterm: MonthIdx | undefined): string {
   const t = u.district.town;
   const c = t.country;
   const sector = `${u.district.code} ${pcds.split(' ')[1]![0]}`;
   const [pcd7, pcd8] = pcdForms(pcds);
-  const lsoa = code(`${c}01`, `lsoa21-${sector}-${pcds.slice(-2, -1)}`, 6);
+  const lsoa = lsoaCode(u, pcds);
   const msoa = code(`${c}02`, `msoa21-${sector}`, 6);
   const oa = code(`${c}00`, `oa21-${pcds}`, 6);
   const ward = code(`${c}05`, `ward-${sector}`, 6);

@@ -1,4 +1,4 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ADDRESSBASE_CORE_HEADER } from '../../schemas/sources/addressbase.ts';
@@ -10,6 +10,7 @@ import { ONS_RENTS_HEADER, RENTAL_EVIDENCE_HEADER } from '../../schemas/sources/
 import { UKHPI_FULL_HEADER } from '../../schemas/sources/ukhpi.ts';
 import { bngToWgs84 } from '../sources/grid.ts';
 import { buildAreaIndex, trueValue, type AreaIndex } from './area-index.ts';
+import { CrimeWriter } from './crime.ts';
 import { certificatesFor } from './epc.ts';
 import { addressBaseRow, onspdRow, osUprnRow, ppdAddress, ppdRow, singleLine } from './formats.ts';
 import { HpiAccumulator } from './hpi.ts';
@@ -19,7 +20,9 @@ import { buildPlanning, featureCollection, type PlanningShape } from './planning
 import { Planter, plantStreamed } from './planted.ts';
 import { rng } from './prng.ts';
 import { planRegion, type District } from './region.ts';
+import { LISTINGS_TRUTH_HEADER, ListingsWriter } from './listings.ts';
 import { letsFor, onsCategory, rentTruth, RentStats } from './rents.ts';
+import { SchoolsWriter } from './schools.ts';
 import { guid, salesFor, type Sale } from './sales.ts';
 import { listingFor, listingRows, newHost, type Host, type Ids, type Listing } from './str.ts';
 import { dayOf, isoDay, monthOf, monthOfDay, ymStr, type DayIdx, type MonthIdx } from './time.ts';
@@ -70,6 +73,9 @@ export const FILES = {
   evidence: 'rents/rental-evidence.csv',
 } as const;
 
+/** Folders of the location sources (crime, schools, listings feeds), whose files are named by month, branch or release. */
+export const LOCATED_DIRS = ['crime/', 'gias/', 'listings/'] as const;
+
 export const TRUTH = {
   properties: 'truth/properties.csv',
   sales: 'truth/sales.csv',
@@ -77,6 +83,8 @@ export const TRUTH = {
   listings: 'truth/listings.csv',
   listingMonths: 'truth/listing-months.csv',
   rentals: 'truth/rentals.csv',
+  crimeFiles: 'truth/crime-files.csv',
+  listingsMarket: 'truth/listings-market.csv',
   expectedRejects: 'truth/expected-rejects.json',
 } as const;
 
@@ -92,6 +100,8 @@ const TRUTH_HEADERS = {
   listings: ['listing_id', 'uprn', 'room_type', 'bedrooms', 'active', 'true_adr_mean', 'true_occupancy_base', 'observed_price'],
   listingMonths: ['listing_id', 'month', 'true_adr', 'booked_nights', 'blocked_nights', 'available_nights'],
   rentals: ['evidence_id', 'true_uprn', 'let_date', 'let_type', 'true_rent_pcm', 'observed_rent_pcm'],
+  crimeFiles: ['force', 'month', 'release', 'rows', 'current'],
+  listingsMarket: LISTINGS_TRUTH_HEADER,
 };
 
 /** Tenancies are simulated from here (EPCs for lets from 2008 need the earlier ones). */
@@ -146,6 +156,9 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
     ids: { listing: 0, review: 0, host: 0 },
     evidenceSeq: 0,
     updates: { c: 0, d: 0 },
+    crime: new CrimeWriter(seed),
+    schools: new SchoolsWriter(out, seed, todayDay),
+    market: new ListingsWriter(seed, todayDay),
   };
   const uprns = new UprnAllocator();
   let unitCount = 0;
@@ -167,6 +180,12 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
   }
 
   const reports: FileReport[] = [];
+  const located = [
+    ...(await ctx.crime.write(out, today - 2, ctx.planter, t.crimeFiles!)),
+    await ctx.schools.close(ctx.planter),
+    ...(await ctx.market.write(out, ctx.planter, t.listingsMarket!)),
+  ];
+  for (const o of located) reports.push({ file: o.rel, rows: o.rows, bytes: statSync(o.path).size, sha256: o.sha256 });
   for (const o of [...Object.values(f), ...Object.values(t)]) {
     const bytes = await o.close();
     reports.push({ file: o.rel, rows: o.rows, bytes, sha256: o.sha256 });
@@ -211,6 +230,9 @@ interface Ctx {
   ids: Ids;
   evidenceSeq: number;
   updates: { c: number; d: number };
+  crime: CrimeWriter;
+  schools: SchoolsWriter;
+  market: ListingsWriter;
 }
 
 function writeSmall(out: string, rel: string, text: string, rows: number): FileReport {
@@ -259,17 +281,21 @@ function writeUnit(ctx: Ctx, u: Unit): void {
         onsStat(ctx, town.laCode, 'All categories').add(rent);
       }
     }
+    const valueToday = Math.round(trueValue(p.baseValue, p.district.code, today, index));
+    ctx.market.add(p, valueToday, rt);
     const l = listingFor(seed, p, hostFor, ctx.ids, ctx.scrape);
     if (l) listings.push(l);
     t.properties!.row(csvRow([
       p.uprn, p.postcode, p.district.code, town.laCode, town.country, p.type, p.builtForm, p.bedrooms, p.habitableRooms,
       p.floorArea, p.yearBuilt, p.builtMonth === undefined ? '' : ymStr(p.builtMonth), p.tenure, 'ABCDEFG'[p.epcBand - 1],
       n2(p.quality), n2(p.unitPremium), p.flags.floodZone, p.flags.conservation ? 1 : 0, p.flags.article4 ? 1 : 0,
-      p.baseValue, Math.round(trueValue(p.baseValue, p.district.code, today, index)), rt.privateRented ? 1 : 0, rt.hmo ? 1 : 0,
+      p.baseValue, valueToday, rt.privateRented ? 1 : 0, rt.hmo ? 1 : 0,
       rt.rentToday, rt.roomRentToday, rt.rooms,
     ]));
   }
   for (const [, row] of uprnRows.sort((a, b) => a[0] - b[0])) f.uprn!.row(row);
+  ctx.crime.add(u);
+  ctx.schools.add(u);
   u.phantoms.forEach((p, i) => writeSales(ctx, p, salesFor(seed, p, `${u.postcode}/${i}`, index, today), `${u.postcode}/${i}`));
 
   const rows = listingRows(listings);

@@ -36,7 +36,8 @@ export class OutFile {
   private readonly hash: Hash = createHash('sha256');
   sha256 = '';
 
-  constructor(readonly path: string, readonly rel: string, gzip = false) {
+  /** `latin1` writes each character as one byte (GIAS's Windows-1252 for the characters we use: é, °, à). */
+  constructor(readonly path: string, readonly rel: string, gzip = false, private readonly encoding: 'utf8' | 'latin1' = 'utf8') {
     mkdirSync(dirname(path), { recursive: true });
     this.file = createWriteStream(path);
     if (gzip) {
@@ -69,7 +70,7 @@ export class OutFile {
 
   async flush(): Promise<void> {
     if (this.chunk.length === 0) return;
-    const text = this.chunk.join('');
+    const text = Buffer.from(this.chunk.join(''), this.encoding);
     this.chunk = [];
     this.chunkLen = 0;
     if (this.sink === this.file) this.hash.update(text);

@@ -23,36 +23,4 @@ export const StrListingsQuerySchema = z
   .strictObject({ ...location, radius_m: radius(1_000, 5_000), bedrooms, property_type: z.enum(PROPERTY_KIND).optional(), page: Page, page_size: PageSize(25, 100) })
   .superRefine(oneLocation());
 
-export const ListingsQuerySchema = z
-  .strictObject({
-    ...location,
-    radius_m: radius(1_000, 5_000),
-    channel: z.enum(['sale', 'rent']).default('sale'),
-    bedrooms,
-    min_price: qInt().min(0).optional(),
-    max_price: qInt().min(0).optional(),
-    page: Page,
-    page_size: PageSize(25, 100),
-  })
-  .superRefine(oneLocation());
-
-export const DealsQuerySchema = z
-  .strictObject({
-    ...location,
-    radius_m: radius(2_000, 10_000),
-    min_discount_pct: qNum().min(0).max(90).default(10),
-    min_yield_pct: qNum().min(0).max(50).optional(),
-    page: Page,
-    page_size: PageSize(25, 100),
-  })
-  .superRefine(oneLocation());
-
-export const PointQuerySchema = z
-  .strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional(), radius_m: radius(1_000, 3_000) })
-  .superRefine(oneLocation());
-
-export const SchoolsQuerySchema = z
-  .strictObject({ postcode: Postcode.optional(), lat: Lat.optional(), lng: Lng.optional(), phase: z.enum(['primary', 'secondary', 'all']).default('all'), limit: PageSize(10, 50) })
-  .superRefine(oneLocation());
-
 export const HmoLicencesQuerySchema = z.strictObject({ ...location, radius_m: radius(1_000, 5_000), page: Page, page_size: PageSize(25, 100) }).superRefine(oneLocation());

@@ -2,6 +2,8 @@ import type { RecordFile } from '../../schemas/record-file-format.ts';
 import { loadDesignations } from '../records/designations.ts';
 import { loadPropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';
+import { loadDealsSet, type DealsSet } from '../location/deals-set.ts';
+import { loadCrimeSet, loadListingsSet, loadSchoolsSet, type CrimeSet, type ListingsSet, type SchoolsSet } from '../location/sets.ts';
 import type { SearchIndex } from '../search/engine.ts';
 import { loadSearchIndex } from '../search/indexes.ts';
 import { BuildStore } from '../store/store.ts';
@@ -72,12 +74,21 @@ export class BuildResources {
   readonly comparables = new Lazy<ComparablesIndex>('comparables index', async () => loadComparables(await this.store.get(), await this.saleValuer.get()));
   /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
   readonly planning = new Lazy<PlanningIndex | undefined>('planning index', async () => loadPlanningIndex(await this.store.get(), this.build));
+  /** Crime points, rates and postcode homes (GET /crime); undefined when the build has no crime tables. */
+  readonly crime = new Lazy<CrimeSet | undefined>('crime set', async () => loadCrimeSet(await this.store.get()));
+  /** Schools with positions (GET /schools); undefined when the build has none. */
+  readonly schools = new Lazy<SchoolsSet | undefined>('schools set', async () => loadSchoolsSet(await this.store.get()));
+  /** Current listings (GET /listings); undefined when the build has none. */
+  readonly listings = new Lazy<ListingsSet | undefined>('listings set', async () => loadListingsSet(await this.store.get()));
+  /** Every for-sale listing's valuation, rent and area yield, computed once (GET /sourcing/deals). */
+  readonly deals = new Lazy<DealsSet | undefined>('deals set', async () =>
+    loadDealsSet(await this.listings.get(), await this.saleValuer.get(), await this.store.get()));
 
   constructor(readonly build: BuildInfo) {}
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.risks, this.lookups, this.comparables, this.planning];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

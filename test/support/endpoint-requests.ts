@@ -170,23 +170,26 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
       page_size: chance(0.2) ? 50 : undefined,
     }))],
     ['GET /v1/listings', gen(n, () => get('/v1/listings', {
-      ...area({ radius: [500, 1000, 2000] }),
-      channel: chance(0.4) ? pick(['sale', 'rent']) : undefined,
-      bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined,
+      ...area({ sector: false, radius: [500, 1000, 2000] }),
+      type: chance(0.4) ? pick(['sale', 'rent']) : undefined,
+      min_bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 3) : undefined,
       ...(chance(0.3) ? { min_price: 100_000, max_price: 100_000 + 50_000 * (1 + Math.floor(rand() * 8)) } : {}),
+      sort: chance(0.3) ? pick(['newest', 'price_asc', 'price_desc']) : undefined,
       page: chance(0.2) ? 2 : undefined,
     }))],
-    ['GET /v1/sourcing/deals', gen(n, () => get('/v1/sourcing/deals', {
-      ...area({ sector: true, radius: [1000, 2000, 5000] }),
-      min_discount_pct: chance(0.4) ? pick([5, 10, 15, 20]) : undefined,
-      min_yield_pct: chance(0.3) ? pick([5, 6, 7, 8]) : undefined,
-    }))],
+    ['GET /v1/sourcing/deals', gen(n, () => {
+      const yieldStrategy = chance(0.3);
+      return get('/v1/sourcing/deals', {
+        ...area({ sector: false, radius: [1000, 2000, 5000] }),
+        ...(yieldStrategy ? { strategy: 'yield', min_yield_pct: chance(0.5) ? pick([5, 6, 7, 8]) : undefined } : { min_discount_pct: chance(0.4) ? pick([5, 10, 15, 20]) : undefined }),
+      });
+    })],
     ['GET /v1/areas/{code}', gen(n, () => {
       const p = pick(inp.postcodes);
       const k = rand();
       return get(`/v1/areas/${enc(k < 0.5 || (k >= 0.9 && !p.la_code) ? p.sector : k < 0.9 ? p.outcode : p.la_code!)}`);
     })],
-    ['GET /v1/crime', gen(n, () => get('/v1/crime', area({ fullOnly: true, radius: [250, 500, 1000, 2000] })))],
+    ['GET /v1/crime', gen(n, () => get('/v1/crime', area({ fullOnly: true, radius: [250, 500, 800, 1600] })))],
     ['GET /v1/schools', gen(n, () => get('/v1/schools', { ...area({ fullOnly: true }), phase: chance(0.5) ? pick(['primary', 'secondary', 'all']) : undefined, limit: chance(0.3) ? pick([5, 20]) : undefined }))],
     ['GET /v1/risks/{uprn}', gen(n, (i) => get(`/v1/risks/${uprn(i + 23).uprn}`))],
     ['GET /v1/flood-risk', gen(n, (i) => get('/v1/flood-risk', chance(0.3) ? { uprn: uprn(i + 41).uprn } : area({ fullOnly: true })))],

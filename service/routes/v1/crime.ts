@@ -1,13 +1,59 @@
-import { PointQuerySchema } from '../../../schemas/api/area.ts';
-import { pendingRoute } from '../types.ts';
+import { CRIME_RADIUS, CrimeQuerySchema, CrimeSchema } from '../../../schemas/api/crime.ts';
+import { crimeCounts, per1000 } from '../../domain/crime.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { placeEcho, resolvePlace, type PointPlace } from '../../location/place.ts';
+import type { CrimeSet } from '../../location/sets.ts';
+import { defineRoute } from '../types.ts';
+import { notServedYet } from './not-served.ts';
 
-export default pendingRoute({
+/** A point's local authority when the location did not say: its nearest postcode's within 1 km. */
+function nearestLa(set: CrimeSet, lat: number, lng: number): string | null {
+  let best = Infinity;
+  let la: string | null = null;
+  set.homes.grid.within(lat, lng, 1_000, (i, d) => {
+    if (d < best && set.homes.la[i]) { best = d; la = set.homes.la[i]!; }
+  });
+  return la;
+}
+
+export default defineRoute({
   method: 'GET',
   path: '/crime',
   operationId: 'getCrime',
   summary: 'Street-level crime by category near a point, last 12 months',
+  description:
+    'Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, ' +
+    'with the rate per 1,000 addresses beside the local authority\'s. Positions are police.uk\'s anonymised snap points, so counts near the edge of a radius are approximate. ' +
+    'A location no police.uk force covers (Scotland) is a 404.',
   tag: 'Location',
   cost: 2,
-  query: PointQuerySchema,
+  query: CrimeQuerySchema,
+  response: CrimeSchema,
+  needsBuild: true,
   mayNotFind: true,
+  handler: async ({ query, data }) => {
+    const set = await data.crime.get().catch(notServedYet('GET /crime'));
+    if (!set) return notServedYet('GET /crime')();
+    const found = await resolvePlace(await data.store.get(), query, CRIME_RADIUS.default);
+    if ('notFound' in found) throw new ApiError('not_found', found.notFound);
+    const place = found as PointPlace; // the schema takes no outcode
+    const hits: number[] = [];
+    set.grid.within(place.lat, place.lng, place.radius_m, (i) => hits.push(i));
+    let addresses = 0;
+    set.homes.grid.within(place.lat, place.lng, place.radius_m, (i) => { addresses += set.homes.count[i]!; });
+    const laCode = place.la_code ?? nearestLa(set, place.lat, place.lng);
+    const la = laCode ? set.la.get(laCode) : undefined;
+    if (hits.length === 0 && !la) throw new ApiError('not_found', `No police.uk street-level crime covers ${place.label} (police.uk has no Scottish force).`);
+    const counts = crimeCounts(hits, set.month, set.type, set.months);
+    return {
+      location: placeEcho({ ...place, la_code: laCode }),
+      months: set.months,
+      ...counts,
+      rate: { crimes: counts.total, addresses, per_1000_addresses: per1000(counts.total, addresses) },
+      local_authority: la ? { la_code: laCode!, crimes: la.crimes, addresses: la.addresses, months: la.months, per_1000_addresses: per1000(la.crimes, la.addresses) } : null,
+      positions: 'police.uk anonymised snap points: each crime is moved to the nearest of a set of points on streets, never the exact place',
+      unplaced_in_local_authority: laCode ? set.unplacedByLa.get(laCode) ?? 0 : 0,
+      source: { name: 'police.uk street-level crime', as_of: set.months.at(-1)!, latest_release: set.latestRelease },
+    };
+  },
 });

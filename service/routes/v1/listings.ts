@@ -1,13 +1,54 @@
-import { ListingsQuerySchema } from '../../../schemas/api/area.ts';
-import { pendingRoute } from '../types.ts';
+import { LISTINGS_RADIUS, ListingsQuerySchema, ListingsSchema } from '../../../schemas/api/listings.ts';
+import { placeEcho, resolvePlace } from '../../location/place.ts';
+import { ApiError } from '../../middleware/errors.ts';
+import { defineRoute } from '../types.ts';
+import { notServedYet } from './not-served.ts';
+import { listingsAt, listingView } from '../../location/listings-near.ts';
 
-export default pendingRoute({
+export default defineRoute({
   method: 'GET',
   path: '/listings',
   operationId: 'getListings',
   summary: 'For-sale and to-let listings near a location, paged',
+  description:
+    'Current listings from agents\' Rightmove feeds (their latest state; withdrawn ones dropped) within `radius_m` (default 1,000, at most 5,000) of a UPRN, postcode or point, or in an outcode. ' +
+    '`price` is GBP: the asking price, or the rent per calendar month (weekly rents × 52 ÷ 12). `sort` newest (listed date), price_asc, price_desc or distance.',
   tag: 'Listings',
   cost: 1,
   query: ListingsQuerySchema,
+  response: ListingsSchema,
+  needsBuild: true,
   mayNotFind: true,
+  handler: async ({ query, data }) => {
+    const set = await data.listings.get().catch(notServedYet('GET /listings'));
+    if (!set) return notServedYet('GET /listings')();
+    const place = await resolvePlace(await data.store.get(), query, LISTINGS_RADIUS.default);
+    if ('notFound' in place) throw new ApiError('not_found', place.notFound);
+    const found = listingsAt(set, place).filter(({ i }) => {
+      const l = set.listings[i]!;
+      return l.channel === query.type
+        && (query.min_price === undefined || l.price >= query.min_price) && (query.max_price === undefined || l.price <= query.max_price)
+        && (query.min_bedrooms === undefined || l.bedrooms >= query.min_bedrooms) && (query.max_bedrooms === undefined || l.bedrooms <= query.max_bedrooms)
+        && (query.property_type === undefined || l.property_type === query.property_type);
+    });
+    const L = (x: { i: number }) => set.listings[x.i]!;
+    const byId = (a: { i: number }, b: { i: number }) => (L(a).listing_id < L(b).listing_id ? -1 : 1);
+    const order = {
+      newest: (a: { i: number }, b: { i: number }) => (L(b).listed_date ?? '').localeCompare(L(a).listed_date ?? '') || byId(a, b),
+      price_asc: (a: { i: number }, b: { i: number }) => L(a).price - L(b).price || byId(a, b),
+      price_desc: (a: { i: number }, b: { i: number }) => L(b).price - L(a).price || byId(a, b),
+      distance: (a: { i: number; d: number | null }, b: { i: number; d: number | null }) => a.d! - b.d! || byId(a, b),
+    }[query.sort];
+    found.sort(order);
+    const start = (query.page - 1) * query.per_page;
+    return {
+      location: placeEcho(place),
+      type: query.type,
+      total: found.length,
+      page: query.page,
+      per_page: query.per_page,
+      listings: found.slice(start, start + query.per_page).map(({ i, d }) => listingView(set.listings[i]!, d)),
+      source: { name: 'agents\' Rightmove feeds (BLM and Real Time Datafeed)', as_of: set.asOf },
+    };
+  },
 });

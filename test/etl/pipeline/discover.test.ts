@@ -80,6 +80,12 @@ describe.skipIf(!hasRaw('SOURCES.md'))('discoverSources on the shared real sampl
     expect(count('planning')).toBe(2);
     expect(count('ukhpi')).toBe(4);
     expect(count('hmo_register')).toBe(3); // Oxford's register and exemptions, Sheffield's register
+    expect(count('police_crime')).toBe(3);
+    expect(count('gias_schools')).toBe(1);
+    // The BLM file and Rightmove's three sample requests (the branch list request is counted as a reject when read).
+    expect(count('listings')).toBe(4);
+    expect(ignored.find((i) => i.rel.endsWith('links_edubasealldata20250422.csv'))?.reason).toMatch(/not a GIAS establishments extract/);
+    expect(ignored.find((i) => i.rel.endsWith('SendPropertyDetailsRequestSchema.json'))?.reason).toBe('a JSON Schema, not listings');
     expect(ignored.every((i) => i.reason.length > 0)).toBe(true);
     expect(ignored.map((i) => i.rel)).toContain('airbnb/bristol_2025-09-26/listings.csv');
   });

@@ -14,7 +14,7 @@ import { readPricePaid } from '../../../etl/sources/price-paid.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { readRentalEvidence } from '../../../etl/sources/rental-evidence.ts';
 import { readUkHpi } from '../../../etl/sources/ukhpi.ts';
-import { FILES, generateRegion, TRUTH, type Manifest } from '../../../etl/synth/generate.ts';
+import { FILES, generateRegion, LOCATED_DIRS, TRUTH, type Manifest } from '../../../etl/synth/generate.ts';
 import { tempDir } from '../../support/tmp.ts';
 
 // Every generated file goes through the project's own reader: the only rejects allowed
@@ -58,7 +58,9 @@ beforeAll(async () => {
 
 describe('synthetic region round trip through the readers', () => {
   it('writes every source file the ETL looks for', () => {
-    expect(Object.keys(manifest.files).sort()).toEqual(Object.values(FILES).sort());
+    // The location sources' files are checked in located-sources.test.ts.
+    const fixed = Object.keys(manifest.files).filter((f) => !LOCATED_DIRS.some((d) => f.startsWith(d)));
+    expect(fixed.sort()).toEqual(Object.values(FILES).sort());
   });
 
   for (const rel of Object.values(FILES)) {

@@ -8,7 +8,7 @@ import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
-async function buildMatcher(db: DuckDBInstance): Promise<AddressMatcher> {
+export async function buildMatcher(db: DuckDBInstance): Promise<AddressMatcher> {
   const m = new AddressMatcher();
   for await (const a of streamRows(db, sqlText('match_address_base'))) {
     m.add({ uprn: Number(a.uprn), postcode: String(a.postcode), town: normaliseText(s(a.post_town)), key: addressBaseKey(a as never) });
@@ -16,12 +16,12 @@ async function buildMatcher(db: DuckDBInstance): Promise<AddressMatcher> {
   return m;
 }
 
-interface MatchRow {
+export interface MatchRow {
   id: string;
   result: MatchResult;
 }
 
-const MATCH_COLUMNS: StageColumn<MatchRow>[] = [
+export const MATCH_COLUMNS: StageColumn<MatchRow>[] = [
   { name: 'id', type: 'VARCHAR', get: (r) => r.id },
   { name: 'uprn', type: 'BIGINT', get: (r) => r.result.uprn },
   { name: 'method', type: 'VARCHAR', get: (r) => (r.result.uprn !== null ? r.result.method : null) },

@@ -1,0 +1,42 @@
+import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
+import type { Stage } from '../../../pipeline/context.ts';
+import { loadRows } from '../../../pipeline/load-rows.ts';
+import { queryRows, runSql, streamRows } from '../../../pipeline/sql.ts';
+import { epcKey } from '../../20-merged/20-match-addresses/keys.ts';
+import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
+
+const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+
+/**
+ * Location marts from police.uk crime, GIAS and the agents' listing feeds (docs/sources/;
+ * contracts in schemas/tables/location.ts):
+ * the last 12 months of crime (latest release of each month and force) with each local
+ * authority's rate, schools with a position, and the current listings matched to UPRNs.
+ */
+export const locationMartsStage: Stage = {
+  name: 'marts_location',
+  description: 'crime (latest release per month and force, 12 months) and rates per local authority; schools; current listings (latest state, removals dropped) matched to UPRNs',
+  reads: ['stg_police_crime', 'stg_gias_schools', 'stg_listings', 'stg_onspd', 'addresses', 'postcodes'],
+  writes: ['crime', 'crime_la', 'schools', 'listings_current', 'listing_matches', 'listings'],
+  async run(ctx) {
+    const { conn, db } = ctx;
+    for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
+    const matcher = await buildMatcher(db);
+    const rows = async function* () {
+      for await (const r of streamRows(db, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current')) {
+        yield {
+          id: String(r.listing_id),
+          result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), epcKey([s(r.address_1), s(r.address_2), s(r.address_3)])),
+        };
+      }
+    };
+    await loadRows(conn, 'listing_matches', MATCH_COLUMNS, rows());
+    await runSql(conn, 'location_listings');
+    const [q] = await queryRows(conn, `
+      SELECT (SELECT count(*) FROM crime) AS crimes, (SELECT count(DISTINCT month) FROM crime) AS crime_months,
+             (SELECT count(*) FROM schools) AS schools, (SELECT count(*) FROM listings) AS listings,
+             (SELECT avg((uprn IS NOT NULL)::INT) FROM listings) AS listings_matched_share`);
+    ctx.matchRates.listings_matched_share = Number(q?.listings_matched_share ?? 0);
+    ctx.quality.location = { crimes: Number(q?.crimes), crime_months: Number(q?.crime_months), schools: Number(q?.schools), listings: Number(q?.listings) };
+  },
+};

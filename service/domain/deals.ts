@@ -1,0 +1,40 @@
+import type { Confidence } from './valuation/sale.ts';
+
+/**
+ * Ranking of sourcing deals by the strength of their evidence (docs/sourcing.md). Pure.
+ *
+ * below_market: a listing's discount to its valuation only counts beyond the valuation's
+ * typical error, so the score is the discount less 1.5 × the median absolute error of the
+ * valuation's confidence rung (the backtest's MdAPE against the true value, docs/valuation.md:
+ * High 5.7%, Medium 7.8%, Low 14.9%; 1.5 × MdAPE is about one standard deviation). A Low
+ * valuation therefore never outranks a High one of the same discount.
+ *
+ * yield: the gross yield on the asking price only counts beyond the rent estimate's typical
+ * error (by its source), so the score is the yield lowered by that error less the area's yield.
+ */
+export const VALUATION_TYPICAL_ERROR_PCT: Readonly<Record<Confidence, number>> = { High: 5.7, Medium: 7.8, Low: 14.9 };
+export const ERROR_MULTIPLE = 1.5;
+/** Typical error of an area rent by source: many local lets, the authority's ONS figure, a few lets. */
+export const RENT_TYPICAL_ERROR_PCT: Readonly<Record<string, number>> = { evidence: 6, ons_district: 12, evidence_thin: 15 };
+
+export function discountPct(value: number, price: number): number {
+  return Math.round(((value - price) / value) * 10_000) / 100;
+}
+
+export function belowMarketScore(discount: number, confidence: Confidence): number {
+  return Math.round((discount - ERROR_MULTIPLE * VALUATION_TYPICAL_ERROR_PCT[confidence]) * 100) / 100;
+}
+
+export function grossYieldPct(rentPcm: number, price: number): number {
+  return Math.round(((rentPcm * 12) / price) * 10_000) / 100;
+}
+
+export function yieldScore(grossYield: number, areaYield: number, rentSource: string): number {
+  const err = RENT_TYPICAL_ERROR_PCT[rentSource] ?? 15;
+  return Math.round((grossYield * (1 - (ERROR_MULTIPLE * err) / 100) - areaYield) * 100) / 100;
+}
+
+/** Highest score first; ties by the larger discount (or yield), then by id for a stable order. */
+export function rankDeals<T extends { score: number; tiebreak: number; id: string }>(deals: T[]): T[] {
+  return deals.sort((a, b) => b.score - a.score || b.tiebreak - a.tiebreak || (a.id < b.id ? -1 : 1));
+}
