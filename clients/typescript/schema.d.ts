@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * Price-paid history of a property
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0.
          *
          *     Cost: 1 credit.
          */
@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Energy certificates of a property over time
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0.
          *
          *     Cost: 1 credit.
          */
@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Postcode location, country, area codes, status, address count and median price
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Any case and spacing. Location, country, local authority, ward, sector and outcode from the postcode directory (ONSPD, else Code-Point Open, else the address base); live or terminated (a terminated postcode is a 200 with its date); its addresses by property type and tenure; median price of their sales in the last 5 years and sales in the last 12 months, with sample sizes; shares of its addresses in flood zones 2 and 3, conservation areas and Article 4 areas.
          *
          *     Cost: 1 credit.
          */
@@ -211,7 +211,7 @@ export interface paths {
         };
         /**
          * Sold comparables near a location
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Homes sold (standard Price Paid sales) within `radius_m` (default 500, at most 2,000) of a UPRN, full postcode or point, each once with its latest sale in the date range; filters on the home's type, bedrooms and the sale date. Sorted by distance (default), date (newest first) or similarity to the UPRN given (type, bedrooms, floor area, distance, age of sale; docs/api.md), paged. Each with £ per sq ft where the home has a floor area and its price today by the local index. Found through a spatial index (R-tree) over the sales.
          *
          *     Cost: 5 credits.
          */
@@ -233,7 +233,7 @@ export interface paths {
         };
         /**
          * Area monthly index, medians, growth and volumes
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description For a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: the monthly repeat-sales index (2023-01 = 100) for up to 10 years with the area's median price and sales each month, and growth over 1, 3, 5 and 10 years. When the area has too few sales for an index of its own, the index is its nearest wider area's with enough sales, and `index_area` says which (never silently). With `property_type`, medians and sales are of that type; the index is of all types. docs/marts.md.
          *
          *     Cost: 2 credits.
          */
@@ -430,8 +430,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Profile of a postcode area, district or sector
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * Profile of a postcode sector, outcode or local authority
+         * @description A sector (`BS1 4`), outcode (`BS1`) or local authority GSS code (`E06000023`): addresses by type, tenure, age band and EPC rating; median price (12 months) and £ per sq ft (24 months) with sample sizes; index growth over 1, 5 and 10 years (from a wider area when the area is too thin, and `prices.index` says which); long-term rents by bedrooms with gross yields; short-term lets (listings, ADR, occupancy over 12 months); shares in flood zones and conservation areas; each source's as-of date.
          *
          *     Cost: 2 credits.
          */
@@ -518,8 +518,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Flood zones for a postcode or point
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * Flood zones for a UPRN, postcode or point
+         * @description The flood zone (1, 2 or 3) with the zone-2 and zone-3 flags and the flood-risk-zone features containing the place: for a UPRN the ETL's result (the property record's), for a point or a postcode's point by the same point-in-polygon rule (docs/spatial.md). For a postcode also the share of its addresses by highest zone. The layer's name and as-of date.
          *
          *     Cost: 2 credits.
          */
@@ -541,7 +541,7 @@ export interface paths {
         };
         /**
          * Planning designations at a UPRN or point
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Every planning.data.gov.uk feature in force containing the property or point (conservation area, Article 4 direction, flood zone, listed building and any other dataset the ETL loads) with dataset, name, reference and entry date, and each loaded layer's as-of date. For a UPRN the ETL's result (the one the property record and risks report); for a point the same point-in-polygon rule. None is a 200 with an empty list.
          *
          *     Cost: 2 credits.
          */
@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -681,6 +681,141 @@ export interface components {
             flood_zone_2?: boolean;
             flood_zone_3?: boolean;
             conservation_area?: boolean;
+        };
+        PropertySales: {
+            uprn: number;
+            address: string;
+            postcode: string | null;
+            /** @description number of recorded sales (deleted records absent) */
+            count: number;
+            /** @description newest first */
+            sales: {
+                transaction_id: string;
+                /** Format: date */
+                date: string;
+                /** @description GBP, as recorded (a corrected record in its latest form) */
+                price: number;
+                /** @description the price brought to price_today_month by the local repeat-sales index; null where there is no index (Scotland) */
+                price_today: number | null;
+                /**
+                 * @description as recorded at the sale
+                 * @enum {string}
+                 */
+                property_type: "Detached" | "Semi-Detached" | "Terraced" | "Flat" | "Other";
+                new_build: boolean;
+                /** @enum {string} */
+                tenure: "Freehold" | "Leasehold" | "Unknown";
+                /**
+                 * @description A standard price paid; B additional (repossessions, buy-to-let, transfers to companies)
+                 * @enum {string}
+                 */
+                category: "A" | "B";
+            }[];
+            /** @description YYYY-MM: the index month prices are brought to */
+            price_today_month: string | null;
+            price_today_method: string;
+            source: components["schemas"]["SourceAsOf"];
+        };
+        SourceAsOf: {
+            /** @description the source as the build manifest names it, e.g. price_paid, epc, onspd */
+            name: string;
+            /** @description the latest date its loaded files cover (YYYY-MM-DD); null when the files do not say */
+            as_of: string | null;
+        };
+        PropertyEpc: {
+            uprn: number;
+            address: string;
+            postcode: string | null;
+            count: number;
+            /** @description newest lodgement first */
+            certificates: {
+                certificate_id: string;
+                lodged: string | null;
+                /** @description lodgement date + 10 years */
+                expires: string | null;
+                /** @description expired at the build date; null without a lodgement date */
+                expired: boolean | null;
+                current_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                potential_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** @description SAP points */
+                current_efficiency: number | null;
+                /** @description SAP points */
+                potential_efficiency: number | null;
+                floor_area_sqft: number | null;
+                floor_area_m2: number | null;
+                habitable_rooms: number | null;
+                /** @description as on the certificate: House, Flat, Bungalow, Maisonette, Park home */
+                property_type: string | null;
+                built_form: string | null;
+                construction_age: string | null;
+                /** @description where the certificate export has it */
+                main_fuel: string | null;
+                /** @description the certificate's TENURE field: owner-occupied, rental (private or social) as recorded, not legal tenure */
+                occupancy: string | null;
+            }[];
+            /**
+             * Format: date
+             * @description the build date, against which `expired` is judged
+             */
+            as_of_date: string;
+            source: components["schemas"]["SourceAsOf"];
+        };
+        Postcode: {
+            /** @description canonical form */
+            postcode: string;
+            location: {
+                lat: number;
+                lng: number;
+            } | null;
+            country: string | null;
+            local_authority: {
+                code: string | null;
+                /** @description null where no loaded source names it */
+                name: string | null;
+            };
+            ward: string | null;
+            sector: string;
+            outcode: string;
+            /** @enum {string} */
+            status: "live" | "terminated";
+            date_terminated: string | null;
+            /** @description address-base addresses now at the postcode */
+            addresses: number;
+            property_types: components["schemas"]["Mix"];
+            tenures: components["schemas"]["Mix"];
+            /** @description median price of the matched sales of those homes in the 5 years to the build date */
+            median_price_5y: components["schemas"]["ValueWithSample"];
+            /** @description matched sales of those homes in the 12 months to the build date */
+            sales_12m: number;
+            designations: components["schemas"]["DesignationShares"];
+            /**
+             * Format: date
+             * @description the build date
+             */
+            as_of_date: string;
+            sources: components["schemas"]["SourceAsOf"][];
+        };
+        /** @description addresses by value, most common first; share of all the addresses */
+        Mix: {
+            /** @description "unknown" where the record has none */
+            value: string;
+            count: number;
+            share: number;
+        }[];
+        /** @description a statistic and the number of records behind it; value null when there are none */
+        ValueWithSample: {
+            value: number | null;
+            sample_size: number;
+        };
+        DesignationShares: {
+            /** @description addresses with coordinates, the denominator of the shares */
+            located_addresses: number;
+            /** @description share in flood zone 2 or 3 (zone 3 lies within the zone-2 extent) */
+            flood_zone_2: number | null;
+            /** @description share in flood zone 3 */
+            flood_zone_3: number | null;
+            conservation_area: number | null;
+            article_4: number | null;
         };
         SaleValuation: {
             uprn: string;
@@ -744,6 +879,91 @@ export interface components {
             confidence: "High" | "Medium" | "Low";
             /** @constant */
             currency: "GBP";
+        };
+        SoldComparables: {
+            location: {
+                label: string;
+                lat: number;
+                lng: number;
+                radius_m: number;
+            };
+            filters: {
+                property_type: string | null;
+                min_bedrooms: number | null;
+                max_bedrooms: number | null;
+                min_date: string | null;
+                max_date: string | null;
+            };
+            /** @enum {string} */
+            sort: "distance" | "date" | "similarity";
+            /** @description homes matching, each once with its latest sale in the date range */
+            total_count: number;
+            page: number;
+            per_page: number;
+            total_pages: number;
+            comparables: {
+                uprn: number;
+                address: string;
+                postcode: string | null;
+                price: number;
+                /** Format: date */
+                date: string;
+                /** @description the home's type on its record */
+                property_type: string | null;
+                bedrooms: number | null;
+                floor_area_sqft: number | null;
+                price_per_sqft: number | null;
+                /** @description the price brought to the index month by the local index */
+                price_today: number | null;
+                distance_m: number;
+                /** @description 0–1 against the uprn given (docs/api.md); null without one */
+                similarity: number | null;
+            }[];
+            price_today_month: string | null;
+            source: components["schemas"]["SourceAsOf"];
+        };
+        PriceTrends: {
+            /** @description the area asked for (a full postcode or a UPRN answers for its sector) */
+            area: {
+                /** @enum {string} */
+                level: "sector" | "outcode" | "district" | "country";
+                code: string;
+            };
+            property_type: ("Detached" | "Semi-Detached" | "Terraced" | "Flat") | null;
+            index_area: {
+                /** @enum {string} */
+                level: "sector" | "outcode" | "district" | "country";
+                code: string;
+                /** @description true when the asked area has too few sales and the index is this wider area's */
+                widened: boolean;
+                /** @description whether this area has enough sales itself (false: even the widest known area is thin) */
+                enough_sales: boolean;
+                /** @description repeat-sale pairs behind this area's index */
+                repeat_pairs: number;
+                reason: string | null;
+            };
+            index_base: string;
+            as_of_month: string;
+            /** @description oldest first */
+            months: {
+                /** @description YYYY-MM */
+                month: string;
+                /** @description index_area's level */
+                index: number | null;
+                /** @description median price of the asked area's matched sales that month (of property_type when given); null with none */
+                median_price: number | null;
+                sales: number;
+            }[];
+            /** @description index growth to as_of_month as fractions; null where the index is shorter */
+            growth: {
+                "1y": number | null;
+                "3y": number | null;
+                "5y": number | null;
+                "10y": number | null;
+            };
+            /** @description the asked area's sales in the 12 months to as_of_month (of property_type when given) */
+            sales_12m: number;
+            sources: components["schemas"]["SourceAsOf"][];
         };
         LongTermRents: {
             /** @description Area label: the sector, the outcode, or the radius around the point. */
@@ -848,20 +1068,23 @@ export interface components {
             country: "England" | "Wales" | "Scotland";
             /** @constant */
             currency: "GBP";
+            /** @description the listings selected (location and filters): the count every figure rests on */
+            listings: number;
+            /** @description A ratio with nothing under it (no booked or available night, no live listing) is null, not 0. */
             summary?: {
-                adr: number;
-                occupancy_pct: number;
-                revpar: number;
-                revenue_pcm: number;
-                revenue_annual: number;
+                adr: number | null;
+                occupancy_pct: number | null;
+                revpar: number | null;
+                revenue_pcm: number | null;
+                revenue_annual: number | null;
                 active_listings: number;
             };
             historical?: {
                 month: string;
-                adr: number;
-                occupancy_pct: number;
-                revenue_pcm: number;
-                revpar: number;
+                adr: number | null;
+                occupancy_pct: number | null;
+                revenue_pcm: number | null;
+                revpar: number | null;
                 yoy_revenue_change: number | null;
             }[];
             supply?: {
@@ -886,24 +1109,24 @@ export interface components {
             by_bedrooms?: {
                 bedrooms: number;
                 listings: number;
-                adr: number;
-                occupancy_pct: number;
-                revenue_pcm: number;
+                adr: number | null;
+                occupancy_pct: number | null;
+                revenue_pcm: number | null;
             }[];
             by_listing_type?: {
                 listing_type: string;
                 listings: number;
-                adr: number;
-                occupancy_pct: number;
+                adr: number | null;
+                occupancy_pct: number | null;
             }[];
             /** @description Tiers are quintiles of the listed nightly price among comparable listings (same local authority; whole homes by bedrooms 1, 2, 3, 4+, or rooms): Budget below the 20th percentile, Economy 20th-40th, Midscale 40th-60th, Upscale 60th-80th, Luxury from the 80th. Bounds in the str_price_tiers table. */
             by_price_tier?: {
                 /** @enum {string} */
                 tier: "Budget" | "Economy" | "Midscale" | "Upscale" | "Luxury";
                 listings: number;
-                adr: number;
-                occupancy_pct: number;
-                revenue_pcm: number;
+                adr: number | null;
+                occupancy_pct: number | null;
+                revenue_pcm: number | null;
             }[];
             demand?: {
                 booked_nights_30d: number;
@@ -911,14 +1134,86 @@ export interface components {
                 lead_time_avg_days: number | null;
                 length_of_stay_avg: number | null;
             };
-            /** @description The market against every postcode sector of the build with at least 3 active listings (unfiltered): score_0_100 is the percentile of its mean dimension percentile; A from 85, B 70, C 50, D 30, E 15, F below. Dimensions: revenue, occupancy, revenue_growth, stability, supply_headroom, guest_rating; strongest and weakest name the two of highest and lowest percentile. */
+            /** @description listings: the active listings graded. A market with fewer than 3 active listings is too thin to grade: letter and score_0_100 are null and note says why. Otherwise the market against every postcode sector of the build with at least 3 active listings (unfiltered): score_0_100 is the percentile of its mean dimension percentile; A from 85, B 70, C 50, D 30, E 15, F below. Dimensions: revenue, occupancy, revenue_growth, stability, supply_headroom, guest_rating; strongest and weakest name the two of highest and lowest percentile. */
             grade?: {
-                /** @enum {string} */
-                letter: "A" | "B" | "C" | "D" | "E" | "F";
-                score_0_100: number;
+                letter: ("A" | "B" | "C" | "D" | "E" | "F") | null;
+                score_0_100: number | null;
                 strongest: string[];
                 weakest: string[];
+                listings: number;
+                note?: string;
             };
+        };
+        Area: {
+            code: string;
+            /** @enum {string} */
+            level: "sector" | "outcode" | "district";
+            /** @description a district: the local authority; a sector or outcode: the post town most of its addresses have */
+            name: string | null;
+            country: string | null;
+            /** @description mean position of its located addresses */
+            centroid: {
+                lat: number;
+                lng: number;
+            } | null;
+            addresses: number;
+            property_types: components["schemas"]["Mix"];
+            tenures: components["schemas"]["Mix"];
+            construction_ages: components["schemas"]["Mix"];
+            epc_ratings: components["schemas"]["Mix"];
+            prices: {
+                /** @description median price of the area's matched sales in the 12 months to the index month */
+                median_price_12m: components["schemas"]["ValueWithSample"];
+                /** @description median £ per sq ft of standard sales of the last 24 months with a floor area, brought to the build month */
+                price_per_sqft: components["schemas"]["ValueWithSample"];
+                growth: {
+                    /** @description fraction; null where the index is shorter */
+                    "1y": number | null;
+                    /** @description fraction; null where the index is shorter */
+                    "5y": number | null;
+                    /** @description fraction; null where the index is shorter */
+                    "10y": number | null;
+                };
+                index: {
+                    level: string;
+                    code: string;
+                    as_of_month: string;
+                    /** @description true when the area had too few sales and the growth is a wider area's */
+                    widened: boolean;
+                    /** @description whether the area used has enough sales itself (false: even the widest area is thin) */
+                    enough_sales: boolean;
+                    repeat_pairs: number;
+                } | null;
+            };
+            rents: {
+                /** @description 0 studio … 4 = four or more */
+                bedrooms: number;
+                median_pcm: number | null;
+                sample_size: number;
+                /** @description evidence, ons_district (the local authority's ONS figure) or evidence_thin */
+                source: string;
+                gross_yield_pct: number | null;
+                /** @description sales behind the yield's price */
+                yield_sales: number | null;
+            }[];
+            /** @description null where no listing lies in the area */
+            short_term_lets: {
+                scrape_date: string | null;
+                listings: number;
+                active_listings: number;
+                from_month: string | null;
+                to_month: string | null;
+                /** @description GBP: revenue ÷ booked nights over the 12 months */
+                adr: number | null;
+                /** @description fraction: booked ÷ available nights over the 12 months */
+                occupancy: number | null;
+                /** @description the sample behind adr and occupancy */
+                booked_nights: number | null;
+            } | null;
+            designations: components["schemas"]["DesignationShares"];
+            /** Format: date */
+            as_of_date: string;
+            sources: components["schemas"]["SourceAsOf"][];
         };
         Risks: {
             uprn: number;
@@ -981,6 +1276,90 @@ export interface components {
             entity: number | null;
             reference: string | null;
             name: string | null;
+        };
+        FloodRisk: {
+            location: {
+                /** @enum {string} */
+                kind: "uprn" | "postcode" | "point";
+                /** @description the address, the postcode or "lat,lng" */
+                label: string;
+                lat: number | null;
+                lng: number | null;
+            };
+            /** @description highest flood zone containing the place (for a postcode: its point); 1 when none; null without a position */
+            flood_zone: number | null;
+            /** @description in zone 2, or in zone 3 (which lies within the zone-2 extent) */
+            flood_zone_2: boolean | null;
+            flood_zone_3: boolean | null;
+            /** @description the flood-risk-zone features containing the place */
+            areas: {
+                entity: number | null;
+                reference: string | null;
+                name: string | null;
+                /** @description 2 or 3; null when the layer gives none (sets no zone) */
+                flood_risk_level: number | null;
+            }[];
+            /** @description for a postcode: the share of its addresses by highest flood zone; null otherwise */
+            postcode_addresses: {
+                /** @description the postcode's addresses with a position: the denominator */
+                located_addresses: number;
+                zone_1: number | null;
+                /** @description share whose highest zone is 2 */
+                zone_2: number | null;
+                zone_3: number | null;
+            } | null;
+            layer: {
+                /** @description planning.data.gov.uk dataset */
+                dataset: string;
+                /** @description the date the loaded file says it covers; null when it does not say */
+                as_of: string | null;
+                /** @description the latest entry-date among the layer's features in force */
+                latest_entry_date: string | null;
+                /** @description features of the layer in force at the build date */
+                features: number;
+            };
+            /**
+             * Format: date
+             * @description the build date: features in force then
+             */
+            as_of_date: string;
+        };
+        PlanningConstraints: {
+            location: {
+                /** @enum {string} */
+                kind: "uprn" | "point";
+                /** @description the address, the postcode or "lat,lng" */
+                label: string;
+                lat: number | null;
+                lng: number | null;
+            };
+            count: number;
+            /** @description every feature in force containing the place, by dataset; empty when none */
+            constraints: {
+                /** @description e.g. conservation-area, article-4-direction-area, flood-risk-zone, listed-building-outline, green-belt */
+                dataset: string;
+                name: string | null;
+                reference: string | null;
+                entity: number | null;
+                /** @description when planning.data.gov.uk recorded the entity */
+                entry_date: string | null;
+                start_date: string | null;
+                /** @description flood-risk-zone only */
+                flood_risk_level: number | null;
+            }[];
+            /** @description every layer the build loaded, so an empty answer says what was looked at */
+            layers: {
+                /** @description planning.data.gov.uk dataset */
+                dataset: string;
+                /** @description the date the loaded file says it covers; null when it does not say */
+                as_of: string | null;
+                /** @description the latest entry-date among the layer's features in force */
+                latest_entry_date: string | null;
+                /** @description features of the layer in force at the build date */
+                features: number;
+            }[];
+            /** Format: date */
+            as_of_date: string;
         };
         Account: {
             account_id: string;
@@ -1302,7 +1681,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+        /** @description The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. */
         ledger_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1321,6 +1700,31 @@ export interface components {
                  *       "status": 503,
                  *       "detail": "This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.",
                  *       "code": "ledger_unavailable",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
+        rate_limit_unavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/rate-limit-unavailable",
+                 *       "title": "Rate limiter unavailable",
+                 *       "status": 503,
+                 *       "detail": "The rate limiter cannot be reached, so this call was not served and nothing was charged. Retry shortly.",
+                 *       "code": "rate_limit_unavailable",
                  *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
                  *     }
                  */
@@ -1384,7 +1788,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1447,7 +1851,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1486,7 +1890,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1497,7 +1901,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PropertySales"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -1505,7 +1911,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1544,7 +1950,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1555,7 +1961,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PropertyEpc"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -1563,7 +1971,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1601,7 +2009,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1612,7 +2020,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Postcode"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -1620,7 +2030,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1680,7 +2090,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1741,7 +2151,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1807,7 +2217,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1892,7 +2302,7 @@ export interface operations {
             415: components["responses"]["unsupported_media_type"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1922,20 +2332,25 @@ export interface operations {
     getSoldComparables: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
                 postcode?: string;
-                outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around lat,lng; default 1000, at most 5000. */
+                /** @description Metres around the place; default 500, at most 2000. */
                 radius_m?: number;
-                property_type?: string;
+                property_type?: "Detached" | "Semi-Detached" | "Terraced" | "Flat";
                 bedrooms?: number;
-                min_price?: number;
-                max_price?: number;
-                sold_since?: string;
-                limit?: number;
+                min_bedrooms?: number;
+                max_bedrooms?: number;
+                min_date?: string;
+                max_date?: string;
+                /** @description similarity needs a uprn (the home compared with) */
+                sort?: "distance" | "date" | "similarity";
+                page?: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -1943,7 +2358,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1954,7 +2369,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SoldComparables"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -1962,7 +2379,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1992,13 +2409,15 @@ export interface operations {
     getPriceTrends: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
                 postcode?: string;
                 outcode?: string;
-                /** @description WGS84 latitude (UK extent) */
-                lat?: number;
-                /** @description WGS84 longitude (UK extent) */
-                lng?: number;
-                property_type?: string;
+                /** @description Local authority district, GSS code */
+                local_authority?: string;
+                /** @description medians and sales of this type only (the index is of all types) */
+                property_type?: "Detached" | "Semi-Detached" | "Terraced" | "Flat";
+                /** @description months of the series, up to 10 years */
                 months?: number;
             };
             header?: never;
@@ -2007,7 +2426,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2018,7 +2437,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PriceTrends"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2026,7 +2447,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2097,7 +2518,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2160,7 +2581,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2223,7 +2644,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2316,7 +2737,7 @@ export interface operations {
             415: components["responses"]["unsupported_media_type"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2392,7 +2813,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2460,7 +2881,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2530,7 +2951,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2598,7 +3019,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2636,7 +3057,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2647,7 +3068,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Area"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2655,7 +3078,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2718,7 +3141,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2781,7 +3204,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2841,7 +3264,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2871,6 +3294,8 @@ export interface operations {
     getFloodRisk: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -2883,7 +3308,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2894,7 +3319,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["FloodRisk"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2902,7 +3329,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2945,7 +3372,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2956,7 +3383,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PlanningConstraints"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2964,7 +3393,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3030,7 +3459,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
-            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage), so it is not served; see Retry-After. No credits charged. */
+            /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3084,6 +3513,31 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
+            /** @description `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/ledger-unavailable",
+                     *       "title": "Ledger unavailable",
+                     *       "status": 503,
+                     *       "detail": "This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.",
+                     *       "code": "ledger_unavailable",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAccountUsage: {
@@ -3118,6 +3572,31 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
+            /** @description `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/ledger-unavailable",
+                     *       "title": "Ledger unavailable",
+                     *       "status": 503,
+                     *       "detail": "This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.",
+                     *       "code": "ledger_unavailable",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
 }

@@ -22,15 +22,6 @@ export const Uprn = z
   .regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits')
   .meta({ description: 'Unique Property Reference Number', example: '100023336956' })
   .transform(Number);
-/**
- * A UPRN as a numeric string (query strings, paths) or a number (JSON bodies, e.g. pasted from
- * a search result); the number after parsing. Identical to branch lookups' UprnValue in
- * schemas/api/location.ts: one definition should stay, here, once both are merged.
- */
-export const UprnValue = z
-  .union([Uprn, z.number().int().min(0).max(999_999_999_999)])
-  .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: '100023336956' });
-
 /** Full postcode, any case, optional space. */
 export const Postcode = z
   .string()

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FINISH_QUALITY, PROPERTY_KIND, Outcode, Postcode, PostcodeOrSector, Uprn, UprnValue, qInt, qNum } from './common.ts';
+import { FINISH_QUALITY, PROPERTY_KIND, Outcode, Postcode, PostcodeOrSector, Uprn, qInt, qNum } from './common.ts';
+import { UprnValue } from './location.ts';
 
 const Month3 = z.enum(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FINISH_QUALITY, Postcode, UprnValue, qBool, qInt } from './common.ts';
+import { FINISH_QUALITY, Postcode, qBool, qInt } from './common.ts';
+import { UprnValue } from './location.ts';
 
 export const SaleValuationSchema = z
   .object({
