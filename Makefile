@@ -25,7 +25,7 @@ install: node_modules/.install-stamp ## Install dependencies (exact versions fro
 demo: install ## Generate a synthetic region, publish its ETL build, create a demo key, print example requests, serve on PORT
 	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED)
 	npm run --silent etl -- run --sources $(DATA_DIR)/synth --data-dir $(DATA_DIR)
-	@DATA_DIR=$(DATA_DIR) npm run --silent accounts -- create --tier pro --name demo --json > $(DATA_DIR)/demo-account.json
+	@DATA_DIR=$(DATA_DIR) npm run --silent accounts -- create --tier premium --name demo --json > $(DATA_DIR)/demo-account.json
 	@npx tsx scripts/demo-examples.ts $(DATA_DIR)/demo-account.json $(PORT) $(DATA_DIR)
 	PORT=$(PORT) DATA_DIR=$(DATA_DIR) npm start
 
@@ -40,6 +40,24 @@ sql: install ## Interactive SQL over the current build's Parquet tables
 .PHONY: typecheck
 typecheck: install ## TypeScript strict type check (no emit)
 	npx tsc --noEmit -p tsconfig.json
+
+.PHONY: client
+CLIENT := clients/typescript
+$(CLIENT)/node_modules/.install-stamp: $(CLIENT)/package.json $(CLIENT)/package-lock.json
+	npm --prefix $(CLIENT) install --no-audit --no-fund --loglevel=error
+	@touch $@
+client: install $(CLIENT)/node_modules/.install-stamp ## Regenerate docs/openapi.json and the typed client's types (clients/typescript/schema.d.ts), then compile the client
+	npx tsx service/openapi.ts --write
+	npm --prefix $(CLIENT) run --silent generate
+	npm --prefix $(CLIENT) run --silent check
+
+.PHONY: client-check
+client-check: install $(CLIENT)/node_modules/.install-stamp ## Fail when docs/openapi.json or the client's types drift from the route schemas, or the client does not compile
+	@tmp=$$(mktemp -d) && npx tsx -e "import('./service/openapi.ts').then(m => process.stdout.write(m.renderOpenApi()))" > $$tmp/openapi.json \
+	  && diff -q $$tmp/openapi.json docs/openapi.json >/dev/null || { echo "docs/openapi.json drifted: run make client"; exit 1; }; \
+	  (cd $(CLIENT) && npx openapi-typescript ../../docs/openapi.json --output $$tmp/schema.d.ts >/dev/null 2>&1) \
+	  && diff -q $$tmp/schema.d.ts $(CLIENT)/schema.d.ts >/dev/null || { echo "$(CLIENT)/schema.d.ts drifted: run make client"; exit 1; }; rm -rf $$tmp
+	npm --prefix $(CLIENT) run --silent check
 
 .PHONY: deps
 deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way import fails

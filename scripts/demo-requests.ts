@@ -5,6 +5,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join, resolve } from 'node:path';
+import { PLANS, type Tier } from '../schemas/plans.ts';
 import { V1_ROUTES } from '../service/routes/v1/index.ts';
 import type { RouteDef } from '../service/routes/types.ts';
 
@@ -62,7 +63,8 @@ export function demoExamples(p: DemoProperty): DemoExample[] {
     '/hmo/licences': `/hmo/licences?postcode=${pc}`,
   };
   const bodies: Record<string, object> = {
-    '/valuations/str-estimate': { uprn: p.uprn, bedrooms: 2 },
+    // A number, as a search result gives it (a numeric string works too).
+    '/valuations/str-estimate': { uprn: Number(p.uprn), bedrooms: 2 },
     '/valuations/development-gdv': { postcode: p.postcode, units: [{ property_type: 'flat', bedrooms: 2, floor_area_sqft: 700, count: 10 }] },
   };
   return V1_ROUTES.map((route) => {
@@ -70,4 +72,10 @@ export function demoExamples(p: DemoProperty): DemoExample[] {
     const body = bodies[route.path];
     return { route, path, ...(body ? { body } : {}) };
   });
+}
+
+/** Seconds the printed script waits between calls so they stay within `tier`'s rate limit (10% margin). */
+export function paceSeconds(tier: Tier): number {
+  const rl = PLANS[tier].rateLimit;
+  return rl ? Math.ceil(((rl.windowMs / rl.limit) * 1.1) / 100) / 10 : 0;
 }

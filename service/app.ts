@@ -1,8 +1,8 @@
 /**
  * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
- * request id → access log and metrics → error handler (problem+json) → query limit →
- * router; each /v1 route then runs auth → rate limit → validation → build check (data
- * endpoints) → credit reserve → handler → commit or release.
+ * request id → access log and metrics → error handler (problem+json) → query limit (outside
+ * /v1) → router; each /v1 route then runs auth → rate limit → query limit → validation →
+ * build check (data endpoints) → credit reserve → handler → commit or release.
  */
 import Koa from 'koa';
 import type { Config } from '../schemas/config.ts';
@@ -53,7 +53,8 @@ function handle(route: RouteDef, deps: AppDeps): Middleware {
     const { input, principal, account, now, requestId: id, data } = ctx.state;
     if (!input || !principal || !account) throw new Error('handler reached without auth and validation');
     if (route.needsBuild && !data) throw new Error('data route reached without a build');
-    const body = await route.handler({ ...input, principal, account, now, data, build: data?.build, ledger: deps.ledger, requestId: id });
+    const setHeader = (name: string, value: string) => void ctx.set(name, value);
+    const body = await route.handler({ ...input, principal, account, now, data, build: data?.build, ledger: deps.ledger, requestId: id, setHeader });
     // Which data answered: with the same inputs, the same build gives the same answer.
     if (data) ctx.set('X-Build-Id', data.build.id);
     ctx.status = 200;
@@ -68,7 +69,12 @@ export function buildApp(deps: AppDeps): App {
   const router = new Router();
 
   for (const route of deps.routes ?? V1_ROUTES) {
-    const chain: Middleware[] = [authenticate(ledger), rateLimit(limiter, metrics), validate(route, config.BODY_LIMIT_BYTES)];
+    const chain: Middleware[] = [
+      authenticate(ledger),
+      rateLimit(limiter, metrics),
+      queryLimit(config.QUERY_LIMIT_BYTES),
+      validate(route, config.BODY_LIMIT_BYTES),
+    ];
     if (route.needsBuild) chain.push(requireBuild(builds));
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
@@ -81,7 +87,7 @@ export function buildApp(deps: AppDeps): App {
   koa.use(requestId(logger, clock));
   koa.use(accessLog(metrics));
   koa.use(errorHandler);
-  koa.use(queryLimit(config.QUERY_LIMIT_BYTES));
+  koa.use(queryLimit(config.QUERY_LIMIT_BYTES, (path) => path.startsWith(`${V1_PREFIX}/`)));
   koa.use(router.middleware());
   return { koa, metrics };
 }

@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ERROR_CODES, ProblemSchema, type ErrorCode } from '../schemas/api/problem.ts';
+import { ERROR_CODES, ProblemSchema, problemType, type ErrorCode } from '../schemas/api/problem.ts';
 import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
 import type { RouteDef } from './routes/types.ts';
 
@@ -16,10 +16,25 @@ type Json = Record<string, unknown>;
 
 export const OPENAPI_PATH = resolve(import.meta.dirname, '../docs/openapi.json');
 
+const SAFE = Number.MAX_SAFE_INTEGER;
+/**
+ * zod writes every `.int()` with the safe-integer bounds (±2^53-1); they say nothing to a
+ * reader and renderers take them as sample values ("status": -9007199254740991).
+ */
+const dropSafeBounds = (_k: string, v: unknown): unknown => {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = { ...(v as Json) };
+    if (o.minimum === -SAFE) delete o.minimum;
+    if (o.maximum === SAFE) delete o.maximum;
+    return o;
+  }
+  return v;
+};
+
 /** zod → JSON Schema 2020-12, named schemas hoisted into components.schemas. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
   const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
-  const text = JSON.stringify(raw).replaceAll('"#/$defs/', '"#/components/schemas/');
+  const text = JSON.stringify(JSON.parse(JSON.stringify(raw), dropSafeBounds)).replaceAll('"#/$defs/', '"#/components/schemas/');
   const { $schema: _s, $defs, ...rest } = JSON.parse(text) as Json & { $defs?: Json };
   if ($defs) Object.assign(components, $defs);
   return rest;
@@ -28,7 +43,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Json)
 const ERROR_TEXT: Record<ErrorCode, string> = {
   invalid_request: 'Invalid parameters or body; `errors` lists every bad field. No credits charged.',
   unauthorized: 'Missing, malformed, unknown or revoked API key.',
-  credits_exhausted: 'The call costs more credits than remain this cycle. Upgrade or wait for renewal.',
+  credits_exhausted: 'The call costs more credits than remain. Upgrade (credits are available at once), or wait for the cycle to renew; the Free tier\'s one-time allowance never renews.',
   not_found: 'Unknown UPRN, or no data for the location.',
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
   payload_too_large: 'The JSON body exceeds the size limit.',
@@ -72,6 +87,37 @@ const METERED_HEADERS: Record<string, Json> = {
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 const METERED = ['X-Request-Id', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
 
+/** A plausible detail per code for the documented example (the real ones name the case). */
+const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
+  invalid_request: '1 invalid field; see errors.',
+  unauthorized: 'The API key is malformed, unknown or revoked.',
+  credits_exhausted: 'This call costs 50 credits and 12 remain this cycle. Upgrade (the new allowance is available at once), or wait for the cycle to renew.',
+  not_found: 'No property with UPRN 1.',
+  method_not_allowed: 'DELETE is not allowed here; use GET.',
+  payload_too_large: 'The request body exceeds 65536 bytes.',
+  unsupported_media_type: 'Send the request body as JSON with "Content-Type: application/json".',
+  request_header_fields_too_large: 'The request headers exceed the size limit.',
+  rate_limited: 'Rate limit of 6 requests per 10 seconds reached; retry after 3 s.',
+  internal: 'The server could not complete the request. Quote the request id when reporting it.',
+  data_unavailable: 'No published data build is loaded yet.',
+  ledger_unavailable: 'This call cannot be metered right now (the credit ledger cannot record it), so it was not served and nothing was charged. Retry shortly.',
+  rate_limit_unavailable: 'The rate limiter cannot be reached, so this call was not served and nothing was charged. Retry shortly.',
+};
+
+/** The documented example of a problem: the body the server sends for `code`. */
+function problemExample(code: ErrorCode): Json {
+  const { status, title } = ERROR_CODES[code];
+  return {
+    type: problemType(code),
+    title,
+    status,
+    detail: EXAMPLE_DETAIL[code],
+    code,
+    request_id: '01JF3Q8Z6Y2W9X4V7T5R3P1N0M',
+    ...(code === 'invalid_request' ? { errors: [{ path: 'query.limit', message: 'Too small: expected number to be >=1' }] } : {}),
+  };
+}
+
 /** One reusable response per error code, in components.responses. */
 function errorResponses(): Json {
   return Object.fromEntries(
@@ -80,7 +126,7 @@ function errorResponses(): Json {
       {
         description: ERROR_TEXT[code],
         headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(code) } },
       },
     ]),
   );
@@ -108,9 +154,10 @@ function operation(route: RouteDef, components: Json): Json {
 
   const responses: Json = {
     '200': {
-      description: 'Success',
+      // A pending endpoint whose response schema comes with it shows no body (not an empty `{}`).
+      description: route.response ? 'Success' : 'Success, once served (its response is documented when the endpoint is).',
       headers: headerRefs(route.needsBuild ? [...METERED, 'X-Build-Id'] : METERED),
-      content: { 'application/json': { schema: route.response ? jsonSchema(route.response, 'output', components) : { type: 'object' } } },
+      ...(route.response ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output', components) } } } : {}),
     },
   };
   const byStatus = new Map<string, ErrorCode[]>();
@@ -125,7 +172,7 @@ function operation(route: RouteDef, components: Json): Json {
       : {
           description: codes.map((c) => `\`${c}\`: ${ERROR_TEXT[c]}`).join(' '),
           headers: headerRefs([...METERED, 'Retry-After']),
-          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(codes[0]!) } },
         };
   }
   return {
@@ -147,8 +194,9 @@ export function buildOpenApi(routes: readonly RouteDef[] = V1_ROUTES): Json {
   const paths: Record<string, Json> = {};
   for (const r of routes) (paths[r.path] ??= {})[r.method.toLowerCase()] = operation(r, components);
   return {
+    // No jsonSchemaDialect: OpenAPI 3.1's default dialect is already JSON Schema 2020-12 (with
+    // its OAS vocabulary), and swagger-ui shows a red banner for any explicit value.
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Property Intelligence API',
       version: '1.1',

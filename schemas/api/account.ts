@@ -18,7 +18,10 @@ export const AccountResponseSchema = z
     allowance: z.number().int().nullable().meta({ description: 'Credits for this cycle; null is unlimited (Enterprise).' }),
     remaining: z.number().int().nullable().meta({ description: 'Credits left this cycle; null is unlimited.' }),
     used_this_cycle: z.number().int(),
-    cycle: z.object({ start: z.iso.datetime(), end: z.iso.datetime() }),
+    cycle: z.object({
+      start: z.iso.datetime(),
+      end: z.iso.datetime().nullable().meta({ description: 'When the allowance renews; null for a one-time allowance (Free), which never renews.' }),
+    }),
     rate_limit: z.object({ limit: z.number().int(), window_seconds: z.number() }),
     pending_downgrade: z
       .object({ tier: z.enum(TIERS), effective_at: z.iso.datetime() })

@@ -46,9 +46,12 @@ export const FieldsSelector = z
   .transform((v) => v.split(',').map((f) => f.trim()))
   .meta({ description: `Comma-separated field names; omit for all. Known: ${PROPERTY_FIELDS.join(', ')}.` });
 
+/** The spec: search `limit` is "capped at 50": a larger one is served at 50, not refused. */
+export const SEARCH_LIMIT_MAX = 50;
+
 export const AddressSearchQuerySchema = z.strictObject({
   q: z.string().trim().min(2).max(200).meta({ description: 'Search string, at least 2 characters.' }),
-  limit: qInt().min(1).max(50).default(10).meta({ description: 'Results wanted; default 10, at most 50.' }),
+  limit: qInt().min(1).default(10).meta({ description: `Results wanted; default 10, capped at ${SEARCH_LIMIT_MAX} (a larger value returns at most ${SEARCH_LIMIT_MAX} and says so in the \`X-Limit-Capped\` header).` }),
 });
 
 export const AddressMatchSchema = z.object({

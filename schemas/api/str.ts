@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { FINISH_QUALITY, PROPERTY_KIND, Outcode, Postcode, PostcodeOrSector, Uprn, qInt, qNum } from './common.ts';
+import { UprnValue } from './location.ts';
 
 const Month3 = z.enum(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
 
 /** POST /valuations/str-estimate: one location (uprn, postcode or lat+lng) and the bedrooms. */
 export const StrEstimateBodySchema = z
   .strictObject({
-    uprn: Uprn.optional(),
+    uprn: UprnValue.optional(),
     postcode: Postcode.optional(),
     lat: z.number().min(49).max(61).optional(),
     lng: z.number().min(-9).max(2.5).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FINISH_QUALITY, Postcode, Uprn, qBool, qInt } from './common.ts';
+import { FINISH_QUALITY, Postcode, qBool, qInt } from './common.ts';
+import { UprnValue } from './location.ts';
 
 export const SaleValuationSchema = z
   .object({
@@ -39,7 +40,7 @@ export const RentalQuerySchema = z.strictObject({
 /** POST /valuations/development-gdv: a site (one location) and its planned unit mix. */
 export const DevelopmentGdvBodySchema = z
   .strictObject({
-    uprn: Uprn.optional(),
+    uprn: UprnValue.optional(),
     postcode: Postcode.optional(),
     lat: z.number().min(49).max(61).optional(),
     lng: z.number().min(-9).max(2.5).optional(),

@@ -2,11 +2,18 @@ import type { ParameterizedContext } from 'koa';
 import { ApiError } from './errors.ts';
 import type { ApiState } from './state.ts';
 
+const bodyRequired = () =>
+  new ApiError('invalid_request', 'A JSON request body is required: send a JSON object.', [{ path: 'body', message: 'required' }]);
+
 /**
- * Reads a JSON request body: application/json only (415), at most `limit` bytes (413,
- * checked on Content-Length first and again while streaming), well-formed (400).
+ * Reads a JSON request body: application/json only (415), present and non-blank (400),
+ * at most `limit` bytes (413, checked on Content-Length first and again while streaming),
+ * well-formed (400).
  */
 export async function readJsonBody(ctx: ParameterizedContext<ApiState>, limit: number): Promise<unknown> {
+  // ctx.is() answers null when there is no body at all, whatever the Content-Type: the
+  // JSON type without a body is a missing body (400), not a wrong media type (415).
+  if (ctx.request.type === 'application/json' && ctx.is('application/json') === null) throw bodyRequired();
   if (!ctx.is('application/json')) {
     throw new ApiError('unsupported_media_type', 'Send the request body as JSON with "Content-Type: application/json".');
   }
@@ -25,6 +32,7 @@ export async function readJsonBody(ctx: ParameterizedContext<ApiState>, limit: n
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') throw bodyRequired();
   try {
     return JSON.parse(text) as unknown;
   } catch {

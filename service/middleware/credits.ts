@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import type { Ledger } from '../ledger/types.ts';
 import type { Metrics } from '../metrics.ts';
+import { PLANS } from '../../schemas/plans.ts';
 import { ApiError, ledgerUnavailable } from './errors.ts';
 import { remainingHeader } from './headers.ts';
 import type { ApiState } from './state.ts';
@@ -25,10 +26,7 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       if (r.reason === 'unknown_account') throw new ApiError('unauthorized', 'The API key is malformed, unknown or revoked.');
       if (r.reason === 'unavailable') throw ledgerUnavailable();
       ctx.set('X-Credits-Remaining', String(r.remaining));
-      throw new ApiError(
-        'credits_exhausted',
-        `This call costs ${cost} credits and ${r.remaining} remain this cycle. Upgrade, or wait for the cycle to renew.`,
-      );
+      throw new ApiError('credits_exhausted', exhaustedDetail(cost, r.remaining, ctx.state.account?.tier));
     }
     const reservation = r.reservation;
     // After a charge or release the balance header is fresh; if the ledger cannot say, the
@@ -66,3 +64,16 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
   };
 }
 
+/**
+ * The free tier's allowance is granted once and never renews (schemas/plans.ts), so its 402
+ * says so and points to the upgrade instead of to a renewal that will not come.
+ */
+function exhaustedDetail(cost: number, remaining: number, tier: keyof typeof PLANS | undefined): string {
+  if (tier && PLANS[tier].oneTime) {
+    return (
+      `This call costs ${cost} credits and ${remaining} remain of the ${PLANS[tier].name} tier's one-time allowance of ${PLANS[tier].allowance} credits, which does not renew. ` +
+      'Upgrade to a paid tier (Starter or above) to continue: the new allowance is available at once.'
+    );
+  }
+  return `This call costs ${cost} credits and ${remaining} remain this cycle. Upgrade (the new allowance is available at once), or wait for the cycle to renew.`;
+}

@@ -4,11 +4,13 @@ import type { ApiState } from './state.ts';
 
 /**
  * Refuses over-long query strings with 400 before any work is done. (Header size and
- * count are enforced by Node's HTTP parser: see server.ts.)
+ * count are enforced by Node's HTTP parser: see server.ts.) On /v1 routes it runs after
+ * auth and the rate limit, so this 400 carries the credit and rate-limit headers like any
+ * other; `skip` names the paths left to that per-route check.
  */
-export function queryLimit(maxBytes: number) {
+export function queryLimit(maxBytes: number, skip: (path: string) => boolean = () => false) {
   return async (ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> => {
-    if (Buffer.byteLength(ctx.querystring) > maxBytes) {
+    if (!skip(ctx.path) && Buffer.byteLength(ctx.querystring) > maxBytes) {
       throw new ApiError('invalid_request', `The query string exceeds ${maxBytes} bytes.`, [{ path: 'query', message: `longer than ${maxBytes} bytes` }]);
     }
     await next();

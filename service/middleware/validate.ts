@@ -18,12 +18,17 @@ function arrayKeys(schema: z.ZodType | undefined): Set<string> {
   return keys;
 }
 
-/** Query values as the schema expects them: blank means absent, repeatable ones as arrays. */
-function queryObject(raw: Record<string, string | string[] | undefined>, arrays: Set<string>): Record<string, unknown> {
+/**
+ * Query values as the schema expects them: blank means absent, repeatable ones as arrays.
+ * A parameter that is not repeatable but given twice is an error naming it (rather than a
+ * confusing type error from the array it would otherwise become).
+ */
+function queryObject(raw: Record<string, string | string[] | undefined>, arrays: Set<string>, errors: FieldError[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (v === undefined || v === '') continue;
     if (arrays.has(k)) out[k] = (Array.isArray(v) ? v : [v]).filter((s) => s !== '');
+    else if (Array.isArray(v)) errors.push({ path: `query.${k}`, message: `given ${v.length} times; send it once` });
     else out[k] = v;
   }
   return out;
@@ -31,8 +36,16 @@ function queryObject(raw: Record<string, string | string[] | undefined>, arrays:
 
 const NO_PARAMETERS = z.strictObject({});
 
-function issues(where: 'params' | 'query' | 'body', error: z.ZodError): FieldError[] {
-  return error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join('.'), message: i.message }));
+/** One error per field: the first issue zod reports for a path (later ones restate it). */
+function issues(where: 'params' | 'query' | 'body', error: z.ZodError, seen: Set<string>): FieldError[] {
+  const out: FieldError[] = [];
+  for (const i of error.issues) {
+    const path = [where, ...i.path.map(String)].join('.');
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, message: i.message });
+  }
+  return out;
 }
 
 /**
@@ -45,15 +58,18 @@ export function validate(route: RouteDef, bodyLimit: number) {
   const querySchema = route.query ?? NO_PARAMETERS;
   return async (ctx: ParameterizedContext<ApiState> & { params?: Record<string, string> }, next: () => Promise<unknown>): Promise<void> => {
     const errors: FieldError[] = [];
+    const seen = new Set<string>();
     const parse = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown): unknown => {
       if (!schema) return undefined;
       const r = schema.safeParse(value);
       if (r.success) return r.data;
-      errors.push(...issues(where, r.error));
+      errors.push(...issues(where, r.error, seen));
       return undefined;
     };
     const params = parse('params', route.params, ctx.params ?? {});
-    const query = parse('query', querySchema, queryObject(ctx.query, arrays));
+    const raw = queryObject(ctx.query, arrays, errors);
+    for (const e of errors) seen.add(e.path);
+    const query = parse('query', querySchema, raw);
     let body: unknown;
     if (route.body) body = parse('body', route.body, await readJsonBody(ctx, bodyLimit));
     if (errors.length > 0) throw new ApiError('invalid_request', `${errors.length} invalid field${errors.length === 1 ? '' : 's'}; see errors.`, errors);

@@ -17,6 +17,8 @@ export interface HandlerInput<P, Q, B, N extends boolean = boolean> {
   now: Date;
   ledger: Ledger;
   requestId: string;
+  /** Sets a response header on the 2xx answer (e.g. to say a parameter was capped). */
+  setHeader(name: string, value: string): void;
   /** Data routes: the resources of the build serving when the request started (one build per response). */
   data: N extends true ? BuildResources : undefined;
   /** Data routes: that build's id and manifest. */

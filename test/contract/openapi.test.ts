@@ -113,7 +113,10 @@ describe('OpenAPI document', () => {
   it('documents the spec parameters with their defaults and limits', () => {
     const search = doc.paths['/addresses/search'].get.parameters;
     expect(search.find((p: Json) => p.name === 'q')).toMatchObject({ required: true, schema: { minLength: 2 } });
-    expect(search.find((p: Json) => p.name === 'limit')).toMatchObject({ required: false, schema: { default: 10, maximum: 50 } });
+    // "capped at 50": a larger limit is served at 50 (X-Limit-Capped), so no maximum refuses it.
+    const limit = search.find((p: Json) => p.name === 'limit');
+    expect(limit).toMatchObject({ required: false, schema: { default: 10, minimum: 1 } });
+    expect(limit.description).toMatch(/capped at 50/);
     const hmo = doc.paths['/valuations/{uprn}/hmo'].get.parameters;
     expect(hmo.find((p: Json) => p.name === 'finish_quality').schema).toMatchObject({ default: 'average', enum: ['below_average', 'average', 'above_average', 'very_high'] });
     for (const b of ['living_room', 'parking', 'outside_space']) expect(hmo.find((p: Json) => p.name === b).schema).toMatchObject({ default: 'true', enum: ['true', 'false'] });

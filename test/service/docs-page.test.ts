@@ -3,13 +3,16 @@
  * every operation from /v1/openapi.json, and the page loads nothing from another origin.
  * Without /usr/bin/chromium this fails in CI (CI=true) and is skipped, saying why, locally.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+/** Kept for people to look at (git-ignored; CI keeps test-artifacts/ as an artefact). */
+const SCREENSHOT = resolve(import.meta.dirname, '../../test-artifacts/docs.png');
 const present = existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
 if (!present && !inCi) process.stderr.write(`SKIP: ${CHROMIUM} not found (apt-get install chromium); the docs page browser test is skipped\n`);
@@ -44,10 +47,13 @@ describe('docs page', () => {
       expect((await call(s.base, 'GET', '/docs/swagger-ui-bundle.js')).status).toBe(200);
     });
 
-    it('renders every operation, offline', async () => {
-      const page = await browser.newPage();
+    it('renders every operation, offline, with no console error and no warning banner', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const foreign: string[] = [];
       const errors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
       page.on('request', (req) => {
         if (!req.url().startsWith(s.base)) foreign.push(req.url());
       });
@@ -59,6 +65,17 @@ describe('docs page', () => {
       );
       expect(ops.sort()).toEqual(V1_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
       expect(await page.textContent('.info .title')).toContain('Property Intelligence API');
+      // swagger-ui's red "Warning" box (e.g. for a jsonSchemaDialect it does not support).
+      expect(await page.$$('.errors-wrapper')).toHaveLength(0);
+      // An error example as a customer sees it: a real problem body, not schema bounds.
+      await page.click('#operations-Identity-searchAddresses .opblock-summary-control');
+      await page.waitForSelector('#operations-Identity-searchAddresses .responses-table', { timeout: 30_000 });
+      const responses = await page.textContent('#operations-Identity-searchAddresses .responses-table');
+      expect(responses).toContain('"status": 400');
+      expect(responses).not.toContain('9007199254740991');
+      mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: false });
+      expect(existsSync(SCREENSHOT)).toBe(true);
       expect(foreign).toEqual([]);
       expect(errors).toEqual([]);
       await page.close();

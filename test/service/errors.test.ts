@@ -86,7 +86,7 @@ const fresh = () => s.clock.advance(10_000);
 describe('problem+json for every error code', () => {
   it('400 invalid_request lists every bad field (path, query and body at once)', async () => {
     fresh();
-    const r = await call(s.base, 'GET', '/v1/addresses/search?q=a&limit=51&colour=red', { key });
+    const r = await call(s.base, 'GET', '/v1/addresses/search?q=a&limit=0&colour=red', { key });
     expectProblem(r, 'invalid_request');
     expect(r.json.errors.map((e: { path: string }) => e.path).sort()).toEqual(['query', 'query.limit', 'query.q']);
     for (const e of r.json.errors) expect(Object.keys(e).sort()).toEqual(['message', 'path']);
@@ -126,10 +126,8 @@ describe('problem+json for every error code', () => {
     expect(bad.json.errors).toEqual([{ path: 'body', message: 'malformed JSON' }]);
     fresh();
     const dates = await call(s.base, 'GET', '/v1/account/usage?from=2026-02-31&to=2026-01-01', { key });
-    expect(dates.json.errors).toEqual([
-      { path: 'query.from', message: 'not a calendar date' },
-      { path: 'query.from', message: 'from must not be after to' },
-    ]);
+    // One error per field: the first thing wrong with it.
+    expect(dates.json.errors).toEqual([{ path: 'query.from', message: 'not a calendar date' }]);
   });
 
   it('400 for a query string over the limit', async () => {

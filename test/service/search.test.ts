@@ -47,7 +47,15 @@ describe('GET /v1/addresses/search', () => {
     expect((await search('q=road')).json.count).toBe(10);
     expect((await search('q=road&limit=50')).json.count).toBe(50);
     expect((await search('q=road&limit=3')).json.count).toBe(3);
-    for (const bad of ['limit=51', 'limit=0', 'limit=abc', 'limit=2.5']) {
+    expect((await search('q=road&limit=50')).headers['x-limit-capped']).toBeUndefined();
+    // The spec: "capped at 50": a larger limit is served at 50, and the answer says so.
+    for (const big of ['51', '999']) {
+      const r = await search(`q=road&limit=${big}`);
+      expect(r.status, big).toBe(200);
+      expect(r.json.count).toBe(50);
+      expect(r.headers['x-limit-capped']).toBe(`limit=${big} was capped to 50`);
+    }
+    for (const bad of ['limit=0', 'limit=abc', 'limit=2.5', 'limit=5&limit=6']) {
       const r = await search(`q=road&${bad}`);
       expect(r.status, bad).toBe(400);
       expect(r.json.code).toBe('invalid_request');

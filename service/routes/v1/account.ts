@@ -20,7 +20,8 @@ export default defineRoute({
     allowance: a.allowance,
     remaining: a.remaining,
     used_this_cycle: a.used_this_cycle,
-    cycle: { start: a.cycle_start, end: a.cycle_end },
+    // A one-time allowance has no renewal: no end to show.
+    cycle: { start: a.cycle_start, end: PLANS[a.tier].oneTime ? null : a.cycle_end },
     rate_limit: { limit: a.rate_limit.limit, window_seconds: a.rate_limit.windowMs / 1000 },
     pending_downgrade: a.pending_tier ? { tier: a.pending_tier, effective_at: a.cycle_end } : null,
   }),

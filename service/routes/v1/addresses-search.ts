@@ -1,4 +1,4 @@
-import { AddressSearchQuerySchema, AddressSearchResponseSchema } from '../../../schemas/api/property.ts';
+import { AddressSearchQuerySchema, AddressSearchResponseSchema, SEARCH_LIMIT_MAX } from '../../../schemas/api/property.ts';
 import type { SearchIndex } from '../../search/engine.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -17,7 +17,7 @@ export default defineRoute({
   query: AddressSearchQuerySchema,
   response: AddressSearchResponseSchema,
   needsBuild: true,
-  handler: async ({ query, data }) => {
+  handler: async ({ query, data, setHeader }) => {
     let index: SearchIndex;
     try {
       index = await data.searchIndex.get();
@@ -25,7 +25,9 @@ export default defineRoute({
       // A build published without the index (or with an unreadable one): 503, nothing charged.
       return notServedYet('GET /addresses/search')();
     }
-    const results = index.search(query.q, query.limit);
+    const limit = Math.min(query.limit, SEARCH_LIMIT_MAX);
+    if (query.limit > SEARCH_LIMIT_MAX) setHeader('X-Limit-Capped', `limit=${query.limit} was capped to ${SEARCH_LIMIT_MAX}`);
+    const results = index.search(query.q, limit);
     return { results, count: results.length };
   },
 });
