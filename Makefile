@@ -64,7 +64,7 @@ deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way im
 	npx depcruise $(wildcard schemas lib etl service tools) --config .dependency-cruiser.cjs
 
 .PHONY: test
-test: install typecheck deps ## Install, type-check, check the layer rules, then run the unit, integration and contract tests (the reliability suites: make reliability)
+test: install typecheck deps client-check ## Install, type-check, check the layer rules, then run the unit, integration and contract tests (the reliability suites: make reliability)
 	node scripts/run-tests.mjs
 
 .PHONY: bench

@@ -387,7 +387,7 @@ export interface paths {
         };
         /**
          * For-sale and to-let listings near a location, paged
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Current listings from agents' Rightmove feeds (their latest state; withdrawn ones dropped) within `radius_m` (default 1,000, at most 5,000) of a UPRN, postcode or point, or in an outcode. `price` is GBP: the asking price, or the rent per calendar month (weekly rents × 52 ÷ 12). `sort` newest (listed date), price_asc, price_desc or distance.
          *
          *     Cost: 1 credit.
          */
@@ -408,8 +408,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Listings priced below the AVM or above an area yield
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * Listings priced below the valuation or above the area yield
+         * @description Available for-sale listings at a location (radius default 2,000 m, at most 10,000, or an outcode) with their evidence. `strategy=below_market`: asking price at least `min_discount_pct` (default 10) under the sale valuation of the matched UPRN; `strategy=yield`: gross yield (area rent for the bedrooms × 12 ÷ price) above `min_yield_pct`, or above the area's gross yield when not given. Ranked by `score`, the strength of the evidence: the discount beyond the valuation's typical error (or the yield beyond the rent's), so a Low-confidence valuation never outranks a High one of the same discount (docs/sourcing.md). Listings without a UPRN match or a valuation are counted in `considered`, not ranked.
          *
          *     Cost: 5 credits.
          */
@@ -453,7 +453,7 @@ export interface paths {
         };
         /**
          * Street-level crime by category near a point, last 12 months
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, with the rate per 1,000 addresses beside the local authority's. Positions are police.uk's anonymised snap points, so counts near the edge of a radius are approximate. A location no police.uk force covers (Scotland) is a 404.
          *
          *     Cost: 2 credits.
          */
@@ -475,7 +475,7 @@ export interface paths {
         };
         /**
          * Nearest schools with phase and inspection rating
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: elsewhere the list is empty.
          *
          *     Cost: 2 credits.
          */
@@ -2911,20 +2911,27 @@ export interface operations {
     getListings: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
+                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
-                outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around lat,lng; default 1000, at most 5000. */
+                /** @description A postcode district: everything placed in it (no radius). */
+                outcode?: string;
+                /** @description Metres around the location; default 1000, at most 5000. */
                 radius_m?: number;
-                channel?: "sale" | "rent";
-                bedrooms?: number;
+                type?: "sale" | "rent";
                 min_price?: number;
                 max_price?: number;
+                min_bedrooms?: number;
+                max_bedrooms?: number;
+                property_type?: "detached" | "semi-detached" | "terraced" | "flat" | "bungalow" | "other";
+                sort?: "newest" | "price_asc" | "price_desc" | "distance";
                 page?: number;
-                page_size?: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -2932,7 +2939,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2943,7 +2950,48 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        location: {
+                            /** @enum {string} */
+                            kind: "uprn" | "postcode" | "outcode" | "point";
+                            label: string;
+                            lat: number | null;
+                            lng: number | null;
+                            radius_m: number | null;
+                            /** @description Local authority of the point (GSS), where known. */
+                            la_code: string | null;
+                        };
+                        /** @enum {string} */
+                        type: "sale" | "rent";
+                        total: number;
+                        page: number;
+                        per_page: number;
+                        listings: {
+                            listing_id: string;
+                            /** @description The matched UPRN; null when the address allows no match. */
+                            uprn: string | null;
+                            address: string;
+                            postcode: string;
+                            /** @description GBP: the asking price, or the rent per calendar month. */
+                            price: number;
+                            price_qualifier: string | null;
+                            bedrooms: number;
+                            /** @enum {string} */
+                            property_type: "detached" | "semi-detached" | "terraced" | "flat" | "bungalow" | "other";
+                            tenure: string | null;
+                            listed_date: string | null;
+                            /** @description From the point; null when the location is an outcode. */
+                            distance_m: number | null;
+                            agent_ref: string;
+                            status: string;
+                        }[];
+                        source: {
+                            name: string;
+                            as_of: string | null;
+                        };
+                    };
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2981,18 +3029,29 @@ export interface operations {
     getSourcingDeals: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
+                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
-                outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around lat,lng; default 2000, at most 10000. */
+                /** @description A postcode district: everything placed in it (no radius). */
+                outcode?: string;
+                /** @description Metres around the location; default 2000, at most 10000. */
                 radius_m?: number;
+                strategy?: "below_market" | "yield";
+                /** @description below_market: the least discount to the valuation; default 10. */
                 min_discount_pct?: number;
+                /** @description yield: the least gross yield; default: above the area's. */
                 min_yield_pct?: number;
+                min_price?: number;
+                max_price?: number;
+                min_bedrooms?: number;
+                max_bedrooms?: number;
                 page?: number;
-                page_size?: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -3000,7 +3059,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3011,7 +3070,75 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        location: {
+                            /** @enum {string} */
+                            kind: "uprn" | "postcode" | "outcode" | "point";
+                            label: string;
+                            lat: number | null;
+                            lng: number | null;
+                            radius_m: number | null;
+                            /** @description Local authority of the point (GSS), where known. */
+                            la_code: string | null;
+                        };
+                        /** @enum {string} */
+                        strategy: "below_market" | "yield";
+                        total: number;
+                        page: number;
+                        per_page: number;
+                        considered: {
+                            /** @description Available for-sale listings at the location after the filters. */
+                            for_sale: number;
+                            valued: number;
+                            /** @description Not matched to a UPRN, so not valued. */
+                            without_uprn: number;
+                            without_valuation: number;
+                        };
+                        deals: {
+                            listing_id: string;
+                            /** @description The matched UPRN; null when the address allows no match. */
+                            uprn: string | null;
+                            address: string;
+                            postcode: string;
+                            /** @description GBP: the asking price, or the rent per calendar month. */
+                            price: number;
+                            price_qualifier: string | null;
+                            bedrooms: number;
+                            /** @enum {string} */
+                            property_type: "detached" | "semi-detached" | "terraced" | "flat" | "bungalow" | "other";
+                            tenure: string | null;
+                            listed_date: string | null;
+                            /** @description From the point; null when the location is an outcode. */
+                            distance_m: number | null;
+                            agent_ref: string;
+                            /** @description Strength of the evidence (docs/sourcing.md): what ranks the deals. */
+                            score: number;
+                            valuation: {
+                                value: number;
+                                /** @enum {string} */
+                                confidence: "High" | "Medium" | "Low";
+                                method: string;
+                                typical_error_pct: number;
+                            };
+                            /** @description (valuation − price) ÷ valuation × 100. */
+                            discount_pct: number;
+                            rent_estimate_pcm: number | null;
+                            rent_evidence: {
+                                area: string;
+                                source: string;
+                                sample_size: number | null;
+                            } | null;
+                            gross_yield_pct: number | null;
+                            area_yield_pct: number | null;
+                            area_yield_sample_size: number | null;
+                        }[];
+                        source: {
+                            listings_as_of: string | null;
+                            valuation_as_of: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -3108,12 +3235,15 @@ export interface operations {
     getCrime: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
+                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around lat,lng; default 1000, at most 3000. */
+                /** @description Metres around the location; default 800, at most 1600. */
                 radius_m?: number;
             };
             header?: never;
@@ -3122,7 +3252,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3133,7 +3263,60 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        location: {
+                            /** @enum {string} */
+                            kind: "uprn" | "postcode" | "outcode" | "point";
+                            label: string;
+                            lat: number | null;
+                            lng: number | null;
+                            radius_m: number | null;
+                            /** @description Local authority of the point (GSS), where known. */
+                            la_code: string | null;
+                        };
+                        /** @description The months counted (YYYY-MM), oldest first: the last 12 police.uk has published. */
+                        months: string[];
+                        total: number;
+                        by_category: {
+                            /** @enum {string} */
+                            category: "Anti-social behaviour" | "Bicycle theft" | "Burglary" | "Criminal damage and arson" | "Drugs" | "Other crime" | "Other theft" | "Possession of weapons" | "Public order" | "Robbery" | "Shoplifting" | "Theft from the person" | "Vehicle crime" | "Violence and sexual offences";
+                            count: number;
+                        }[];
+                        by_month: {
+                            month: string;
+                            total: number;
+                            by_category: {
+                                [key: string]: number;
+                            };
+                        }[];
+                        /** @description Within the radius: addresses are those whose postcode point is inside it. */
+                        rate: {
+                            crimes: number;
+                            addresses: number;
+                            /** @description Crimes over the months per 1,000 addresses; null with no addresses. */
+                            per_1000_addresses: number | null;
+                        };
+                        /** @description The rate of the local authority the location is in, over the same months; null when unknown. */
+                        local_authority: {
+                            crimes: number;
+                            addresses: number;
+                            /** @description Crimes over the months per 1,000 addresses; null with no addresses. */
+                            per_1000_addresses: number | null;
+                            la_code: string;
+                            months: number;
+                        } | null;
+                        /** @description What the points are: police.uk anonymised snap points. */
+                        positions: string;
+                        /** @description Crimes of the authority police.uk published without a position (in its rate, in no radius). */
+                        unplaced_in_local_authority: number;
+                        source: {
+                            name: string;
+                            as_of: string;
+                            latest_release: string;
+                        };
+                    };
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -3171,13 +3354,21 @@ export interface operations {
     getSchools: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
+                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                phase?: "primary" | "secondary" | "all";
+                /** @description primary and secondary include all-through and middle schools. */
+                phase?: "all" | "primary" | "secondary" | "nursery" | "sixteen_plus";
+                /** @description Default 5,000, at most 20,000. */
+                max_distance_m?: number;
                 limit?: number;
+                /** @description Open establishments only unless true. */
+                include_closed?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -3185,7 +3376,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3196,7 +3387,42 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        location: {
+                            /** @enum {string} */
+                            kind: "uprn" | "postcode" | "outcode" | "point";
+                            label: string;
+                            lat: number | null;
+                            lng: number | null;
+                            radius_m: number | null;
+                            /** @description Local authority of the point (GSS), where known. */
+                            la_code: string | null;
+                        };
+                        count: number;
+                        schools: {
+                            urn: number;
+                            name: string;
+                            /** @enum {string} */
+                            phase: "Not applicable" | "Nursery" | "Primary" | "Middle deemed primary" | "Secondary" | "Middle deemed secondary" | "16 plus" | "All-through";
+                            type: string;
+                            distance_m: number;
+                            pupils: number | null;
+                            capacity: number | null;
+                            ofsted_rating: ("Outstanding" | "Good" | "Requires improvement" | "Inadequate" | "Serious Weaknesses" | "Special Measures") | null;
+                            ofsted_date: string | null;
+                            /** @enum {string} */
+                            status: "Open" | "Closed" | "Open, but proposed to close" | "Proposed to open";
+                            /** @description Statutory ages, e.g. "4-11". */
+                            age_range: string | null;
+                            postcode: string | null;
+                        }[];
+                        source: {
+                            name: string;
+                            as_of: string | null;
+                        };
+                    };
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
