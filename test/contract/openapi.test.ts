@@ -40,9 +40,12 @@ function* refs(node: Json): Generator<string> {
  */
 function expectedErrors(route: { operationId: string; method: string }): Record<string, string[]> {
   const e: Record<string, string[]> = { '400': ['invalid_request'], '401': ['unauthorized'], '429': ['rate_limited'], '500': ['internal'] };
-  if (['getAccount', 'getAccountUsage'].includes(route.operationId)) return e;
+  // The account endpoints read the ledger and pass the rate limiter like the rest, either of
+  // which may be out of reach (the PostgreSQL ledger and shared limiter); they are free and
+  // read no build.
+  if (['getAccount', 'getAccountUsage'].includes(route.operationId)) return { ...e, '503': ['ledger_unavailable', 'rate_limit_unavailable'] };
   e['402'] = ['credits_exhausted'];
-  e['503'] = ['data_unavailable', 'ledger_unavailable'];
+  e['503'] = ['data_unavailable', 'ledger_unavailable', 'rate_limit_unavailable'];
   if (route.operationId !== 'searchAddresses') e['404'] = ['not_found'];
   if (route.method === 'POST') Object.assign(e, { '413': ['payload_too_large'], '415': ['unsupported_media_type'] });
   return e;

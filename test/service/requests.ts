@@ -24,7 +24,7 @@ export const VALID_INPUT: Record<string, { query?: string; body?: unknown }> = {
   estimateShortTermLet: { body: { postcode: 'BS1 4DJ', bedrooms: 2 } },
   getStrMarket: { query: 'outcode=BS1&include=summary,grade' },
   getStrListings: { query: 'lat=51.45&lng=-2.59&radius_m=800' },
-  getListings: { query: 'outcode=BS1&channel=rent' },
+  getListings: { query: 'outcode=BS1&type=rent' },
   getSourcingDeals: { query: 'outcode=BS1' },
   getArea: {},
   getCrime: { query: 'postcode=BS1%204DJ' },
