@@ -12,7 +12,8 @@
  * service takes them from the property record. Scored against the agreed rent; the oracle
  * (the generator's true rent of that home in that month, truth/rentals.csv, as the estimate)
  * gives the noise floor: the agreed rents scatter around the truth by design.
- * Writes bench/results/backtest-rental-<addresses>.json unless --out says otherwise.
+ * Writes bench/results/backtest-rental-<addresses>.json unless --out says otherwise; with
+ * RENTAL_ROWS=FILE also every valued let (confidence, summed weight, radius, rents) for studying the rules.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createReadStream, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
