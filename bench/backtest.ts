@@ -31,6 +31,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { solveAreaIndexes, type PathCells, type PathCount } from '../etl/stages/40-marts/10-price-index/area-index.ts';
 import type { PairCell } from '../etl/stages/40-marts/10-price-index/repeat-sales.ts';
+import { runRentalBacktest } from './backtest-rental.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../schemas/tables/market.ts';
 import {
@@ -401,6 +402,8 @@ async function main() {
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, JSON.stringify(out, null, 1) + '\n');
   }
+  // The rental valuation backtest on the same build (bench/backtest-rental.ts).
+  await runRentalBacktest(dataDir, sources, undefined, `npx tsx bench/backtest-rental.ts --data-dir ${dataDir} --sources ${sources}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

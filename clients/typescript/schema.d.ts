@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * Monthly rent from comparables by expanding radius
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Whole-property lets of the last 24 months with the same bedroom count (4 = four or more) within 220 m, else 670 m, else 1,300 m (the first radius with at least 5; the last with any); the rent is their weighted geometric mean (by distance, recency, kind and the home's own earlier lets), each let brought to today by the rent growth measured on the build's lets and to the home's floor area. Confidence from the summed weight of the lets: High at 6 or more, Low at 1,300 m or under 2.5, else Medium. `bedrooms` overrides the recorded count. No like let within 1,300 m is a 404 and costs nothing (docs/valuation.md).
          *
          *     Cost: 3 credits.
          */
@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Listing-level short-term-let performance in an area, paged
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description The listings behind GET /str/market, with its location forms and filters (a full postcode selects listings within 1 km of its point; a sector or outcode those placed in it). Sorted by `sort` (revenue, adr, occupancy or rating highest first, distance nearest first), paged by `page` and `per_page` (at most 50); a page past the end is a 400. Figures are the last 12 months estimated from the calendar and reviews (docs/str.md); positions rounded to about 100 m. 404 when no listing is selected after the filters.
          *
          *     Cost: 3 credits.
          */
@@ -830,6 +830,27 @@ export interface components {
             /** @constant */
             currency: "GBP";
         };
+        RentalValuation: {
+            uprn: string;
+            postcode: string | null;
+            /** @description Bedrooms the search used: the `bedrooms` query, else the property record. */
+            bedrooms: number;
+            /** @description Point estimate, GBP per month: the comparables' median weighted by distance, recency and kind, to £5. */
+            monthly_rent: number;
+            /** @description Mean rent of the comparables, GBP per month. */
+            average_rent: number;
+            min_rent: number;
+            max_rent: number;
+            comparable_count: number;
+            /** @description The radius that produced the answer. */
+            search_radius_m: 220 | 670 | 1300;
+            /** @enum {string} */
+            confidence: "High" | "Medium" | "Low";
+            /** @description Date of the build's latest let: the valuation date. */
+            as_of: string;
+            /** @constant */
+            currency: "GBP";
+        };
         HmoValuation: {
             uprn: string;
             hmo_sale_value: {
@@ -1143,6 +1164,44 @@ export interface components {
                 listings: number;
                 note?: string;
             };
+        };
+        StrListings: {
+            location: string;
+            /** @enum {string} */
+            sort: "revenue" | "adr" | "occupancy" | "rating" | "distance";
+            page: number;
+            per_page: number;
+            /** @description Listings matching the location and filters */
+            total: number;
+            listings: {
+                /** @description Inside Airbnb listing id (real ids have up to 19 digits: a string) */
+                listing_id: string;
+                /** @description entire_home, private_room, shared_room or hotel_room */
+                listing_type: string;
+                property_type: ("house" | "apartment") | null;
+                bedrooms: number | null;
+                bathrooms: number | null;
+                accommodates: number | null;
+                /** @description Rounded to 3 decimals (about 100 m); the source already jitters it */
+                lat: number;
+                /** @description Rounded to 3 decimals */
+                lng: number;
+                /** @description Average daily rate over the last 12 months, GBP */
+                adr: number | null;
+                /** @description Booked share of available nights over the last 12 months, 0-100 */
+                occupancy_pct: number | null;
+                /** @description Revenue of the last 12 months, GBP */
+                revenue_annual: number | null;
+                rating: number | null;
+                reviews_count: number | null;
+                host_listings_count: number | null;
+                /** @description Date of the scrape the listing comes from */
+                last_scraped: string;
+                /** @description Metres from the postcode or point; null for an area or polygon */
+                distance_m: number | null;
+            }[];
+            /** @constant */
+            currency: "GBP";
         };
         Area: {
             code: string;
@@ -2132,7 +2191,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2143,7 +2202,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RentalValuation"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2845,16 +2906,24 @@ export interface operations {
             query?: {
                 postcode?: string;
                 outcode?: string;
-                /** @description WGS84 latitude (UK extent) */
                 lat?: number;
-                /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around lat,lng; default 1000, at most 5000. */
+                /** @description Metres, up to 5 km; with lat and lng. */
                 radius_m?: number;
+                /** @description Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule. */
+                polygon?: string;
+                listing_type?: "entire_home" | "private_room" | "shared_room";
                 bedrooms?: number;
+                min_bedrooms?: number;
+                max_bedrooms?: number;
                 property_type?: "house" | "apartment";
+                min_rating?: number;
+                /** @description Repeatable. */
+                price_tier?: ("Budget" | "Economy" | "Midscale" | "Upscale" | "Luxury")[];
+                /** @description Highest first (revenue, adr, occupancy, rating; a listing without the figure last), or nearest first (distance: only with a full postcode or lat+lng). Ties by listing_id. */
+                sort?: "revenue" | "adr" | "occupancy" | "rating" | "distance";
                 page?: number;
-                page_size?: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -2862,7 +2931,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2873,7 +2942,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["StrListings"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];

@@ -89,21 +89,39 @@ const Polygon = z
   })
   .meta({ description: 'Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule.' });
 
+/** The location forms and listing filters of GET /str/market and GET /str/listings. */
+const strArea = {
+  postcode: PostcodeOrSector.optional(),
+  outcode: Outcode.optional(),
+  lat: qNum().min(49).max(61).optional(),
+  lng: qNum().min(-9).max(2.5).optional(),
+  radius_m: qNum().positive().max(5_000).optional().meta({ description: 'Metres, up to 5 km; with lat and lng.' }),
+  polygon: Polygon.optional(),
+  listing_type: z.enum(LISTING_TYPES).optional(),
+  bedrooms: qInt().min(0).max(20).optional(),
+  min_bedrooms: qInt().min(0).max(20).optional(),
+  max_bedrooms: qInt().min(0).max(20).optional(),
+  property_type: z.enum(PROPERTY_KIND).optional(),
+  min_rating: qNum().min(0).max(5).optional(),
+  price_tier: z.array(z.enum(PRICE_TIERS)).optional().meta({ description: 'Repeatable.' }),
+};
+type StrAreaInput = { [K in keyof typeof strArea]?: z.output<(typeof strArea)[K]> };
+
+function refineStrArea(v: StrAreaInput, ctx: z.RefinementCtx): void {
+  const point = v.lat !== undefined || v.lng !== undefined || v.radius_m !== undefined;
+  if (point && (v.lat === undefined || v.lng === undefined || v.radius_m === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat, lng and radius_m must be given together' });
+  }
+  const ways = [v.postcode !== undefined, v.outcode !== undefined, point, v.polygon !== undefined].filter(Boolean).length;
+  if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: postcode, outcode, lat+lng+radius_m or polygon' });
+  if (v.min_bedrooms !== undefined && v.max_bedrooms !== undefined && v.min_bedrooms > v.max_bedrooms) {
+    ctx.addIssue({ code: 'custom', path: ['min_bedrooms'], message: 'min_bedrooms must not exceed max_bedrooms' });
+  }
+}
+
 export const StrMarketQuerySchema = z
   .strictObject({
-    postcode: PostcodeOrSector.optional(),
-    outcode: Outcode.optional(),
-    lat: qNum().min(49).max(61).optional(),
-    lng: qNum().min(-9).max(2.5).optional(),
-    radius_m: qNum().positive().max(5_000).optional().meta({ description: 'Metres, up to 5 km; with lat and lng.' }),
-    polygon: Polygon.optional(),
-    listing_type: z.enum(LISTING_TYPES).optional(),
-    bedrooms: qInt().min(0).max(20).optional(),
-    min_bedrooms: qInt().min(0).max(20).optional(),
-    max_bedrooms: qInt().min(0).max(20).optional(),
-    property_type: z.enum(PROPERTY_KIND).optional(),
-    min_rating: qNum().min(0).max(5).optional(),
-    price_tier: z.array(z.enum(PRICE_TIERS)).optional().meta({ description: 'Repeatable.' }),
+    ...strArea,
     include: z
       .string()
       .superRefine((v, ctx) => {
@@ -113,17 +131,56 @@ export const StrMarketQuerySchema = z
       .optional()
       .meta({ description: `Comma-separated; any of ${STR_SECTIONS.join(', ')}. Default: all.` }),
   })
+  .superRefine(refineStrArea);
+
+export const STR_LISTING_SORTS = ['revenue', 'adr', 'occupancy', 'rating', 'distance'] as const;
+
+/** GET /str/listings: the listings behind GET /str/market, paged and sorted. */
+export const StrListingsQuerySchema = z
+  .strictObject({
+    ...strArea,
+    sort: z.enum(STR_LISTING_SORTS).default('revenue').meta({ description: 'Highest first (revenue, adr, occupancy, rating; a listing without the figure last), or nearest first (distance: only with a full postcode or lat+lng). Ties by listing_id.' }),
+    page: qInt().min(1).max(10_000).default(1),
+    per_page: qInt().min(1).max(50).default(25),
+  })
   .superRefine((v, ctx) => {
-    const point = v.lat !== undefined || v.lng !== undefined || v.radius_m !== undefined;
-    if (point && (v.lat === undefined || v.lng === undefined || v.radius_m === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat, lng and radius_m must be given together' });
-    }
-    const ways = [v.postcode !== undefined, v.outcode !== undefined, point, v.polygon !== undefined].filter(Boolean).length;
-    if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: postcode, outcode, lat+lng+radius_m or polygon' });
-    if (v.min_bedrooms !== undefined && v.max_bedrooms !== undefined && v.min_bedrooms > v.max_bedrooms) {
-      ctx.addIssue({ code: 'custom', path: ['min_bedrooms'], message: 'min_bedrooms must not exceed max_bedrooms' });
+    refineStrArea(v, ctx);
+    const fullPostcode = v.postcode !== undefined && /[A-Za-z]{2}$/.test(v.postcode.replace(/\s+/g, ''));
+    if (v.sort === 'distance' && v.lat === undefined && !fullPostcode) {
+      ctx.addIssue({ code: 'custom', path: ['sort'], message: 'sort=distance needs a point: a full postcode or lat+lng+radius_m' });
     }
   });
+
+const StrListing = z.object({
+  listing_id: z.string().meta({ description: 'Inside Airbnb listing id (real ids have up to 19 digits: a string)' }),
+  listing_type: z.string().meta({ description: 'entire_home, private_room, shared_room or hotel_room' }),
+  property_type: z.enum(['house', 'apartment']).nullable(),
+  bedrooms: z.number().int().nullable(),
+  bathrooms: z.number().nullable(),
+  accommodates: z.number().int().nullable(),
+  lat: z.number().meta({ description: 'Rounded to 3 decimals (about 100 m); the source already jitters it' }),
+  lng: z.number().meta({ description: 'Rounded to 3 decimals' }),
+  adr: z.number().nullable().meta({ description: 'Average daily rate over the last 12 months, GBP' }),
+  occupancy_pct: z.number().nullable().meta({ description: 'Booked share of available nights over the last 12 months, 0-100' }),
+  revenue_annual: z.number().nullable().meta({ description: 'Revenue of the last 12 months, GBP' }),
+  rating: z.number().nullable(),
+  reviews_count: z.number().int().nullable(),
+  host_listings_count: z.number().int().nullable(),
+  last_scraped: z.string().meta({ description: 'Date of the scrape the listing comes from' }),
+  distance_m: z.number().nullable().meta({ description: 'Metres from the postcode or point; null for an area or polygon' }),
+});
+
+export const StrListingsSchema = z
+  .object({
+    location: z.string(),
+    sort: z.enum(STR_LISTING_SORTS),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int().meta({ description: 'Listings matching the location and filters' }),
+    listings: z.array(StrListing),
+    currency: z.literal('GBP'),
+  })
+  .meta({ id: 'StrListings' });
 
 const Sections = {
   summary: z.object({ adr: z.number().nullable(), occupancy_pct: z.number().nullable(), revpar: z.number().nullable(), revenue_pcm: z.number().nullable(), revenue_annual: z.number().nullable(), active_listings: z.number().int() }).meta({ description: 'A ratio with nothing under it (no booked or available night, no live listing) is null, not 0.' }),

@@ -37,6 +37,24 @@ export const RentalQuerySchema = z.strictObject({
   bedrooms: qInt().min(0).max(20).optional().meta({ description: 'Override the recorded bedroom count.' }),
 });
 
+/** GET /valuations/{uprn}/rental: a monthly rent from the whole-property lets around the home. */
+export const RentalValuationSchema = z
+  .object({
+    uprn: z.string(),
+    postcode: z.string().nullable(),
+    bedrooms: z.number().int().meta({ description: 'Bedrooms the search used: the `bedrooms` query, else the property record.' }),
+    monthly_rent: z.number().meta({ description: 'Point estimate, GBP per month: the comparables\' median weighted by distance, recency and kind, to £5.' }),
+    average_rent: z.number().meta({ description: 'Mean rent of the comparables, GBP per month.' }),
+    min_rent: z.number(),
+    max_rent: z.number(),
+    comparable_count: z.number().int(),
+    search_radius_m: z.union([z.literal(220), z.literal(670), z.literal(1300)]).meta({ description: 'The radius that produced the answer.' }),
+    confidence: z.enum(['High', 'Medium', 'Low']),
+    as_of: z.string().meta({ description: 'Date of the build\'s latest let: the valuation date.' }),
+    currency: z.literal('GBP'),
+  })
+  .meta({ id: 'RentalValuation' });
+
 /** POST /valuations/development-gdv: a site (one location) and its planned unit mix. */
 export const DevelopmentGdvBodySchema = z
   .strictObject({

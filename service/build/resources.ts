@@ -8,6 +8,7 @@ import type { SearchIndex } from '../search/engine.ts';
 import { loadSearchIndex } from '../search/indexes.ts';
 import { BuildStore } from '../store/store.ts';
 import { StrListingIndex } from '../str/listing-index.ts';
+import { loadStrListingRows, type StrListingRows } from '../str/listing-rows.ts';
 import { StrMarketSet } from '../str/market-set.ts';
 import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuation/evidence.ts';
 import { openHmoValuer, type HmoValuer } from '../valuation/hmo-areas.ts';
@@ -46,7 +47,7 @@ export class BuildResources {
   readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', async () => openHmoValuer(this.build, await this.store.get(), () => this.records.get()));
   /** Every postcode's point. */
   readonly postcodePoints = new Lazy<PostcodePoints>('postcode points', async () => loadPostcodePoints(await this.store.get()));
-  /** Whole-property lets of the last 24 months (GET /rents/long-term). */
+  /** Whole-property lets of the last 24 months (GET /rents/long-term, GET /valuations/{uprn}/rental). */
   readonly rentLets = new Lazy<RentLetsIndex>('rent lets', async () => loadRentLets(await this.store.get()));
   /** Sales with a floor area (POST /valuations/development-gdv). */
   readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', async () => loadSqftSales(await this.store.get()));
@@ -61,6 +62,11 @@ export class BuildResources {
   readonly strMarket = new Lazy<StrMarketSet>('STR market set', async () => {
     const store = await this.store.get();
     return StrMarketSet.load((name) => store.queryColumns(name));
+  });
+  /** What GET /str/listings shows of each listing, in the market set's rows. */
+  readonly strListingRows = new Lazy<StrListingRows>('STR listing rows', async () => {
+    const [store, set] = await Promise.all([this.store.get(), this.strMarket.get()]);
+    return loadStrListingRows((name) => store.queryColumns(name), set);
   });
   /** Undefined when the build cannot serve GET /risks (no designations, or no flag columns). */
   readonly risks = new Lazy<RiskData | undefined>('risk data', async () => {
@@ -88,7 +94,7 @@ export class BuildResources {
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

@@ -1,3 +1,4 @@
+import { rentGrowthPerDay } from '../domain/valuation/rental.ts';
 import type { BuildStore } from '../store/store.ts';
 
 /**
@@ -67,6 +68,15 @@ export interface RentLetsIndex {
   bedrooms: Uint8Array;
   flat: Uint8Array;
   date: string[];
+  /** The let date as days since 1970-01-01 (for recency weights). */
+  day: Int32Array;
+  /** The latest let date of the build: the date rental valuations are made as of. */
+  asOf: string;
+  /** UPRN of the let home (0 when the evidence named none) and its floor area (NaN when unknown). */
+  uprn: Float64Array;
+  floorAreaSqft: Float64Array;
+  /** Log rent growth per month measured on these lets (rentGrowthPerDay × 30.44). */
+  growthPerMonth: number;
   bySector: Map<string, Int32Array>;
   byOutcode: Map<string, Int32Array>;
   grid: PointGrid;
@@ -87,13 +97,19 @@ export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
   const lat = new Float64Array(n), lng = new Float64Array(n), rent = new Float64Array(n);
   const bedrooms = new Uint8Array(n), flat = new Uint8Array(n);
   const date: string[] = new Array(n);
+  const day = new Int32Array(n);
+  const uprn = new Float64Array(n), floorAreaSqft = new Float64Array(n);
+  let asOf = '';
   const sectors: (string | null)[] = new Array(n), outcodes: (string | null)[] = new Array(n);
   rows.forEach((r, i) => {
     lat[i] = Number(r.lat); lng[i] = Number(r.lng); rent[i] = Number(r.rent_pcm);
     bedrooms[i] = Math.min(255, Number(r.bedrooms)); flat[i] = r.property_type === 'flat' ? 1 : 0;
-    date[i] = String(r.let_date); sectors[i] = str(r.sector); outcodes[i] = str(r.outcode);
+    date[i] = String(r.let_date); day[i] = Math.round(Date.parse(date[i]!) / 86_400_000); if (date[i]! > asOf) asOf = date[i]!;
+    sectors[i] = str(r.sector); outcodes[i] = str(r.outcode);
+    uprn[i] = r.uprn === null ? 0 : Number(r.uprn); floorAreaSqft[i] = r.floor_area_sqft === null ? NaN : Number(r.floor_area_sqft);
   });
-  return { n, rent, bedrooms, flat, date, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new PointGrid(lat, lng) };
+  const growthPerMonth = 30.44 * rentGrowthPerDay(Array.from(rent, (rent_pcm, i) => ({ group: `${sectors[i]}|${Math.min(4, bedrooms[i]!)}|${flat[i]}`, rent_pcm, day: day[i]! })));
+  return { n, rent, bedrooms, flat, date, day, asOf, uprn, floorAreaSqft, growthPerMonth, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new PointGrid(lat, lng) };
 }
 
 export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> {

@@ -48,10 +48,10 @@ describe('operational endpoints', () => {
     expect(r.headers['x-credits-remaining']).toBe('100000');
     // An endpoint declared but not served yet (pendingRoute): the same 503, and clients are
     // told to look again in an hour (its data comes with a later release).
-    const p = await call(s.base, 'GET', '/v1/valuations/12345/rental', { key });
+    const p = await call(s.base, 'GET', '/v1/yields?outcode=BS1', { key });
     expect(p.status).toBe(503);
     expect(p.json.code).toBe('data_unavailable');
-    expect(p.json.detail).toBe('The current data build does not serve GET /valuations/{uprn}/rental yet.');
+    expect(p.json.detail).toBe('The current data build does not serve GET /yields yet.');
     expect(p.headers['retry-after']).toBe('3600');
     expect(p.headers['x-credits-cost']).toBe('0');
     expect(p.headers['x-credits-remaining']).toBe('100000');

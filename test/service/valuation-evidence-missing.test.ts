@@ -20,8 +20,9 @@ afterAll(async () => {
 });
 
 describe('a build without the valuation evidence tables', () => {
-  it('HMO, GDV and long-term rents are 503 data_unavailable, nothing charged', async () => {
+  it('HMO, GDV, rental valuation and long-term rents are 503 data_unavailable, nothing charged', async () => {
     const replies = [
+      await call(s.base, 'GET', '/v1/valuations/200000005/rental', { key }),
       await call(s.base, 'GET', '/v1/valuations/200000005/hmo', { key }),
       await call(s.base, 'GET', '/v1/rents/long-term?outcode=BS1', { key }),
       await postJson(s.base, '/v1/valuations/development-gdv', key, { lat: 51.45, lng: -2.59, units: [{ property_type: 'flat', bedrooms: 2, floor_area_sqft: 700, count: 1 }] }),

@@ -163,11 +163,13 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
         include: chance(0.3) ? pick(['summary', 'summary,historical', 'summary,grade,by_bedrooms']) : undefined,
       });
     })],
+    // The location forms of GET /str/market (lat+lng with radius_m); sorts that need no point.
     ['GET /v1/str/listings', gen(n, () => get('/v1/str/listings', {
-      ...area({ radius: [500, 1000, 3000] }),
+      ...((s = pick(inp.str), k = rand()) =>
+        k < 0.35 ? { outcode: s.outcode } : k < 0.55 ? { postcode: s.sector } : k < 0.75 ? { postcode: s.postcode } : { lat: jitter(s.lat), lng: jitter(s.lng), radius_m: pick([1000, 2000, 5000]) })(),
       bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 3) : undefined,
-      page: chance(0.2) ? 2 : undefined,
-      page_size: chance(0.2) ? 50 : undefined,
+      sort: chance(0.4) ? pick(['revenue', 'adr', 'occupancy', 'rating']) : undefined,
+      per_page: chance(0.2) ? 50 : undefined,
     }))],
     ['GET /v1/listings', gen(n, () => get('/v1/listings', {
       ...area({ sector: false, radius: [500, 1000, 2000] }),

@@ -1,53 +1,13 @@
 import type { z } from 'zod';
-import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrMarketQuerySchema, StrMarketSchema } from '../../../schemas/api/str.ts';
 import { SECTIONS, marketSections, passes, type Section } from '../../domain/str/market.ts';
-import type { BuildResources } from '../../build/resources.ts';
 import { ApiError } from '../../middleware/errors.ts';
+import { locateListings } from '../../str/locate.ts';
 import type { StrMarketSet } from '../../str/market-set.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
-type Query = z.infer<typeof StrMarketQuerySchema>;
 type Country = z.output<typeof StrMarketSchema>['country'];
-
-/** A full postcode selects the listings within this distance of its point. */
-export const POSTCODE_RADIUS_M = 1_000;
-
-/** `lng,lat lng,lat …` as vertices (the schema has checked the syntax). */
-export function parsePolygon(text: string): [number, number][] {
-  return text.trim().split(/\s+/).map((p) => {
-    const [lng, lat] = p.split(',');
-    return [Number(lng), Number(lat)];
-  });
-}
-
-/** The listings the location names (before filters) and its label. */
-async function locate(set: StrMarketSet, q: Query, data: BuildResources): Promise<{ idx: readonly number[]; label: string }> {
-  if (q.outcode !== undefined) {
-    const code = q.outcode.toUpperCase();
-    return { idx: set.outcode(code), label: code };
-  }
-  if (q.postcode !== undefined) {
-    const compact = q.postcode.toUpperCase().replace(/\s+/g, '');
-    if (/[A-Z]{2}$/.test(compact)) {
-      const pc = normalisePostcode(q.postcode)!;
-      const store = await data.store.get();
-      const [row] = await store.query('postcode_point', [pc]);
-      if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
-      return { idx: set.within(Number(row.lat), Number(row.lng), POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}` };
-    }
-    // A sector: the outcode and the sector digit (its last character).
-    const sector = `${compact.slice(0, -1)} ${compact.slice(-1)}`;
-    return { idx: set.sector(sector), label: sector };
-  }
-  if (q.polygon !== undefined) {
-    const ring = parsePolygon(q.polygon);
-    return { idx: set.inPolygon(ring), label: `polygon of ${ring.length} points` };
-  }
-  const [lat, lng, r] = [q.lat!, q.lng!, q.radius_m!];
-  return { idx: set.within(lat, lng, r), label: `within ${Math.round(r)} m of ${lat}, ${lng}` };
-}
 
 /**
  * The country most of the selected listings are in, from their postcodes (ties:
@@ -88,7 +48,9 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ query, data }) => {
     const set = await data.strMarket.get().catch(notServedYet('GET /str/market'));
-    const { idx: located, label } = await locate(set, query, data);
+    const found = await locateListings(set, query, data);
+    if ('not_found' in found) throw new ApiError('not_found', found.not_found);
+    const { idx: located, label } = found;
     const s = set.listings;
     // Ascending rows: the months are read in memory order.
     const idx = Int32Array.from(located.filter((i) => passes(s, i, query))).sort();
