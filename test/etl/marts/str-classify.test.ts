@@ -126,12 +126,16 @@ describe('the SQL matches as the TypeScript does', () => {
     }
   });
 
+  /** The price guard (its own SQL, tested in the STR mart tests) flagging nothing, so the bounds are the quintiles alone. */
+  const noOutliers = () => conn.run('CREATE OR REPLACE TABLE str_price_guard AS SELECT id, false AS price_outlier FROM str_listing_base');
+
   it('tier bounds: quintiles per LA and band with 25+ priced listings, else the band build-wide, else all', async () => {
-    await conn.run(`CREATE OR REPLACE TABLE str_listing_base AS
+    await conn.run(`CREATE OR REPLACE TABLE str_listing_base AS SELECT row_number() OVER () AS id, * FROM (
       SELECT 'E06000023' AS la_code, 'entire_2' AS tier_band, CAST(i * 10 AS DOUBLE) AS price_gbp FROM range(1, 31) t(i)
       UNION ALL SELECT 'W06000015', 'entire_2', CAST(i * 10 AS DOUBLE) FROM range(1, 11) t(i)
       UNION ALL SELECT 'E06000023', 'room', CAST(40 + i AS DOUBLE) FROM range(1, 6) t(i)
-      UNION ALL SELECT 'E06000023', 'room', NULL FROM range(1, 50) t(i)`);
+      UNION ALL SELECT 'E06000023', 'room', NULL FROM range(1, 50) t(i))`);
+    await noOutliers();
     await runSql(conn, 'str_price_tiers', { tier_min_listings: 25 });
     const rows = await queryRows(conn, 'SELECT level, la_code, tier_band, listings, tier, min_price_gbp, max_price_gbp FROM str_price_tiers ORDER BY level, la_code, tier_band, tier_rank');
     const group = (level: string, la: string | null, band: string | null) => rows.filter((r) => r.level === level && r.la_code === la && r.tier_band === band);
@@ -153,7 +157,8 @@ describe('the SQL matches as the TypeScript does', () => {
   });
 
   it('an empty build still has the five tiers of level all, without bounds', async () => {
-    await conn.run('CREATE OR REPLACE TABLE str_listing_base (la_code VARCHAR, tier_band VARCHAR, price_gbp DOUBLE)');
+    await conn.run('CREATE OR REPLACE TABLE str_listing_base (id BIGINT, la_code VARCHAR, tier_band VARCHAR, price_gbp DOUBLE)');
+    await noOutliers();
     await runSql(conn, 'str_price_tiers', { tier_min_listings: 25 });
     const rows = await queryRows(conn, 'SELECT level, tier, min_price_gbp, max_price_gbp, listings FROM str_price_tiers ORDER BY tier_rank');
     expect(rows).toEqual(['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'].map((tier) => ({ level: 'all', tier, min_price_gbp: null, max_price_gbp: null, listings: '0' })));
