@@ -5,6 +5,7 @@
  *   npx tsx bench/mixed.ts [--addresses 1000000] [--seed 42] [--connections 10] [--seconds 30] [--runs 3]
  *                          [--warmup 10] [--probe-total 20000] [--fresh-etl] [--no-history]
  *                          [--workers 1,2]   (replicas: see bench/support/mixed-workers.ts)
+ *                          [--paced 0.25]    (then the open-loop runs at that share of flat out; 0: none)
  *
  * 1. The build: the bench build of that scale (bench/support/bench-build.ts: data/bench/dd-N-S,
  *    made once and reused), or with --fresh-etl a new ETL run of the same region (in a child
@@ -60,7 +61,7 @@ import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { cpuMeter, memory, rssSampler } from './support/proc.ts';
 import { startServerProcess, type LogLine } from './support/server-process.ts';
 import { etlSection, markdown, unexpected, type EndpointRun } from './support/mixed-report.ts';
-import { runLoad, scheduleOf, type EndpointSpec } from './support/mixed-load.ts';
+import { runLoad, scheduleOf, type EndpointSpec, type LoadSpec } from './support/mixed-load.ts';
 import { arg, argStr, mb, median, r2, summaryWithMax } from './support/stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -134,6 +135,8 @@ async function main(): Promise<void> {
   const RUNS = arg('runs', 3);
   const WARMUP = arg('warmup', 10);
   const PROBE_TOTAL = arg('probe-total', 20_000);
+  const PACED_SHARE = Number(argStr('paced', '0.25'));
+  const PACED_IN_FLIGHT = 64;
   const FRESH = process.argv.includes('--fresh-etl');
   const HISTORY = !process.argv.includes('--no-history');
   const command = `npx tsx bench/mixed.ts ${process.argv.slice(2).join(' ')}`.trim();
@@ -291,10 +294,10 @@ async function main(): Promise<void> {
     const w = await runLoad(runSpec(0, WARMUP), tmp, 'warmup');
     log(`warm-up ${WARMUP} s: ${w.total.rps} req/s, p95 ${w.total.p95_ms} ms`);
   }
-  const runs: Record<string, unknown>[] = [];
-  const perRun: Record<string, EndpointRun>[] = [];
+  // One measured run: the access log collected over exactly the generator's sending, the
+  // server's CPU and RSS metered over the same span; per endpoint client and server latency.
   let rssEnd = NaN;
-  for (let k = 1; k <= RUNS; k++) {
+  const measure = async (k: number, spec: Omit<LoadSpec, 'out'>, label: string) => {
     accessLog.length = 0;
     collecting = true;
     const la0 = loadAverage();
@@ -302,7 +305,7 @@ async function main(): Promise<void> {
     let rss: ReturnType<typeof rssSampler> | undefined;
     let serverCpu: ReturnType<ReturnType<typeof cpuMeter>['stop']> | undefined;
     let mem: ReturnType<ReturnType<typeof rssSampler>['stop']> | undefined;
-    const res = await runLoad(runSpec(k, SECONDS), tmp, `run-${k}`, {
+    const res = await runLoad(spec, tmp, `${label}-${k}`, {
       start: () => ((cpu = cpuMeter(server.pid)), (rss = rssSampler(server.pid))),
       end: () => ((serverCpu = cpu!.stop()), (mem = rss!.stop())),
     });
@@ -324,23 +327,46 @@ async function main(): Promise<void> {
         else non2xx[key] = c;
       }
       endpoints[ep.name] = { client: ep.client, server: summaryWithMax(byRoute.get(ep.name) ?? []), rps: ep.rps, ok, non2xx, socket_errors: socket };
-      for (const s of ep.samples) if (!(s.key === '503 data_unavailable' && !served[ep.name])) log(`run ${k} NON-2xx ${ep.name} ${s.key}: ${s.method} ${s.path} ${s.body ?? ''} → ${s.response ?? ''}`);
+      for (const s of ep.samples) if (!(s.key === '503 data_unavailable' && !served[ep.name])) log(`${label} ${k} NON-2xx ${ep.name} ${s.key}: ${s.method} ${s.path} ${s.body ?? ''} → ${s.response ?? ''}`);
     }
-    perRun.push(endpoints);
     const okTotal = Object.values(endpoints).reduce((a, e) => a + e.ok, 0);
     const run = {
       run: k,
       elapsed_s: res.elapsed_s,
       total: { ...res.total, rps_2xx: r2(okTotal / res.elapsed_s), unexpected_non2xx: unexpected(endpoints, served) },
+      ...(res.offered_rps !== undefined ? { offered_rps: r2(res.offered_rps), dropped: res.dropped } : {}),
       server_process: { ...serverCpu, rss_peak_mb: mb(mem.peak), rss_end_mb: mb(mem.end), rss_samples: mem.samples },
       load_generator_cpu_s: res.generator_cpu_s,
       load_average_before: la0,
       load_average_after: loadAverage(),
       endpoints,
     };
+    log(`${label} ${k}: ${res.total.rps} req/s (2xx ${run.total.rps_2xx})${res.offered_rps !== undefined ? ` of ${r2(res.offered_rps)} offered, ${res.dropped} dropped` : ''}, ` +
+      `p50 ${res.total.p50_ms} p95 ${res.total.p95_ms} p99 ${res.total.p99_ms} ms, server ${serverCpu.cores_busy} cores busy, RSS peak ${mb(mem.peak)} MB, unexpected non-2xx ${run.total.unexpected_non2xx}`);
+    return { endpoints, run };
+  };
+  const runs: Record<string, unknown>[] = [];
+  const perRun: Record<string, EndpointRun>[] = [];
+  for (let k = 1; k <= RUNS; k++) {
+    const { endpoints, run } = await measure(k, runSpec(k, SECONDS), 'run');
+    perRun.push(endpoints);
     runs.push(run);
-    log(`run ${k}: ${res.total.rps} req/s (2xx ${run.total.rps_2xx}), p50 ${res.total.p50_ms} p95 ${res.total.p95_ms} p99 ${res.total.p99_ms} ms, ` +
-      `server ${serverCpu.cores_busy} cores busy, RSS peak ${mb(mem.peak)} MB, unexpected non-2xx ${run.total.unexpected_non2xx}`);
+  }
+
+  // Paced: the same mix in an open loop at a share of the flat-out rate just measured (the
+  // median of the closed-loop runs), where latency is what a customer sees at a sustainable
+  // load; issue 17 and 18's line: each endpoint's server p95 under 20 ms at 25% of flat out.
+  const pacedRuns: Record<string, unknown>[] = [];
+  const pacedPerRun: Record<string, EndpointRun>[] = [];
+  const flatOut = median(runs.map((r: Record<string, any>) => r.total.rps as number));
+  const pacedRate = PACED_SHARE * flatOut;
+  if (PACED_SHARE > 0) {
+    for (let k = 1; k <= RUNS; k++) {
+      const spec = { ...runSpec(k + RUNS, SECONDS), mode: 'paced' as const, rate: pacedRate, connections: PACED_IN_FLIGHT };
+      const { endpoints, run } = await measure(k, spec, 'paced');
+      pacedPerRun.push(endpoints);
+      pacedRuns.push(run);
+    }
   }
 
   const hwm = memory(server.pid).hwm;
@@ -382,6 +408,29 @@ async function main(): Promise<void> {
     server_rss_end_mb: mb(rssEnd),
   };
 
+  const pmed = (name: string, f: (e: EndpointRun) => number) => r2(median(pacedPerRun.map((r) => f(r[name]!))));
+  const paced = PACED_SHARE > 0
+    ? {
+      share_of_flat_out: PACED_SHARE,
+      flat_out_rps: r2(flatOut),
+      offered_rps: r2(pacedRate),
+      max_in_flight: PACED_IN_FLIGHT,
+      target_server_p95_ms: 20,
+      note: 'open loop (Poisson arrivals) at this share of the closed-loop runs\' median req/s; server latency from the access log; medians of the runs',
+      runs: pacedRuns,
+      endpoints: MIX.map(([name]) => ({
+        endpoint: name,
+        served: served[name]!,
+        rps: pmed(name, (e) => e.rps),
+        server: { p50_ms: pmed(name, (e) => e.server.p50_ms), p95_ms: pmed(name, (e) => e.server.p95_ms), p99_ms: pmed(name, (e) => e.server.p99_ms) },
+        client: { p50_ms: pmed(name, (e) => e.client.p50_ms), p95_ms: pmed(name, (e) => e.client.p95_ms) },
+        requests_all_runs: pacedPerRun.reduce((a, r) => a + r[name]!.client.n, 0),
+        non2xx_all_runs: Object.fromEntries(pacedPerRun.flatMap((r) => Object.entries(r[name]!.non2xx)).reduce((m, [k, c]) => m.set(k, (m.get(k) ?? 0) + c), new Map<string, number>())),
+        under_target: pmed(name, (e) => e.server.p95_ms) < 20,
+      })),
+    }
+    : null;
+
   const result = {
     benchmark: 'mixed',
     command,
@@ -407,6 +456,7 @@ async function main(): Promise<void> {
     mix: Object.fromEntries(MIX),
     totals,
     endpoints: table,
+    paced,
     preflight,
     preflight_problems: problems,
     etl: etlSection(manifest, etlNow),

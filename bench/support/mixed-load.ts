@@ -25,8 +25,11 @@ export interface LoadSpec {
   url: string;
   headers: Record<string, string>;
   connections: number;
-  mode: 'timed' | 'preflight';
+  /** timed: closed loop (`connections` workers, each waiting for its answer); paced: open loop at `rate`; preflight: a fixed set. */
+  mode: 'timed' | 'paced' | 'preflight';
   seconds: number;
+  /** paced: mean arrivals per second (Poisson); at most `connections` in flight, arrivals beyond that are dropped and counted. */
+  rate?: number;
   endpoints: EndpointSpec[];
   /** timed: endpoint indices in the order they are sent (repeated); preflight: how many of each endpoint's requests to send. */
   schedule: number[];
@@ -75,6 +78,7 @@ async function loadChild(specPath: string): Promise<void> {
   const outcomes: Record<string, number>[] = Array.from({ length: n }, () => ({}));
   const samples: { key: string; method: string; path: string; body?: string; response?: string }[][] = Array.from({ length: n }, () => []);
   const okIndex: number[][] = Array.from({ length: n }, () => []);
+  let dropped = 0;
   const record = (e: number, i: number, o: Outcome) => {
     lat[e]!.push(o.ms);
     const key = is2xx(o) ? String(o.status) : outcomeKey(o);
@@ -103,6 +107,44 @@ async function loadChild(specPath: string): Promise<void> {
       }
     };
     await Promise.all(Array.from({ length: spec.connections }, worker));
+  } else if (spec.mode === 'paced') {
+    // Open loop: arrivals at exponential gaps whether or not earlier ones were answered (the
+    // latency a customer sees at a sustainable load, not that of a queue the bench builds itself).
+    const deadline = t0 + spec.seconds * 1000;
+    const cursor = spec.endpoints.map((e) => e.start);
+    const rate = spec.rate!;
+    let seed = 4242;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) + 1) / 2147483649;
+    let pos = 0, inFlight = 0, nextAt = t0;
+    const pending: Promise<void>[] = [];
+    const fire = () => {
+      if (inFlight >= spec.connections) {
+        dropped++;
+        return;
+      }
+      const e = spec.schedule[pos++ % spec.schedule.length]!;
+      const ep = spec.endpoints[e]!;
+      const i = cursor[e]! % ep.requests.length;
+      cursor[e] = cursor[e]! + 1;
+      inFlight++;
+      pending.push(send(ep.method, ep.requests[i]!).then((o) => {
+        inFlight--;
+        record(e, i, o);
+      }));
+    };
+    await new Promise<void>((done) => {
+      const tick = () => {
+        const now = performance.now();
+        while (nextAt <= now && nextAt < deadline) {
+          fire();
+          nextAt += (-Math.log(rand()) * 1000) / rate;
+        }
+        if (nextAt >= deadline) return done();
+        setTimeout(tick, Math.max(0, nextAt - performance.now()));
+      };
+      tick();
+    });
+    await Promise.all(pending);
   } else {
     const deadline = t0 + spec.seconds * 1000;
     const cursor = spec.endpoints.map((e) => e.start);
@@ -127,6 +169,7 @@ async function loadChild(specPath: string): Promise<void> {
     elapsed_s: r2(elapsed),
     generator_cpu_s: r2((cpu.user + cpu.system) / 1e6),
     total: { ...summaryWithMax(all), rps: r2(all.length / elapsed) },
+    ...(spec.mode === 'paced' ? { offered_rps: spec.rate, dropped } : {}),
     endpoints: spec.endpoints.map((ep, e) => ({
       name: ep.name,
       client: summaryWithMax(lat[e]!),
@@ -139,7 +182,15 @@ async function loadChild(specPath: string): Promise<void> {
 }
 
 export interface ChildEndpoint { name: string; client: ReturnType<typeof summaryWithMax>; rps: number; outcomes: Record<string, number>; samples: { key: string; method: string; path: string; body?: string; response?: string }[]; ok_index?: number[] }
-export interface ChildResult { elapsed_s: number; generator_cpu_s: number; total: ReturnType<typeof summaryWithMax> & { rps: number }; endpoints: ChildEndpoint[] }
+export interface ChildResult {
+  elapsed_s: number;
+  generator_cpu_s: number;
+  total: ReturnType<typeof summaryWithMax> & { rps: number };
+  /** paced only: the arrival rate asked for, and arrivals not sent because `connections` were in flight. */
+  offered_rps?: number;
+  dropped?: number;
+  endpoints: ChildEndpoint[];
+}
 
 /** Runs the load generator; `hooks` are called when it starts and stops sending. */
 export function runLoad(spec: Omit<LoadSpec, 'out'>, dir: string, name: string, hooks: { start?(): void; end?(): void } = {}): Promise<ChildResult> {

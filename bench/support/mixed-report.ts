@@ -59,6 +59,13 @@ export function markdown(r: Record<string, any>, history: Record<string, any>[])
   for (const e of r.endpoints) {
     lines.push(`| ${short(e.endpoint)}${e.served ? '' : ' (not served)'} | ${e.weight_per_1000} | ${f(e.rps)} | ${f(e.client.p50_ms)} | ${f(e.client.p95_ms)} | ${f(e.client.p99_ms)} | ${f(e.server.p50_ms)} | ${f(e.server.p95_ms)} | ${f(e.server.p99_ms)} | ${e.requests_all_runs} | ${kv(e.non2xx_all_runs)} | ${kv(e.socket_errors_all_runs)} |`);
   }
+  if (r.paced) {
+    const p = r.paced;
+    lines.push('', `## Paced: open loop at ${p.share_of_flat_out * 100}% of flat out`, '');
+    lines.push(`${p.offered_rps} req/s offered (Poisson arrivals; flat out, the closed-loop runs' median, was ${p.flat_out_rps} req/s), at most ${p.max_in_flight} in flight; ${p.runs.length} runs of ${r.load.seconds} s; medians of the runs. Target: every endpoint's server p95 under ${p.target_server_p95_ms} ms. Runs: ${p.runs.map((x: any) => `${x.total.rps} req/s, ${x.dropped} dropped, p95 ${x.total.p95_ms} ms, load ${x.load_average_before.join(' ')}`).join('; ')}.`, '');
+    lines.push('| endpoint | req/s | server p50 | p95 | p99 ms | client p95 ms | requests | non-2xx | p95 < 20 ms |', '|---|---|---|---|---|---|---|---|---|');
+    for (const e of p.endpoints) lines.push(`| ${short(e.endpoint)}${e.served ? '' : ' (not served)'} | ${f(e.rps)} | ${f(e.server.p50_ms)} | ${f(e.server.p95_ms)} | ${f(e.server.p99_ms)} | ${f(e.client.p95_ms)} | ${e.requests_all_runs} | ${kv(e.non2xx_all_runs)} | ${e.under_target ? 'yes' : '**no**'} |`);
+  }
   lines.push('', '## Every run', '');
   lines.push('| run | req/s | 2xx req/s | p50 | p95 | p99 ms | unexpected non-2xx | server CPU s (user + sys) / wall s | cores busy | RSS peak / end MB | generator CPU s | load average before → after |', '|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const x of r.runs) {
