@@ -42,10 +42,13 @@ interface Config {
   pids: Set<number>;
 }
 
-/** CPU seconds of a server: its primary and every worker it has logged. */
+/**
+ * CPU seconds of a server: its primary and every worker it has logged, each once (with
+ * WORKERS=1 the primary is the worker and logs its own pid: it was counted twice).
+ */
 const cpuOf = (c: Config) => {
   let s = 0;
-  for (const pid of [c.server.pid, ...c.pids]) {
+  for (const pid of new Set([c.server.pid, ...c.pids])) {
     try {
       const x = cpuSeconds(pid);
       s += x.user_s + x.sys_s;
