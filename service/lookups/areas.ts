@@ -5,18 +5,19 @@ import { sourceAsOf, type LookupTables } from './tables.ts';
 /** Helpers the postcode, area, trends and flood endpoints share: counts and mixes of an area, its index chain. */
 
 export type AreaLevel = 'postcode' | 'sector' | 'outcode' | 'district';
-export type Row = Record<string, unknown>;
+export type { Row } from './keyed.ts';
+import type { Row } from './keyed.ts';
 
 export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
-export async function areaCounts(t: LookupTables, level: AreaLevel, code: string): Promise<Row | undefined> {
-  return (await t.store.query('lookup_area_counts', [`${level}:${code}`]))[0];
+export function areaCounts(t: LookupTables, level: AreaLevel, code: string): Row | undefined {
+  return t.rows.counts.first(`${level}:${code}`);
 }
 
 /** The area's addresses by property type, tenure, construction age and EPC rating. */
-export async function areaMixes(t: LookupTables, level: AreaLevel, code: string): Promise<Record<string, { value: string; count: number; share: number }[]>> {
-  const rows = await t.store.query('lookup_area_mix', [`${level}:${code}`]);
+export function areaMixes(t: LookupTables, level: AreaLevel, code: string): Record<string, { value: string; count: number; share: number }[]> {
+  const rows = t.rows.mix.get(`${level}:${code}`);
   const total = new Map<string, number>();
   for (const r of rows) total.set(String(r.dim), (total.get(String(r.dim)) ?? 0) + Number(r.n));
   const out: Record<string, { value: string; count: number; share: number }[]> = { property_type: [], tenure: [], construction_age: [], epc_rating: [] };
@@ -37,11 +38,11 @@ const PARENT: Record<string, string> = { sector: 'outcode', outcode: 'district',
  * The area's growth row and its parents' (price_growth), most local first, following each
  * row's parent_code up to the country: the chain pickIndexLevel chooses from.
  */
-export async function growthChain(t: LookupTables, level: string, code: string): Promise<Row[]> {
+export function growthChain(t: LookupTables, level: string, code: string): Row[] {
   const chain: Row[] = [];
   let at: [string, string] | undefined = [level, code];
   while (at) {
-    const [row] = await t.store.query('lookup_growth', [`${at[0]}:${at[1]}`]);
+    const row = t.rows.growth.first(`${at[0]}:${at[1]}`);
     if (!row) break;
     chain.push(row);
     const parent: string | undefined = PARENT[at[0]];

@@ -1,5 +1,6 @@
 import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
+import { KeyedRows } from './keyed.ts';
 
 /**
  * The in-memory tables the lookup endpoints read (service/store/sql/lookup_*_table.sql), made
@@ -13,10 +14,22 @@ export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 's
 export interface LookupTables {
   store: BuildStore;
   has: ReadonlySet<LookupTable>;
+  /** The small per-area tables, in the heap keyed "level:code" (empty where `has` lacks their table). */
+  rows: AreaRows;
   /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
   buildDate: string;
   /** Local authority names by GSS code (UK HPI's), where the build has them. */
   laNames: ReadonlyMap<string, string>;
+}
+
+export interface AreaRows {
+  counts: KeyedRows;
+  mix: KeyedRows;
+  growth: KeyedRows;
+  index: KeyedRows;
+  sqft: KeyedRows;
+  rents: KeyedRows;
+  str: KeyedRows;
 }
 
 /** The build date: the day its manifest was created (the ETL's `today`). */
@@ -29,8 +42,11 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const t = store.tables;
   const has = new Set<LookupTable>();
   const date = buildDate(build);
+  const none = KeyedRows.empty();
+  const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none };
   if (t.has('sales') && t.has('properties')) {
     await store.exec('lookup_sales_table');
+    await store.exec('lookup_type_months_table');
     has.add('sales');
   }
   // A build published before epc_linked had potential_energy_efficiency and main_fuel cannot make it.
@@ -39,23 +55,30 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
     await store.exec('lookup_area_counts_table', [date]);
     await store.exec('lookup_area_counts_index');
     await store.exec('lookup_area_mix_table');
+    rows.counts = await KeyedRows.load(store, 'lookup_area_counts');
+    rows.mix = await KeyedRows.load(store, 'lookup_area_mix');
     has.add('area');
   }
   if (t.has('price_index_monthly')) {
     await store.exec('lookup_index_table');
+    rows.index = await KeyedRows.load(store, 'lookup_index_series');
     has.add('index');
   }
   if (['price_growth', 'price_per_sqft', 'rents_area', 'yields_area'].every((n) => t.has(n))) {
     await store.exec('lookup_area_stats_tables');
+    rows.growth = await KeyedRows.load(store, 'lookup_growth');
+    rows.sqft = await KeyedRows.load(store, 'lookup_area_prices');
+    rows.rents = await KeyedRows.load(store, 'lookup_area_rents');
     has.add('area_stats');
   }
   if (t.has('str_area_snapshot') && t.has('str_area_months')) {
     await store.exec('lookup_area_str_table');
+    rows.str = await KeyedRows.load(store, 'lookup_area_str');
     has.add('str');
   }
   const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
-  return { store, has, buildDate: date, laNames };
+  return { store, has, rows, buildDate: date, laNames };
 }
 
 /** The latest as-of date of a source's files in the build (null when none says). */

@@ -38,7 +38,7 @@ export default defineRoute({
     const known = located;
     let postcodeAddresses = null;
     if (place.kind === 'postcode') {
-      const c = await areaCounts(t, 'postcode', place.postcode!);
+      const c = areaCounts(t, 'postcode', place.postcode!);
       const n = Number(c?.located ?? 0);
       postcodeAddresses = {
         located_addresses: n,

@@ -27,7 +27,8 @@ export default defineRoute({
     const postcode = normalisePostcode(params.postcode)!;
     const [row] = await t.store.query('lookup_postcode', [postcode]);
     if (!row) throw new ApiError('not_found', `Postcode ${postcode} is not in the postcode directory.`);
-    const [counts, mix] = await Promise.all([areaCounts(t, 'postcode', postcode), areaMixes(t, 'postcode', postcode)]);
+    const counts = areaCounts(t, 'postcode', postcode);
+    const mix = areaMixes(t, 'postcode', postcode);
     const la = str(row.la_code);
     const lat = num(row.lat);
     const lng = num(row.lng);

@@ -34,20 +34,18 @@ export default defineRoute({
     const [level, code]: [Level, string | null] =
       place.kind === 'outcode' ? ['outcode', place.outcode] : place.kind === 'local_authority' ? ['district', place.la_code] : ['sector', place.sector];
     if (code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);
-    const chain = await growthChain(t, level, code);
+    const chain = growthChain(t, level, code);
     const chosen = chosenIndex(chain);
     if (!chosen) throw new ApiError('not_found', `No price index for ${level} ${code}: no matched sales there.`);
-    const [series, own] = await Promise.all([
-      t.store.query('lookup_index_series', [`${chosen.used.level}:${chosen.used.code}`]),
-      t.store.query('lookup_index_series', [`${level}:${code}`]),
-    ]);
+    const series = t.rows.index.get(`${chosen.used.level}:${chosen.used.code}`);
+    const own = t.rows.index.get(`${level}:${code}`);
     const last = monthNo(String(chosen.row.as_of_month));
     const first = last - query.months + 1;
     const indexAt = new Map(series.map((r) => [String(r.month), num(r.index)]));
     let counts = new Map(own.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales_count ?? 0) }]));
     const type = query.property_type ?? null;
     if (type !== null) {
-      const rows = await t.store.query('lookup_type_months', [`${level}:${code}`, PPD_CODE[type], `${monthText(first)}-01`]);
+      const rows = await t.store.query('lookup_type_months', [`${level}:${code}:${PPD_CODE[type]}`, `${monthText(first)}-01`]);
       counts = new Map(rows.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales) }]));
     }
     const months = [];

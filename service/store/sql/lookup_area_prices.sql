@@ -1,2 +1,3 @@
--- lookup_area_prices: £ per sq ft of an area's standard sales of the last 24 months, all types (key "level:code").
-SELECT sales_count, median_gbp_sqft, p25_gbp_sqft, p75_gbp_sqft FROM lk_sqft WHERE key = $1
+-- lookup_area_prices: £ per sq ft of each area's standard sales of the last 24 months, all types
+-- (key "level:code"), loaded whole into the heap.
+SELECT key, sales_count, median_gbp_sqft, p25_gbp_sqft, p75_gbp_sqft FROM lk_sqft ORDER BY key
