@@ -2984,15 +2984,13 @@ export interface operations {
             query?: {
                 /** @description Unique Property Reference Number */
                 uprn?: string;
-                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
+                outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description A postcode district: everything placed in it (no radius). */
-                outcode?: string;
-                /** @description Metres around the location; default 1000, at most 5000. */
+                /** @description Metres around the place; default 1000, at most 5000. */
                 radius_m?: number;
                 type?: "sale" | "rent";
                 min_price?: number;
@@ -3102,15 +3100,13 @@ export interface operations {
             query?: {
                 /** @description Unique Property Reference Number */
                 uprn?: string;
-                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
+                outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description A postcode district: everything placed in it (no radius). */
-                outcode?: string;
-                /** @description Metres around the location; default 2000, at most 10000. */
+                /** @description Metres around the place; default 2000, at most 10000. */
                 radius_m?: number;
                 strategy?: "below_market" | "yield";
                 /** @description below_market: the least discount to the valuation; default 10. */
@@ -3308,13 +3304,12 @@ export interface operations {
             query?: {
                 /** @description Unique Property Reference Number */
                 uprn?: string;
-                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around the location; default 800, at most 1600. */
+                /** @description Metres around the place; default 800, at most 1600. */
                 radius_m?: number;
             };
             header?: never;
@@ -3427,7 +3422,6 @@ export interface operations {
             query?: {
                 /** @description Unique Property Reference Number */
                 uprn?: string;
-                /** @description A full postcode; its point is the centre. */
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { CRIME_TYPES } from '../sources/police-crime.ts';
-import { exactlyOneLocation, LocationEcho, locationFields, radiusField } from './point-location.ts';
+import { LocationEcho, locationQuery, type LocationOptions } from './location.ts';
 
 export const CRIME_RADIUS = { default: 800, max: 1_600 } as const;
+export const CRIME_LOCATION: LocationOptions = { forms: ['uprn', 'postcode', 'point'], radius: { ...CRIME_RADIUS, anyForm: true } };
+const crimeLocation = locationQuery(CRIME_LOCATION);
 
-export const CrimeQuerySchema = z
-  .strictObject({ ...locationFields, radius_m: radiusField(CRIME_RADIUS.default, CRIME_RADIUS.max) })
-  .superRefine(exactlyOneLocation(['uprn', 'postcode', 'lat+lng']));
+export const CrimeQuerySchema = z.strictObject({ ...crimeLocation.shape }).superRefine(crimeLocation.refine);
 
 const Rate = z.object({
   crimes: z.number().int(),

@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { LISTING_PROPERTY_TYPES } from '../sources/listings.ts';
 import { Page, qInt, qNum } from './common.ts';
-import { areaLocationFields, exactlyOneLocation, LocationEcho, radiusField } from './point-location.ts';
+import { LocationEcho, locationQuery, type LocationOptions } from './location.ts';
 
 export const LISTINGS_RADIUS = { default: 1_000, max: 5_000 } as const;
 export const DEALS_RADIUS = { default: 2_000, max: 10_000 } as const;
-const AREA_WAYS = ['uprn', 'postcode', 'outcode', 'lat+lng'];
+/** Around a UPRN, postcode or point (radius_m), or everything placed in an outcode (no radius). */
+const around = (radius: { default: number; max: number }): LocationOptions => ({
+  forms: ['uprn', 'postcode', 'outcode', 'point'], radius: { ...radius, anyForm: true, pointsOnly: true },
+});
+export const LISTINGS_LOCATION = around(LISTINGS_RADIUS);
+export const DEALS_LOCATION = around(DEALS_RADIUS);
+const listingsLocation = locationQuery(LISTINGS_LOCATION);
+const dealsLocation = locationQuery(DEALS_LOCATION);
 
 const priceRange = {
   min_price: qInt().min(0).optional(),
@@ -26,8 +33,7 @@ function ordered(v: { min_price?: number; max_price?: number; min_bedrooms?: num
 
 export const ListingsQuerySchema = z
   .strictObject({
-    ...areaLocationFields,
-    radius_m: radiusField(LISTINGS_RADIUS.default, LISTINGS_RADIUS.max),
+    ...listingsLocation.shape,
     type: z.enum(['sale', 'rent']).default('sale'),
     ...priceRange,
     ...bedroomRange,
@@ -36,7 +42,7 @@ export const ListingsQuerySchema = z
     page: Page,
     per_page: qInt().min(1).max(50).default(25),
   })
-  .superRefine(exactlyOneLocation(AREA_WAYS))
+  .superRefine(listingsLocation.refine)
   .superRefine(ordered)
   .superRefine((v, ctx) => {
     if (v.sort === 'distance' && v.outcode !== undefined) ctx.addIssue({ code: 'custom', path: ['sort'], message: 'sort=distance needs a point (uprn, postcode or lat+lng), not an outcode' });
@@ -70,8 +76,7 @@ export const ListingsSchema = z.object({
 
 export const DealsQuerySchema = z
   .strictObject({
-    ...areaLocationFields,
-    radius_m: radiusField(DEALS_RADIUS.default, DEALS_RADIUS.max),
+    ...dealsLocation.shape,
     strategy: z.enum(['below_market', 'yield']).default('below_market'),
     min_discount_pct: qNum().min(0).max(90).optional().meta({ description: 'below_market: the least discount to the valuation; default 10.' }),
     min_yield_pct: qNum().min(0).max(50).optional().meta({ description: 'yield: the least gross yield; default: above the area\'s.' }),
@@ -80,7 +85,7 @@ export const DealsQuerySchema = z
     page: Page,
     per_page: qInt().min(1).max(50).default(20),
   })
-  .superRefine(exactlyOneLocation(AREA_WAYS))
+  .superRefine(dealsLocation.refine)
   .superRefine(ordered)
   .superRefine((v, ctx) => {
     if (v.strategy === 'below_market' && v.min_yield_pct !== undefined) ctx.addIssue({ code: 'custom', path: ['min_yield_pct'], message: 'min_yield_pct applies to strategy=yield' });

@@ -28,9 +28,10 @@ export interface LocationOptions {
   forms: readonly LocationForm[];
   /**
    * `radius_m` in metres, its default and maximum: around lat,lng, or around whichever place is
-   * given when `anyForm` (a UPRN or postcode is a point too, e.g. for comparables).
+   * given when `anyForm` (a UPRN or postcode is a point too, e.g. for comparables). With
+   * `pointsOnly`, an area form (an outcode: everything placed in it) takes no radius: a 400.
    */
-  radius?: { default: number; max: number; anyForm?: boolean };
+  radius?: { default: number; max: number; anyForm?: boolean; pointsOnly?: boolean };
 }
 
 /** One place, as the resolver takes it. Postcodes and sectors are canonical (upper case, one space). */
@@ -111,6 +112,10 @@ export function locationQuery(opts: LocationOptions) {
     if (!point && v.radius_m !== undefined && !opts.radius?.anyForm) {
       ctx.addIssue({ code: 'custom', path: ['radius_m'], message: 'radius_m applies only with lat and lng' });
     }
+    const area = v.outcode !== undefined || v.local_authority !== undefined;
+    if (area && v.radius_m !== undefined && opts.radius?.anyForm && opts.radius.pointsOnly) {
+      ctx.addIssue({ code: 'custom', path: ['radius_m'], message: 'radius_m applies to a point (uprn, postcode or lat+lng), not to an outcode' });
+    }
     if (given.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['location'], message: `give the location in exactly one way: ${options}` });
     } else if (given.length > 1) {
@@ -141,3 +146,13 @@ export function toLocation(v: LocationInput, opts: LocationOptions): Location {
   }
   throw new Error('toLocation: no location (the query was not refined)');
 }
+
+/** Where a point-and-radius answer searched: a point with its radius, or an outcode (no radius). */
+export const LocationEcho = z.object({
+  kind: z.enum(['uprn', 'postcode', 'outcode', 'point']),
+  label: z.string(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  radius_m: z.number().nullable(),
+  la_code: z.string().nullable().meta({ description: 'Local authority of the point (GSS), where known.' }),
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GIAS_PHASES, GIAS_STATUSES, OFSTED_RATINGS } from '../sources/gias.ts';
 import { qBool, qInt, qNum } from './common.ts';
-import { exactlyOneLocation, LocationEcho, locationFields } from './point-location.ts';
+import { LocationEcho, locationQuery, type LocationOptions } from './location.ts';
 
 /** The `phase` filter and the GIAS phases each takes (an all-through school is both primary and secondary). */
 export const SCHOOL_PHASE_FILTER = {
@@ -12,16 +12,20 @@ export const SCHOOL_PHASE_FILTER = {
   sixteen_plus: ['16 plus'],
 } as const satisfies Record<string, readonly (typeof GIAS_PHASES)[number][]>;
 
+/** A point only: the search distance is `max_distance_m`. */
+export const SCHOOLS_LOCATION: LocationOptions = { forms: ['uprn', 'postcode', 'point'] };
+const schoolsLocation = locationQuery(SCHOOLS_LOCATION);
+
 export const SchoolsQuerySchema = z
   .strictObject({
-    ...locationFields,
+    ...schoolsLocation.shape,
     phase: z.enum(Object.keys(SCHOOL_PHASE_FILTER) as [keyof typeof SCHOOL_PHASE_FILTER, ...(keyof typeof SCHOOL_PHASE_FILTER)[]]).default('all')
       .meta({ description: 'primary and secondary include all-through and middle schools.' }),
     max_distance_m: qNum().positive().max(20_000).default(5_000).meta({ description: 'Default 5,000, at most 20,000.' }),
     limit: qInt().min(1).max(50).default(10),
     include_closed: qBool(false).meta({ description: 'Open establishments only unless true.' }),
   })
-  .superRefine(exactlyOneLocation(['uprn', 'postcode', 'lat+lng']));
+  .superRefine(schoolsLocation.refine);
 
 export const SchoolSchema = z.object({
   urn: z.number().int(),

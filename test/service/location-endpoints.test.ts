@@ -79,10 +79,12 @@ describe('GET /v1/crime', () => {
     expect(r.status).toBe(200);
     expect(r.json.total).toBe(want!.n);
     expect(r.json.location.la_code).toBe(p.la_code);
-    const [u] = await rows(`SELECT uprn, lat, lng FROM properties WHERE postcode = '${p.postcode}' ORDER BY uprn LIMIT 1`);
+    expect(r.json.location).toMatchObject({ kind: 'point', label: `${p.lat},${p.lng}`, radius_m: 1600 });
+    const [u] = await rows(`SELECT uprn, address, lat, lng FROM properties WHERE postcode = '${p.postcode}' ORDER BY uprn LIMIT 1`);
     const byUprn = await get(`/v1/crime?uprn=${u!.uprn}&radius_m=300`);
     const [w2] = await rows(`SELECT count(*)::INTEGER AS n FROM crime WHERE lat IS NOT NULL AND ${HAV('lat', 'lng', Number(u!.lat), Number(u!.lng))} <= 300`);
     expect(byUprn.json.total).toBe(w2!.n);
+    expect(byUprn.json.location).toMatchObject({ kind: 'uprn', label: u!.address, lat: Number(u!.lat), lng: Number(u!.lng), radius_m: 300 });
   });
 
   it('404 where no police.uk force publishes (Edinburgh), free', async () => {
@@ -95,9 +97,9 @@ describe('GET /v1/crime', () => {
 
   it('400 naming the conflict for every malformed location, free', async () => {
     const cases: [string, RegExp][] = [
-      ['', /give the location in one way: uprn, postcode, lat\+lng/],
-      ['?postcode=BS1%204DJ&lat=51.45&lng=-2.59', /not postcode and lat\+lng/],
-      ['?uprn=1&postcode=BS1%204DJ', /not uprn and postcode/],
+      ['', /give the location in exactly one way: uprn, postcode or lat\+lng"/],
+      ['?postcode=BS1%204DJ&lat=51.45&lng=-2.59', /got postcode and lat\+lng/],
+      ['?uprn=1&postcode=BS1%204DJ', /got uprn and postcode/],
       ['?lat=51.45', /lat and lng must be given together/],
       ['?postcode=BS1%204DJ&radius_m=1601', /1600|1,600|less than or equal/],
       ['?postcode=BS1%204DJ&radius_m=0', /greater than 0|too small/i],
@@ -180,7 +182,7 @@ describe('GET /v1/listings', () => {
 
   it('400 for a bad filter or a location conflict, naming it', async () => {
     const cases: [string, RegExp][] = [
-      ['outcode=BS1&postcode=BS1%204DJ', /not postcode and outcode/],
+      ['outcode=BS1&postcode=BS1%204DJ', /got postcode and outcode/],
       ['outcode=BS1&radius_m=500', /radius_m applies to a point/],
       ['outcode=BS1&sort=distance', /sort=distance needs a point/],
       ['outcode=BS1&min_price=500000&max_price=100000', /max_price is below min_price/],

@@ -1,7 +1,8 @@
-import { CRIME_RADIUS, CrimeQuerySchema, CrimeSchema } from '../../../schemas/api/crime.ts';
+import { CRIME_LOCATION, CrimeQuerySchema, CrimeSchema } from '../../../schemas/api/crime.ts';
 import { crimeCounts, per1000 } from '../../domain/crime.ts';
 import { ApiError } from '../../middleware/errors.ts';
-import { placeEcho, resolvePlace, type PointPlace } from '../../location/place.ts';
+import { aroundEcho, type AroundPoint } from '../../location/around.ts';
+import { aroundOrNotFound } from '../place.ts';
 import type { CrimeSet } from '../../location/sets.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -34,9 +35,7 @@ export default defineRoute({
   handler: async ({ query, data }) => {
     const set = await data.crime.get().catch(notServedYet('GET /crime'));
     if (!set) return notServedYet('GET /crime')();
-    const found = await resolvePlace(await data.store.get(), query, CRIME_RADIUS.default);
-    if ('notFound' in found) throw new ApiError('not_found', found.notFound);
-    const place = found as PointPlace; // the schema takes no outcode
+    const place = (await aroundOrNotFound(query, CRIME_LOCATION, data)) as AroundPoint; // the schema takes no outcode
     const hits: number[] = [];
     set.grid.within(place.lat, place.lng, place.radius_m, (i) => hits.push(i));
     let addresses = 0;
@@ -46,7 +45,7 @@ export default defineRoute({
     if (hits.length === 0 && !la) throw new ApiError('not_found', `No police.uk street-level crime covers ${place.label} (police.uk has no Scottish force).`);
     const counts = crimeCounts(hits, set.month, set.type, set.months);
     return {
-      location: placeEcho({ ...place, la_code: laCode }),
+      location: aroundEcho({ ...place, la_code: laCode }),
       months: set.months,
       ...counts,
       rate: { crimes: counts.total, addresses, per_1000_addresses: per1000(counts.total, addresses) },

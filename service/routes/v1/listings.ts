@@ -1,6 +1,6 @@
-import { LISTINGS_RADIUS, ListingsQuerySchema, ListingsSchema } from '../../../schemas/api/listings.ts';
-import { placeEcho, resolvePlace } from '../../location/place.ts';
-import { ApiError } from '../../middleware/errors.ts';
+import { LISTINGS_LOCATION, ListingsQuerySchema, ListingsSchema } from '../../../schemas/api/listings.ts';
+import { aroundEcho } from '../../location/around.ts';
+import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 import { listingsAt, listingView } from '../../location/listings-near.ts';
@@ -22,8 +22,7 @@ export default defineRoute({
   handler: async ({ query, data }) => {
     const set = await data.listings.get().catch(notServedYet('GET /listings'));
     if (!set) return notServedYet('GET /listings')();
-    const place = await resolvePlace(await data.store.get(), query, LISTINGS_RADIUS.default);
-    if ('notFound' in place) throw new ApiError('not_found', place.notFound);
+    const place = await aroundOrNotFound(query, LISTINGS_LOCATION, data);
     const found = listingsAt(set, place).filter(({ i }) => {
       const l = set.listings[i]!;
       return l.channel === query.type
@@ -42,7 +41,7 @@ export default defineRoute({
     found.sort(order);
     const start = (query.page - 1) * query.per_page;
     return {
-      location: placeEcho(place),
+      location: aroundEcho(place),
       type: query.type,
       total: found.length,
       page: query.page,

@@ -1,7 +1,7 @@
-import { SCHOOL_PHASE_FILTER, SchoolsQuerySchema, SchoolsSchema } from '../../../schemas/api/schools.ts';
+import { SCHOOL_PHASE_FILTER, SCHOOLS_LOCATION, SchoolsQuerySchema, SchoolsSchema } from '../../../schemas/api/schools.ts';
 import { distanceM } from '../../domain/stats.ts';
-import { placeEcho, resolvePlace, type PointPlace } from '../../location/place.ts';
-import { ApiError } from '../../middleware/errors.ts';
+import { aroundEcho, type AroundPoint } from '../../location/around.ts';
+import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
@@ -24,9 +24,7 @@ export default defineRoute({
   handler: async ({ query, data }) => {
     const set = await data.schools.get().catch(notServedYet('GET /schools'));
     if (!set) return notServedYet('GET /schools')();
-    const located = await resolvePlace(await data.store.get(), query, query.max_distance_m);
-    if ('notFound' in located) throw new ApiError('not_found', located.notFound);
-    const place = located as PointPlace; // the schema takes no outcode
+    const place = (await aroundOrNotFound(query, SCHOOLS_LOCATION, data, query.max_distance_m)) as AroundPoint; // the schema takes no outcode
     const phases = new Set<string>(SCHOOL_PHASE_FILTER[query.phase]);
     const found: { i: number; d: number }[] = [];
     set.schools.forEach((s, i) => {
@@ -44,7 +42,7 @@ export default defineRoute({
       };
     });
     return {
-      location: placeEcho({ ...place, radius_m: query.max_distance_m }),
+      location: aroundEcho(place),
       count: schools.length,
       schools,
       source: { name: 'Get Information About Schools (GIAS)', as_of: set.asOf },

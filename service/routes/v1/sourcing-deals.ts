@@ -1,8 +1,8 @@
-import { DEALS_RADIUS, DealsQuerySchema, DealsSchema } from '../../../schemas/api/listings.ts';
+import { DEALS_LOCATION, DealsQuerySchema, DealsSchema } from '../../../schemas/api/listings.ts';
 import { belowMarketScore, discountPct, grossYieldPct, rankDeals, VALUATION_TYPICAL_ERROR_PCT, yieldScore } from '../../domain/deals.ts';
 import { listingsAt, listingView } from '../../location/listings-near.ts';
-import { placeEcho, resolvePlace } from '../../location/place.ts';
-import { ApiError } from '../../middleware/errors.ts';
+import { aroundEcho } from '../../location/around.ts';
+import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
@@ -28,8 +28,7 @@ export default defineRoute({
   handler: async ({ query, data }) => {
     const set = await data.deals.get().catch(notServedYet('GET /sourcing/deals'));
     if (!set) return notServedYet('GET /sourcing/deals')();
-    const place = await resolvePlace(await data.store.get(), query, DEALS_RADIUS.default);
-    if ('notFound' in place) throw new ApiError('not_found', place.notFound);
+    const place = await aroundOrNotFound(query, DEALS_LOCATION, data);
     const all = set.listings.listings;
     const candidates = listingsAt(set.listings, place).filter(({ i }) => {
       const l = all[i]!;
@@ -80,7 +79,7 @@ export default defineRoute({
     rankDeals(deals);
     const start = (query.page - 1) * query.per_page;
     return {
-      location: placeEcho(place),
+      location: aroundEcho(place),
       strategy: query.strategy,
       total: deals.length,
       page: query.page,
