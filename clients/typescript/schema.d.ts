@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * Area room rents
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the build. An area with fewer than 10 room lets answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority's ONS "Room" figures, said in `source`. Room types and bills are null: the rental evidence records neither. docs/valuation.md.
          *
          *     Cost: 2 credits.
          */
@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Gross yields by area and bedrooms
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median monthly rent (whole-property lets of the 24 months to the build) × 12 ÷ median price (standard sales of the last 24 months with as many bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area's and names it; an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation.md.
          *
          *     Cost: 2 credits.
          */
@@ -1010,6 +1010,100 @@ export interface components {
                 p75_pcm: number;
                 sample_size: number;
             }[];
+            /** @constant */
+            currency: "GBP";
+        };
+        HmoRents: {
+            area: {
+                /** @enum {string} */
+                level: "sector" | "outcode" | "district";
+                code: string;
+            };
+            /** @description Monthly rent of one room in a shared house. */
+            room: {
+                median_pcm: number;
+                mean_pcm: number;
+                p25_pcm: number;
+                p75_pcm: number;
+                /** @description Room lets behind the figures, or the ONS count of room rents where source is ons_district. */
+                sample_size: number;
+                /**
+                 * @description evidence: at least 10 room lets; ons_district: the local authority's ONS "Room" figures (fewer lets); evidence_thin: fewer lets and no ONS figure
+                 * @enum {string}
+                 */
+                source: "evidence" | "ons_district" | "evidence_thin";
+                /** @description Room lets of the last 24 months in the area the figures are from, whatever the source. */
+                evidence_count: number;
+            };
+            /** @description The area the figures are from: the asked one, or the nearest wider one with enough room lets (widened). */
+            from_area: {
+                /** @enum {string} */
+                level: "sector" | "outcode" | "district";
+                code: string;
+                widened: boolean;
+            };
+            /** @description True when no area up to the local authority has enough room lets of its own. */
+            thin: boolean;
+            note: string | null;
+            /** @description Single, double and en-suite rents: null, as the rental evidence records no room type. */
+            by_room_type: null;
+            /** @description Null: the rental evidence records no bills flag. */
+            bills_included_share: null;
+            /** @description Lets agreed in these dates (the 24 months to the build date); ONS figures are their release's. */
+            period: {
+                from: string;
+                to: string;
+            };
+            /** @constant */
+            currency: "GBP";
+        };
+        Yields: {
+            area: {
+                /** @enum {string} */
+                level: "sector" | "outcode" | "district";
+                code: string;
+            };
+            by_bedrooms: {
+                /** @description 0 studio, 1, 2, 3, or 4 = four or more */
+                bedrooms: number;
+                /** @description 100 × median_rent_pcm × 12 ÷ median_price */
+                gross_yield_pct: number;
+                median_rent_pcm: number;
+                /** @description Lets behind the rent (the ONS count where rent_source is ons_district). */
+                rent_sample_size: number;
+                /**
+                 * @description evidence: at least 10 lets; shrunk: fewer, shrunk toward rent_prior_level's figure; ons_district: no lets, the local authority's ONS figure; evidence_thin: fewer lets and nothing wider
+                 * @enum {string}
+                 */
+                rent_source: "evidence" | "shrunk" | "ons_district" | "evidence_thin";
+                /** @description The wider area a thin rent was shrunk toward; null when not thin. */
+                rent_prior_level: string | null;
+                /** @description Median price, index-adjusted to the latest month, of standard sales with as many bedrooms. */
+                median_price: number;
+                /** @description Sales behind median_price (at least 5). */
+                sales_count: number;
+                /** @description The area the figures are from: the asked one, or the nearest wider one with enough evidence (widened). */
+                area: {
+                    /** @enum {string} */
+                    level: "sector" | "outcode" | "district";
+                    code: string;
+                    widened: boolean;
+                };
+                /** @description True when the figures rest on thin evidence: a shrunk or thin rent, or no area with enough evidence. */
+                thin: boolean;
+                /** @description Why the figures are a wider area's or thin; null otherwise. */
+                note: string | null;
+            }[];
+            /** @description Lets agreed in these dates (the 24 months to the build date). */
+            rents_period: {
+                from: string;
+                to: string;
+            };
+            /** @description Sales in these months (YYYY-MM: the 24 months to the latest month of Price Paid). */
+            sales_period: {
+                from: string;
+                to: string;
+            };
             /** @constant */
             currency: "GBP";
         };
@@ -2609,13 +2703,12 @@ export interface operations {
     getHmoRents: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
                 postcode?: string;
                 outcode?: string;
-                /** @description WGS84 latitude (UK extent) */
-                lat?: number;
-                /** @description WGS84 longitude (UK extent) */
-                lng?: number;
-                bedrooms?: number;
+                /** @description Local authority district, GSS code */
+                local_authority?: string;
             };
             header?: never;
             path?: never;
@@ -2623,7 +2716,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2634,7 +2727,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HmoRents"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
@@ -2672,12 +2767,13 @@ export interface operations {
     getYields: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
                 postcode?: string;
                 outcode?: string;
-                /** @description WGS84 latitude (UK extent) */
-                lat?: number;
-                /** @description WGS84 longitude (UK extent) */
-                lng?: number;
+                /** @description Local authority district, GSS code */
+                local_authority?: string;
+                /** @description Only this bedroom count; 0 is a studio, 4 or more is the "4+" group. */
                 bedrooms?: number;
             };
             header?: never;
@@ -2686,7 +2782,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2697,7 +2793,9 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["Yields"];
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];

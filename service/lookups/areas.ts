@@ -64,3 +64,18 @@ export function placeSources(build: BuildInfo, names: readonly string[]) {
   const loaded = new Set((Array.isArray(build.manifest.sources) ? (build.manifest.sources as { name?: unknown }[]) : []).map((s) => String(s.name)));
   return names.filter((n) => loaded.has(n)).map((name) => ({ name, as_of: sourceAsOf(build, name) }));
 }
+
+/**
+ * The asked area and the wider ones around it, most local first: sector → outcode → local
+ * authority. A sector's outcode is its first half; an outcode's authority is the one the place
+ * lies in when known (a postcode or UPRN), else the one price_growth files it under.
+ */
+export function areaChain(t: LookupTables, level: 'sector' | 'outcode' | 'district', code: string, laCode: string | null): { level: string; code: string }[] {
+  const chain = [{ level, code }];
+  if (level === 'district') return chain;
+  const outcode = level === 'sector' ? code.split(' ')[0]! : code;
+  if (level === 'sector') chain.push({ level: 'outcode', code: outcode });
+  const la = laCode ?? str(t.rows.growth.first(`outcode:${outcode}`)?.parent_code);
+  if (la !== null) chain.push({ level: 'district', code: la });
+  return chain;
+}

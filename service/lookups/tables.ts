@@ -9,7 +9,7 @@ import { KeyedRows } from './keyed.ts';
  * and mixes are one aggregate per build instead of one per request. A table whose inputs the
  * build lacks (an older build) is not made, and its endpoint answers 503.
  */
-export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str';
+export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str' | 'yields' | 'room_rents';
 
 export interface LookupTables {
   store: BuildStore;
@@ -18,6 +18,8 @@ export interface LookupTables {
   rows: AreaRows;
   /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
   buildDate: string;
+  /** The latest month of Price Paid the statistics run to (YYYY-MM), where the build has price_growth. */
+  salesMonth: string | null;
   /** Local authority names by GSS code (UK HPI's), where the build has them. */
   laNames: ReadonlyMap<string, string>;
 }
@@ -30,6 +32,8 @@ export interface AreaRows {
   sqft: KeyedRows;
   rents: KeyedRows;
   str: KeyedRows;
+  yields: KeyedRows;
+  rooms: KeyedRows;
 }
 
 /** The build date: the day its manifest was created (the ETL's `today`). */
@@ -43,7 +47,7 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const has = new Set<LookupTable>();
   const date = buildDate(build);
   const none = KeyedRows.empty();
-  const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none };
+  const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none, yields: none, rooms: none };
   if (t.has('sales') && t.has('properties')) {
     await store.exec('lookup_sales_table');
     await store.exec('lookup_type_months_table');
@@ -76,9 +80,18 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
     rows.str = await KeyedRows.load(store, 'lookup_area_str');
     has.add('str');
   }
+  if (t.has('yields_area')) {
+    rows.yields = await KeyedRows.load(store, 'lookup_yields');
+    has.add('yields');
+  }
+  if (t.has('rents_rooms')) {
+    rows.rooms = await KeyedRows.load(store, 'lookup_room_rents');
+    has.add('room_rents');
+  }
   const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
-  return { store, has, rows, buildDate: date, laNames };
+  const month = t.has('price_growth') ? (await store.query('lookup_sales_month'))[0]?.month : null;
+  return { store, has, rows, buildDate: date, salesMonth: month == null ? null : String(month), laNames };
 }
 
 /** The latest as-of date of a source's files in the build (null when none says). */

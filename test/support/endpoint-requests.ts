@@ -67,6 +67,13 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
     if (k < 0.7 && opts.outcode !== false) return { outcode: p.outcode };
     return { lat: jitter(p.lat), lng: jitter(p.lng), ...(opts.radius && chance(0.6) ? { radius_m: pick(opts.radius) } : {}) };
   };
+  /** A sector, outcode or local authority, or a full postcode or UPRN (answered for its sector), as trends, yields and room rents take them. */
+  const areaOf = (i: number) => {
+    const p = pick(inp.postcodes);
+    const k = rand();
+    return k < 0.3 ? { postcode: p.postcode } : k < 0.5 ? { postcode: p.sector } : k < 0.75 ? { outcode: p.outcode }
+      : k < 0.9 && p.la_code ? { local_authority: p.la_code } : { uprn: uprn(i).uprn };
+  };
   const get = (path: string, query?: Record<string, string | number | boolean | undefined>): Req => {
     const s = query ? qs(query) : '';
     return { path: s ? `${path}?${s}` : path };
@@ -138,8 +145,8 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
       const f = rand();
       return get('/v1/rents/long-term', { ...at, ...(f < 0.3 ? { bedrooms: Math.floor(rand() * 5) } : f < 0.45 ? { property_type: pick(['house', 'flat']) } : {}) });
     })],
-    ['GET /v1/rents/hmo', gen(n, () => get('/v1/rents/hmo', { ...area(), bedrooms: chance(0.3) ? 3 + Math.floor(rand() * 4) : undefined }))],
-    ['GET /v1/yields', gen(n, () => get('/v1/yields', { ...area(), bedrooms: chance(0.3) ? 1 + Math.floor(rand() * 4) : undefined }))],
+    ['GET /v1/rents/hmo', gen(n, (i) => get('/v1/rents/hmo', areaOf(i + 41)))],
+    ['GET /v1/yields', gen(n, (i) => get('/v1/yields', { ...areaOf(i + 43), bedrooms: chance(0.3) ? Math.floor(rand() * 6) : undefined }))],
     ['POST /v1/valuations/str-estimate', gen(n, () => {
       const at = strLocation(true);
       // Without a bedroom count only now and then, and only with a UPRN whose record has one (else the documented 400).
