@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * Area long-term rents by bedrooms
-         * @description Whole-property lets agreed in the 24 months to the build date, by bedroom count (4 = four or more): median, mean, quartiles and sample size. Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation.md.
+         * @description Whole-property lets agreed in the 24 months to the build date, by bedroom count (4 = four or more): median, mean, quartiles and sample size. A group of fewer than 10 lets in a sector or outcode takes the figures shrunk toward the wider area's (`source: shrunk`, `prior_level`); elsewhere it is marked `source: thin`. Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation.md.
          *
          *     Cost: 2 credits.
          */
@@ -1008,7 +1008,15 @@ export interface components {
                 mean_pcm: number;
                 p25_pcm: number;
                 p75_pcm: number;
+                /** @description The area's own lets in the group, whatever the source. */
                 sample_size: number;
+                /**
+                 * @description evidence: at least 10 lets, their own figures; shrunk: fewer, a sector's or outcode's figures shrunk toward prior_level's (the rents_area mart: never a rent that falls as bedrooms rise on thin evidence); thin: fewer lets and no wider figure to shrink toward (a radius, or a property_type filter): the own figures, to be read as thin
+                 * @enum {string}
+                 */
+                source: "evidence" | "shrunk" | "thin";
+                /** @description The wider area a shrunk group leans on (outcode, district or ons_district); null otherwise. */
+                prior_level: string | null;
             }[];
             /** @constant */
             currency: "GBP";

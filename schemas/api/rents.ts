@@ -34,7 +34,13 @@ export const RentBedroomStatsSchema = z.object({
   mean_pcm: z.number(),
   p25_pcm: z.number(),
   p75_pcm: z.number(),
-  sample_size: z.number().int(),
+  sample_size: z.number().int().meta({ description: 'The area\'s own lets in the group, whatever the source.' }),
+  source: z.enum(['evidence', 'shrunk', 'thin']).meta({
+    description: `evidence: at least ${MIN_LETS} lets, their own figures; shrunk: fewer, a sector's or outcode's figures shrunk toward prior_level's ` +
+      '(the rents_area mart: never a rent that falls as bedrooms rise on thin evidence); thin: fewer lets and no wider figure to shrink toward ' +
+      '(a radius, or a property_type filter): the own figures, to be read as thin',
+  }),
+  prior_level: z.string().nullable().meta({ description: 'The wider area a shrunk group leans on (outcode, district or ons_district); null otherwise.' }),
 });
 
 export const LongTermRentsSchema = z

@@ -13,6 +13,8 @@ let postcode: string;
 let point: { lat: number; lng: number };
 let nearCount: number;
 let flatCount: number;
+let shrunkRows: Record<string, unknown>[];
+let thinNear: { bedrooms: number; n: number }[];
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -32,6 +34,11 @@ beforeAll(async () => {
   nearCount = Number(near!.n);
   const [flats] = await db.q(`SELECT count(*)::INTEGER AS n FROM rent_lets WHERE let_type = 'whole' AND outcode = '${outcode}' AND property_type = 'flat'`);
   flatCount = Number(flats!.n);
+  // Every thin sector group the mart shrank (its own lets under 10), and the radius groups with under 10 lets.
+  shrunkRows = await db.q(`SELECT * FROM rents_area WHERE area_level = 'sector' AND source = 'shrunk' AND evidence_count > 0 ORDER BY area_code, bedrooms`);
+  thinNear = (await db.q(`SELECT least(bedrooms, 4) AS bedrooms, count(*)::INTEGER AS n FROM rent_lets WHERE let_type = 'whole'
+    AND 12742000 * asin(sqrt(pow(sin(radians(lat - ${point.lat}) / 2), 2) + cos(radians(${point.lat})) * cos(radians(lat)) * pow(sin(radians(lng - ${point.lng}) / 2), 2))) <= 1000
+    GROUP BY 1 HAVING count(*) < 10 ORDER BY 1`)).map((r) => ({ bedrooms: Number(r.bedrooms), n: Number(r.n) }));
   db.close();
 }, 120_000);
 afterAll(async () => {
@@ -95,11 +102,30 @@ describe('GET /v1/rents/long-term', () => {
     if (four.status === 200) expect(six.json.by_bedrooms).toEqual(four.json.by_bedrooms);
   });
 
-  it('lat+lng+radius_m counts the lets within the radius', async () => {
+  it('lat+lng+radius_m counts the lets within the radius; a group of fewer than 10 lets there is marked thin', async () => {
     const r = await get(`lat=${point.lat}&lng=${point.lng}&radius_m=1000`);
     expect(r.status).toBe(200);
     expect(r.json.area).toEqual({ level: 'radius', code: null, radius_m: 1000 });
     expect(total(r.json)).toBe(nearCount);
+    const thin = r.json.by_bedrooms.filter((b: any) => b.source === 'thin').map((b: any) => ({ bedrooms: b.bedrooms, n: b.sample_size }));
+    expect(thin).toEqual(thinNear);
+    for (const b of r.json.by_bedrooms) expect(b.source, `bedrooms ${b.bedrooms}`).toBe(b.sample_size < 10 ? 'thin' : 'evidence');
+  });
+
+  it('a sector group of fewer than 10 lets answers with the mart\'s figures shrunk toward the wider area, naming it; never the raw figures of two lets', async () => {
+    expect(shrunkRows.length, 'the synthetic region has thin sector groups').toBeGreaterThan(0);
+    for (const m of shrunkRows.slice(0, 12)) {
+      const r = await get(`postcode=${encodeURIComponent(String(m.area_code))}&bedrooms=${m.bedrooms}`);
+      expect(r.status, String(m.area_code)).toBe(200);
+      const [b] = r.json.by_bedrooms;
+      expect(b, `${m.area_code} ${m.bedrooms}`).toMatchObject({ bedrooms: Number(m.bedrooms), source: 'shrunk', prior_level: m.prior_level, sample_size: Number(m.evidence_count) });
+      expect(b.median_pcm).toBeCloseTo(Number(m.median_pcm), 1);
+      expect(b.p25_pcm).toBeCloseTo(Number(m.p25_pcm), 1);
+      expect(b.p75_pcm).toBeCloseTo(Number(m.p75_pcm), 1);
+    }
+    // property_type has no shrunk figure of its own: the thin groups stand, marked thin.
+    const flats = await get(`postcode=${encodeURIComponent(sector)}&property_type=flat`);
+    for (const b of flats.json.by_bedrooms ?? []) expect(b.source).toBe(b.sample_size < 10 ? 'thin' : 'evidence');
   });
 
   it('zero or two location forms, or a partial point, are 400 naming location; nothing charged', async () => {

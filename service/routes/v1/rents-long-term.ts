@@ -1,8 +1,11 @@
 import { LongTermRentsQuerySchema, LongTermRentsSchema } from '../../../schemas/api/rents.ts';
 import { bedroomGroup, rentArea, summariseLets, type Let } from '../../domain/rents.ts';
+import { MIN_LETS } from '../../../schemas/tables/market.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+
+const pence = (v: unknown) => Math.round(Number(v) * 100) / 100;
 
 export default defineRoute({
   method: 'GET',
@@ -11,6 +14,7 @@ export default defineRoute({
   summary: 'Area long-term rents by bedrooms',
   description:
     'Whole-property lets agreed in the 24 months to the build date, by bedroom count (4 = four or more): median, mean, quartiles and sample size. ' +
+    'A group of fewer than 10 lets in a sector or outcode takes the figures shrunk toward the wider area\'s (`source: shrunk`, `prior_level`); elsewhere it is marked `source: thin`. ' +
     'Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation.md.',
   tag: 'Rents',
   cost: 2,
@@ -53,12 +57,24 @@ export default defineRoute({
       const filters = [kind && `${kind}s`, group !== null && `${group === 4 ? '4+' : group} bedrooms`].filter(Boolean).join(', ');
       throw new ApiError('not_found', `No whole-property lets recorded in the last 24 months ${area.level === 'radius' ? area.label : `in ${area.label}`}${filters ? ` (${filters})` : ''}.`);
     }
+    // Thin groups (fewer than MIN_LETS lets) of a sector or outcode take the rents_area mart's shrunk
+    // figures, as /yields and /areas do; elsewhere (a radius, a property type) there is no wider
+    // figure of the same selection, so the own figures stand, marked thin.
+    const t = await data.lookups.get().catch(() => undefined);
+    const shrunk = (b: number) => (area.level === 'radius' || kind !== null || !t?.has.has('area_stats') ? undefined
+      : t.rows.rents.get(`${area.level}:${area.code}`).find((r) => Number(r.bedrooms) === b && r.source === 'shrunk'));
+    const by_bedrooms = summary.by_bedrooms.map((g) => {
+      if (g.sample_size >= MIN_LETS) return { ...g, source: 'evidence' as const, prior_level: null };
+      const m = shrunk(g.bedrooms);
+      if (!m) return { ...g, source: 'thin' as const, prior_level: null };
+      return { ...g, median_pcm: pence(m.median_pcm), mean_pcm: pence(m.mean_pcm), p25_pcm: pence(m.p25_pcm), p75_pcm: pence(m.p75_pcm), source: 'shrunk' as const, prior_level: String(m.prior_level) };
+    });
     return {
       location: area.label,
       area: { level: area.level, code: area.level === 'radius' ? null : area.code, radius_m: area.level === 'radius' ? area.radius_m : null },
       property_type: kind,
       period: { from: summary.from, to: summary.to },
-      by_bedrooms: summary.by_bedrooms,
+      by_bedrooms,
       currency: 'GBP' as const,
     };
   },

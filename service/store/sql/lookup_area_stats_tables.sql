@@ -13,7 +13,7 @@ FROM price_per_sqft
 WHERE property_type = 'All' AND segment = 'all';
 CREATE INDEX lk_sqft_key ON lk_sqft (key);
 CREATE TABLE lk_rents AS
-SELECT r.area_level || ':' || r.area_code AS key, r.bedrooms, r.source, r.median_pcm, r.sample_size, r.evidence_count,
+SELECT r.area_level || ':' || r.area_code AS key, r.bedrooms, r.source, r.median_pcm, r.mean_pcm, r.p25_pcm, r.p75_pcm, r.prior_level, r.sample_size, r.evidence_count,
        y.gross_yield_pct, y.median_price AS yield_median_price, y.sales_count AS yield_sales
 FROM rents_area r
 LEFT JOIN yields_area y ON y.area_level = r.area_level AND y.area_code = r.area_code AND y.bedrooms = r.bedrooms
