@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL ledger (docs/ledger.md "PostgreSQL"; ADR 0005): the same interface, billing
+ * The PostgreSQL ledger (docs/ledger.md "PostgreSQL"; ADR 0006): the same interface, billing
  * rules and records as the file ledger, shared by any number of replicas.
  *
  * - State in tables (accounts with their billing state, keys, usage cells), every change

@@ -1,5 +1,5 @@
 /**
- * The exact sliding window shared by every replica, kept in PostgreSQL (ADR 0005): one
+ * The exact sliding window shared by every replica, kept in PostgreSQL (ADR 0006): one
  * round trip per request to `rate_hit` (pg/migrations/002_rate_limit.sql), which takes a
  * transaction-scoped advisory lock on the key, so no two replicas can both take the last
  * place in a window. Same decisions as the in-process SlidingWindowLimiter. Fails closed:
