@@ -25,6 +25,8 @@ export default defineConfig({
     include: reliability ? RELIABILITY : ['test/**/*.test.ts'],
     exclude: reliability ? [] : ['**/node_modules/**', ...RELIABILITY],
     pool: 'forks',
+    // Each synthetic build is made once per run and shared by the test files (test/support/build-cache.ts).
+    globalSetup: ['test/support/global-setup.ts'],
     // Bounds only, never expectations: on a busy 2-core machine a build in a hook can take minutes.
     testTimeout: 120_000,
     hookTimeout: 300_000,
