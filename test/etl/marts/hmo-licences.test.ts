@@ -49,7 +49,7 @@ describe('hmo_licences (6,000 addresses, seed 11)', () => {
     expect(r!.right_uprn).toBe(r!.licences);
     expect(r!.left_unmatched).toBe(r!.unmatchable);
     expect(r!.unmatchable).toBeGreaterThan(0);
-    expect(ctx.matchRates.hmo_licences_matched_share).toBeCloseTo(r!.licences / r!.rows, 10);
+    expect(ctx.matchRates.hmo_licences_matched_share).toBeCloseTo(Number(r!.licences) / Number(r!.rows), 10);
     expect(ctx.quality.hmo_licences).toMatchObject({ licences: r!.rows, matched: r!.licences, placed: r!.rows, unmatched_by_reason: { no_number_match: r!.unmatchable } });
   });
 
