@@ -19,4 +19,3 @@ const bedrooms = qInt().min(0).max(20).optional();
 export const AreaRentsQuerySchema = z.strictObject({ ...location, bedrooms }).superRefine(oneLocation());
 export const YieldsQuerySchema = AreaRentsQuerySchema;
 
-export const HmoLicencesQuerySchema = z.strictObject({ ...location, radius_m: radius(1_000, 5_000), page: Page, page_size: PageSize(25, 100) }).superRefine(oneLocation());

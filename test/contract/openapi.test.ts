@@ -97,7 +97,7 @@ describe('OpenAPI document', () => {
   it('marks the endpoints not served yet as pending (503 with Retry-After), and only those', () => {
     const served = ['searchAddresses', 'getProperty', 'getSaleValuation', 'getHmoValuation', 'estimateDevelopmentGdv', 'getLongTermRents', 'getRentalValuation', 'estimateShortTermLet', 'getStrMarket', 'getStrListings', 'getRisks', 'getAccount', 'getAccountUsage',
       'getPropertySales', 'getPropertyEpc', 'getPostcode', 'getArea', 'getPriceTrends', 'getSoldComparables', 'getFloodRisk', 'getPlanningConstraints',
-      'getListings', 'getSourcingDeals', 'getCrime', 'getSchools'];
+      'getListings', 'getSourcingDeals', 'getCrime', 'getSchools', 'getHmoLicences'];
     for (const route of V1_ROUTES) {
       const op = doc.paths[route.path][route.method.toLowerCase()];
       if (served.includes(route.operationId)) {
