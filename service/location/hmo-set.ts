@@ -1,7 +1,6 @@
 import type { HMO_STATUSES } from '../../schemas/api/hmo-licences.ts';
 import type { BuildStore } from '../store/store.ts';
 import { PointGrid } from '../valuation/evidence.ts';
-import type { Around } from './around.ts';
 
 /**
  * The build's HMO licences held in memory (the `hmoLicences` resource of BuildResources), with a
@@ -53,12 +52,4 @@ export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined>
   });
   const grid = new PointGrid(Float64Array.from(placed, (i) => Number(rows[i]!.lat)), Float64Array.from(placed, (i) => Number(rows[i]!.lng)));
   return { licences, grid, placed: Int32Array.from(placed), byOutcode, registers };
-}
-
-/** The licences a place selects: within its radius (with distances) or with a postcode in its outcode (no distance). */
-export function licencesAt(set: HmoSet, place: Around): { i: number; d: number | null }[] {
-  if (place.kind === 'outcode') return (set.byOutcode.get(place.outcode) ?? []).map((i) => ({ i, d: null }));
-  const out: { i: number; d: number | null }[] = [];
-  set.grid.within(place.lat, place.lng, place.radius_m, (k, d) => out.push({ i: set.placed[k]!, d }));
-  return out;
 }

@@ -1,6 +1,6 @@
 import { HMO_LICENCES_LOCATION, HmoLicencesQuerySchema, HmoLicencesSchema } from '../../../schemas/api/hmo-licences.ts';
 import { aroundEcho } from '../../location/around.ts';
-import { licencesAt } from '../../location/hmo-set.ts';
+import { licencesAt } from '../../location/hmo-near.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
