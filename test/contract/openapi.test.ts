@@ -110,7 +110,7 @@ describe('OpenAPI document', () => {
       const r503 = op.responses['503'].$ref ? resolveRef(op.responses['503'].$ref) : op.responses['503'];
       expect(Object.keys(r503.headers)).toContain('Retry-After');
     }
-    expect(V1_ROUTES.length - served.length).toBe(3);
+    expect(V1_ROUTES.length - served.length).toBe(2);
   });
 
   it('documents the spec parameters with their defaults and limits', () => {
