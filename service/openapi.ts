@@ -69,10 +69,6 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
   return codes;
 }
 
-/** Said first in the description of an endpoint declared but not served yet (`x-status: pending`). */
-const PENDING_TEXT =
-  '**Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint\'s data is built in a later release.';
-
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 /** Headers of every metered response, declared once in components.headers. */
 const METERED_HEADERS: Record<string, Json> = {
@@ -154,10 +150,9 @@ function operation(route: RouteDef, components: Json): Json {
 
   const responses: Json = {
     '200': {
-      // A pending endpoint whose response schema comes with it shows no body (not an empty `{}`).
-      description: route.response ? 'Success' : 'Success, once served (its response is documented when the endpoint is).',
+      description: 'Success',
       headers: headerRefs(route.needsBuild ? [...METERED, 'X-Build-Id'] : METERED),
-      ...(route.response ? { content: { 'application/json': { schema: jsonSchema(route.response, 'output', components) } } } : {}),
+      content: { 'application/json': { schema: jsonSchema(route.response, 'output', components) } },
     },
   };
   const byStatus = new Map<string, ErrorCode[]>();
@@ -178,10 +173,9 @@ function operation(route: RouteDef, components: Json): Json {
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: `${route.pending ? `${PENDING_TEXT}\n\n` : ''}${route.description ? `${route.description}\n\n` : ''}Cost: ${route.cost === 0 ? 'free' : `${route.cost} credit${route.cost === 1 ? '' : 's'}`}.`,
+    description: `${route.description ? `${route.description}\n\n` : ''}Cost: ${route.cost === 0 ? 'free' : `${route.cost} credit${route.cost === 1 ? '' : 's'}`}.`,
     tags: [route.tag],
     'x-credits-cost': route.cost,
-    ...(route.pending ? { 'x-status': 'pending' } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', components) } } } } : {}),
     responses,

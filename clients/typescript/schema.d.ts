@@ -563,7 +563,7 @@ export interface paths {
         };
         /**
          * Licensed HMOs near a location (council registers)
-         * @description **Not served yet** (`x-status: pending`): every call answers 503 `data_unavailable` with `Retry-After` and is charged nothing, until this endpoint's data is built in a later release.
+         * @description Licences from the councils' HMO registers within `radius_m` (default 1,000, at most 5,000) of a UPRN, postcode or point, nearest first, or every licence whose postcode is in an outcode (by postcode, then reference). Each licence is matched to a UPRN by the address matcher (null when its address allows none) and placed at the matched address, else at its postcode. `status` filters on the build date: current (the default), pending, expired or all. No licence holder or manager names are kept.
          *
          *     Cost: 2 credits.
          */
@@ -3820,16 +3820,20 @@ export interface operations {
     getHmoLicences: {
         parameters: {
             query?: {
+                /** @description Unique Property Reference Number */
+                uprn?: string;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
-                /** @description Metres around lat,lng; default 1000, at most 5000. */
+                /** @description Metres around the place; default 1000, at most 5000. */
                 radius_m?: number;
+                /** @description current (in force on the build date; the default), pending (granted, starting later), expired, or all. */
+                status?: "current" | "pending" | "expired" | "all";
                 page?: number;
-                page_size?: number;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -3837,7 +3841,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success, once served (its response is documented when the endpoint is). */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3848,7 +3852,71 @@ export interface operations {
                     "X-Build-Id": components["headers"]["X-Build-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        location: {
+                            /** @enum {string} */
+                            kind: "uprn" | "postcode" | "outcode" | "point";
+                            label: string;
+                            lat: number | null;
+                            lng: number | null;
+                            radius_m: number | null;
+                            /** @description Local authority of the point (GSS), where known. */
+                            la_code: string | null;
+                        };
+                        /** @enum {string} */
+                        status: "current" | "pending" | "expired" | "all";
+                        /** @description Licences at the location with the status asked for. */
+                        total: number;
+                        page: number;
+                        per_page: number;
+                        /** @description Of `total`, licences matched to a UPRN. */
+                        matched: number;
+                        /** @description `matched` ÷ `total`; null when total is 0. */
+                        matched_share: number | null;
+                        /** @description Every licence at the location by status, whatever `status` asked for. */
+                        by_status: {
+                            current: number;
+                            pending: number;
+                            expired: number;
+                        };
+                        licences: {
+                            /** @description The council's licence reference. */
+                            licence_reference: string;
+                            /** @description As the register writes it. */
+                            address: string;
+                            postcode: string | null;
+                            /** @description The UPRN the address matcher gave the address; null when it allows no match. */
+                            uprn: string | null;
+                            /** @description Permitted occupants; null when the register does not record it. */
+                            max_occupants: number | null;
+                            /** @description Households (units of accommodation) the licence allows; null when not recorded. */
+                            households: number | null;
+                            /** @description Where the register gives it; null otherwise. */
+                            storeys: number | null;
+                            /** @description Licence start, ISO date, as published. */
+                            valid_from: string | null;
+                            /** @description Licence end, ISO date. */
+                            valid_to: string | null;
+                            /** @description On the build date: expired when valid_to is before it, pending when valid_from is after it, else current; null when a date is missing. */
+                            status: ("current" | "pending" | "expired") | null;
+                            /** @description From the point to the licence's position (its address, else its postcode); null for an outcode. */
+                            distance_m: number | null;
+                            /** @description Where the licence is placed: the matched address, or the postcode's point; null when neither is known (outcode answers only). */
+                            position: ("uprn" | "postcode") | null;
+                        }[];
+                        source: {
+                            name: string;
+                            /** @description The register files behind the licences at the location, each with its as-of date (its latest licence start on or before the build date). */
+                            registers: {
+                                register: string;
+                                as_of: string | null;
+                            }[];
+                            /** @description The latest as-of date of those registers; null when none. */
+                            as_of: string | null;
+                        };
+                    };
+                };
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];

@@ -16,6 +16,7 @@ import { rentsStage } from '../stages/40-marts/50-rents/stage.ts';
 import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence/stage.ts';
 import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
 import { locationMartsStage } from '../stages/40-marts/80-location/stage.ts';
+import { hmoLicencesStage } from '../stages/40-marts/90-hmo/stage.ts';
 import { qualityStage } from '../stages/50-checks/10-quality/stage.ts';
 
 /** The price, postcode and rent marts in build order (after `properties`). */
@@ -39,5 +40,6 @@ export const STAGES: readonly Stage[] = [
   valuationEvidenceStage,
   strMartsStage,
   locationMartsStage,
+  hmoLicencesStage,
   qualityStage,
 ];

@@ -1,4 +1,4 @@
-import { HmoRegisterRow } from '../../schemas/sources/hmo-register.ts';
+import { HMO_STOREYS_COLUMN, HmoRegisterRow } from '../../schemas/sources/hmo-register.ts';
 import { headerIndex, readCsvRecords } from './csv.ts';
 import type { RejectLog } from './rejects.ts';
 import { validateRow } from './validate.ts';
@@ -54,7 +54,9 @@ interface Layout {
 
 /**
  * Oxford City Council (`hmo-simplified-register.csv`, with `Location`; its temporary-exemptions
- * register has `Address`): free-text address ending in a postcode, dates `dd/mm/yyyy`.
+ * register has `Address`): free-text address ending in a postcode, dates `dd/mm/yyyy`; a
+ * `Number of Storeys` column is read where a register adds one. Columns are read by name, so
+ * any other column (a licence holder's or manager's name) is never read.
  */
 const OXFORD: Layout = {
   matches: () => true,
@@ -67,6 +69,7 @@ const OXFORD: Layout = {
       postcode: trailingPostcode(address),
       occupants: get('Total Number Occupants'),
       units: get('Total Number Units'),
+      storeys: get(HMO_STOREYS_COLUMN) || undefined,
       licence_start: ukDate(get('Licence Commenced')),
       licence_end: ukDate(get('Licence Expires')),
     };

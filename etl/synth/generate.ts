@@ -13,6 +13,7 @@ import { buildAreaIndex, trueValue, type AreaIndex } from './area-index.ts';
 import { CrimeWriter } from './crime.ts';
 import { certificatesFor } from './epc.ts';
 import { addressBaseRow, onspdRow, osUprnRow, ppdAddress, ppdRow, singleLine } from './formats.ts';
+import { HMO_TRUTH_HEADER, HmoRegisterWriter } from './hmo.ts';
 import { HpiAccumulator } from './hpi.ts';
 import { csvRow, OutFile } from './out.ts';
 import { DEFAULT_TODAY, GENERATOR_VERSION, RENT, SCRAPE_LAG_DAYS, TOWNS } from './params.ts';
@@ -71,6 +72,7 @@ export const FILES = {
   hpi: 'hpi/UK-HPI-full-file.csv',
   onsRents: 'rents/ons-prms.csv',
   evidence: 'rents/rental-evidence.csv',
+  hmo: 'hmo/hmo-register.csv',
 } as const;
 
 /** Folders of the location sources (crime, schools, listings feeds), whose files are named by month, branch or release. */
@@ -85,6 +87,7 @@ export const TRUTH = {
   rentals: 'truth/rentals.csv',
   crimeFiles: 'truth/crime-files.csv',
   listingsMarket: 'truth/listings-market.csv',
+  hmoLicences: 'truth/hmo-licences.csv',
   expectedRejects: 'truth/expected-rejects.json',
 } as const;
 
@@ -102,6 +105,7 @@ const TRUTH_HEADERS = {
   rentals: ['evidence_id', 'true_uprn', 'let_date', 'let_type', 'true_rent_pcm', 'observed_rent_pcm'],
   crimeFiles: ['force', 'month', 'release', 'rows', 'current'],
   listingsMarket: LISTINGS_TRUTH_HEADER,
+  hmoLicences: HMO_TRUTH_HEADER,
 };
 
 /** Tenancies are simulated from here (EPCs for lets from 2008 need the earlier ones). */
@@ -159,6 +163,7 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
     crime: new CrimeWriter(seed),
     schools: new SchoolsWriter(out, seed, todayDay),
     market: new ListingsWriter(seed, todayDay),
+    hmo: new HmoRegisterWriter(f.hmo, t.hmoLicences, seed, todayDay),
   };
   const uprns = new UprnAllocator();
   let unitCount = 0;
@@ -172,6 +177,7 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
     }
   }
   if (unitCount < PLANT_AFTER_UNIT) plantStreamed(ctx.planter, f, seed);
+  ctx.hmo.plant(ctx.planter);
 
   writeHpi(ctx, plan);
   writeOnsRents(ctx);
@@ -233,6 +239,7 @@ interface Ctx {
   crime: CrimeWriter;
   schools: SchoolsWriter;
   market: ListingsWriter;
+  hmo: HmoRegisterWriter;
 }
 
 function writeSmall(out: string, rel: string, text: string, rows: number): FileReport {
@@ -272,6 +279,7 @@ function writeUnit(ctx: Ctx, u: Unit): void {
     const lets = letsFor(seed, p, rt, LETS_FROM, today);
     if (town.country !== 'S') for (const c of certificatesFor(seed, p, sales, lets, today)) f.epc!.row(csvRow(c.cells));
     writeRentals(ctx, p, lets);
+    if (rt.hmo) ctx.hmo.add(p, rt.rooms);
     if (rt.privateRented) {
       const r = rng(seed, 'ons-rent', p.uprn);
       if (rt.hmo) for (let i = 0; i < rt.rooms; i++) onsStat(ctx, town.laCode, 'Room').add(rt.roomRentToday! * Math.exp(r.gauss(0, RENT.observedSd)));

@@ -16,13 +16,25 @@ export const HMO_EXEMPTIONS_HEADER = [
   'Licence Commenced', 'Licence Expires',
 ] as const;
 
-/** One licence (or exemption). Postcode is extracted from the end of the address, normalised. */
+/**
+ * The storeys column some councils add to the same layout (Oxford's register has none; the
+ * synthetic region's register carries it). Read by name, so its position does not matter.
+ */
+export const HMO_STOREYS_COLUMN = 'Number of Storeys';
+
+/**
+ * One licence (or exemption). Postcode is extracted from the end of the address, normalised.
+ * `units` is the register's unit count, i.e. the households the licence allows. No column
+ * naming a licence holder or manager is read (personal data): a register that has one keeps
+ * it in the file.
+ */
 export const HmoRegisterRow = z.object({
   case_number: str(),
   address: str(),
   postcode: z.string().regex(/^[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}$/).optional(),
   occupants: optNum().pipe(z.number().int().positive().optional()),
   units: optNum().pipe(z.number().int().positive().optional()),
+  storeys: optNum().pipe(z.number().int().positive().max(20).optional()),
   licence_start: isoDate().optional(),
   licence_end: isoDate().optional(),
 });

@@ -3,6 +3,7 @@ import { loadDesignations } from '../records/designations.ts';
 import { loadPropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';
 import { loadDealsSet, type DealsSet } from '../location/deals-set.ts';
+import { loadHmoSet, type HmoSet } from '../location/hmo-set.ts';
 import { loadCrimeSet, loadListingsSet, loadSchoolsSet, type CrimeSet, type ListingsSet, type SchoolsSet } from '../location/sets.ts';
 import type { SearchIndex } from '../search/engine.ts';
 import { loadSearchIndex } from '../search/indexes.ts';
@@ -86,6 +87,8 @@ export class BuildResources {
   readonly schools = new Lazy<SchoolsSet | undefined>('schools set', async () => loadSchoolsSet(await this.store.get()));
   /** Current listings (GET /listings); undefined when the build has none. */
   readonly listings = new Lazy<ListingsSet | undefined>('listings set', async () => loadListingsSet(await this.store.get()));
+  /** HMO licences of the council registers (GET /hmo/licences); undefined when the build has none. */
+  readonly hmoLicences = new Lazy<HmoSet | undefined>('HMO licence set', async () => loadHmoSet(await this.store.get()));
   /** Every for-sale listing's valuation, rent and area yield, computed once (GET /sourcing/deals). */
   readonly deals = new Lazy<DealsSet | undefined>('deals set', async () =>
     loadDealsSet(await this.listings.get(), await this.saleValuer.get(), await this.store.get()));
@@ -94,7 +97,7 @@ export class BuildResources {
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { BuildInfo } from '../build/source.ts';
 import type { BuildResources } from '../build/resources.ts';
 import type { AccountView, KeyPrincipal, Ledger } from '../ledger/types.ts';
-import { ApiError } from '../middleware/errors.ts';
 
 /** The parsed value of an optional request schema (undefined when the route declares none). */
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -44,12 +43,10 @@ export interface RouteDef extends RouteMeta {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** The 200 body (absent only on a pending route whose schema comes with its endpoint). */
-  response?: z.ZodType;
+  /** The 200 body. */
+  response: z.ZodType;
   /** A data endpoint: 503 data_unavailable until a published build is loaded; gets `data`. */
   needsBuild: boolean;
-  /** Declared but not served yet: 503 data_unavailable with Retry-After, nothing charged. */
-  pending?: true;
   handler(input: HandlerInput<any, any, any>): unknown;
 }
 
@@ -72,24 +69,4 @@ export function defineRoute<
   N extends boolean = boolean,
 >(def: RouteSpec<PS, QS, BS, RS, N>): RouteDef {
   return def as unknown as RouteDef;
-}
-
-/** A pending endpoint tells clients to look again later (the next release), not within seconds. */
-export const PENDING_RETRY_AFTER_S = 3_600;
-
-/**
- * An endpoint of the spec that is declared (schemas, cost, OpenAPI entry marked `x-status:
- * pending`) but not served yet: it validates its input, then answers 503 data_unavailable with
- * Retry-After and charges nothing. Replaced by `defineRoute` when its issue lands.
- */
-export function pendingRoute(def: RouteMeta & { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType; response?: z.ZodType }): RouteDef {
-  const what = `${def.method} ${def.path}`;
-  return {
-    ...def,
-    needsBuild: true,
-    pending: true,
-    handler: () => {
-      throw new ApiError('data_unavailable', `The current data build does not serve ${what} yet.`, undefined, { 'Retry-After': String(PENDING_RETRY_AFTER_S) });
-    },
-  };
 }

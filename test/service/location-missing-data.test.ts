@@ -5,7 +5,7 @@ import { call, startTestServer, type TestServer } from './support.ts';
 
 /**
  * A build published before the location tables existed (here: a build folder with a
- * manifest and no tables at all): the four endpoints answer 503 data_unavailable for it and
+ * manifest and no tables at all): the five endpoints (crime, schools, listings, deals, HMO licences) answer 503 data_unavailable for it and
  * charge nothing, rather than failing or answering empty.
  */
 let s: TestServer;
@@ -30,6 +30,7 @@ describe('location endpoints on a build without their tables', () => {
     '/v1/schools?lat=51.45&lng=-2.59',
     '/v1/listings?lat=51.45&lng=-2.59',
     '/v1/sourcing/deals?lat=51.45&lng=-2.59',
+    '/v1/hmo/licences?lat=51.45&lng=-2.59',
   ]) {
     it(`${path.split('?')[0]}: 503 data_unavailable, free`, async () => {
       const r = await call(s.base, 'GET', path, { key });

@@ -46,8 +46,8 @@ describe('operational endpoints', () => {
     expect(r.json.detail).toBe('The current data build does not serve GET /properties/{uprn} yet.');
     expect(r.headers['x-credits-cost']).toBe('0');
     expect(r.headers['x-credits-remaining']).toBe('100000');
-    // An endpoint declared but not served yet (pendingRoute): the same 503, and clients are
-    // told to look again in an hour (its data comes with a later release).
+    // A served endpoint whose data this (older) build lacks: the same 503, and clients are
+    // told to look again in an hour (its data comes with a later build).
     const p = await call(s.base, 'GET', '/v1/yields?outcode=BS1', { key });
     expect(p.status).toBe(503);
     expect(p.json.code).toBe('data_unavailable');

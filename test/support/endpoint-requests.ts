@@ -206,7 +206,7 @@ export function endpointRequests(inp: EndpointInputs, n: number): Map<string, Re
       const p = pick(inp.postcodes);
       return get('/v1/planning/constraints', chance(0.6) ? { uprn: uprn(i + 29).uprn } : { lat: jitter(p.lat), lng: jitter(p.lng) });
     })],
-    ['GET /v1/hmo/licences', gen(n, () => get('/v1/hmo/licences', { ...area({ radius: [500, 1000, 2000] }), page: chance(0.2) ? 2 : undefined }))],
+    ['GET /v1/hmo/licences', gen(n, () => get('/v1/hmo/licences', { ...area({ sector: false, radius: [500, 1000, 2000] }), status: chance(0.2) ? pick(['all', 'expired']) : undefined, page: chance(0.2) ? 2 : undefined }))],
     ['GET /v1/account', [get('/v1/account')]],
     ['GET /v1/account/usage', gen(50, (i) => (i % 2 ? get('/v1/account/usage') : get('/v1/account/usage', { from: daysAgo(i % 7), to: today })))],
     ['GET /v1/status', [get('/v1/status')]],

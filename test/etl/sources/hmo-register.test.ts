@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readHmoRegister, trailingPostcode, ukDate, ukShortDate } from '../../../etl/sources/hmo-register.ts';
-import { HMO_EXEMPTIONS_HEADER, HMO_REGISTER_HEADER } from '../../../schemas/sources/hmo-register.ts';
+import { HMO_EXEMPTIONS_HEADER, HMO_REGISTER_HEADER, HMO_STOREYS_COLUMN } from '../../../schemas/sources/hmo-register.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 import { readAllRows } from '../../support/read-all.ts';
@@ -72,6 +72,23 @@ describe('readHmoRegister on fixtures', () => {
       'invalid:case_number': 1, 'invalid:address': 1, 'invalid:occupants': 1, 'invalid:units': 1,
       'invalid:licence_start': 1, 'invalid:licence_end': 1,
     });
+  });
+
+  it('reads a Number of Storeys column where a register adds one, and never a holder\'s or manager\'s name', async () => {
+    const header = ['Licence Holder', ...HMO_REGISTER_HEADER, HMO_STOREYS_COLUMN, 'Manager Name'];
+    const text = header.join(',') + '\r' +
+      'Jane Example,17/7,7 A Road Oxford OX1 1AA,6,3,01/01/2017,31/12/2021,3,John Example\r' +
+      'Jane Example,17/8,8 A Road Oxford OX1 1AA,5,,01/01/2017,31/12/2021,,John Example\r' +
+      'Jane Example,17/9,9 A Road Oxford OX1 1AA,5,,01/01/2017,31/12/2021,two,John Example';
+    const { rows, rejects } = await readAll(writeFixture(tmp.dir, 'storeys.csv', text));
+    expect(rows).toEqual([
+      { case_number: '17/7', address: '7 A Road Oxford OX1 1AA', postcode: 'OX1 1AA', occupants: 6, units: 3, storeys: 3,
+        licence_start: '2017-01-01', licence_end: '2021-12-31' },
+      { case_number: '17/8', address: '8 A Road Oxford OX1 1AA', postcode: 'OX1 1AA', occupants: 5,
+        licence_start: '2017-01-01', licence_end: '2021-12-31' },
+    ]);
+    expect(rejects.toJSON().by_reason).toEqual({ 'invalid:storeys': 1 });
+    expect(JSON.stringify(rows)).not.toMatch(/Example/);
   });
 
   it('refuses a file that is not an HMO register', async () => {

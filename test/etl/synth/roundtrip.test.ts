@@ -6,6 +6,7 @@ import { readAirbnbCalendar } from '../../../etl/sources/airbnb-calendar.ts';
 import { readAirbnbListings } from '../../../etl/sources/airbnb-listings.ts';
 import { readAirbnbReviews } from '../../../etl/sources/airbnb-reviews.ts';
 import { readEpc } from '../../../etl/sources/epc.ts';
+import { readHmoRegister } from '../../../etl/sources/hmo-register.ts';
 import { readOnsRents } from '../../../etl/sources/ons-rents.ts';
 import { readOnspd } from '../../../etl/sources/onspd.ts';
 import { readOsUprn } from '../../../etl/sources/os-uprn.ts';
@@ -39,6 +40,7 @@ const READERS: Record<string, Reader> = {
   [FILES.hpi]: readUkHpi,
   [FILES.onsRents]: readOnsRents,
   [FILES.evidence]: readRentalEvidence,
+  [FILES.hmo]: readHmoRegister,
 };
 
 let manifest: Manifest;
@@ -149,6 +151,25 @@ describe('synthetic region round trip through the readers', () => {
     expect(bristol('room')).toBeLessThan(bristol('2'));
     const ev = read.get(FILES.evidence)!.rows;
     expect(new Set(ev.map((r) => r.let_type))).toEqual(new Set(['whole', 'room']));
+  });
+
+  it('HMO register: CR-only line endings, a licence for every HMO, some expired, a few at addresses the address base lacks', () => {
+    const text = readFileSync(join(tmp.dir, FILES.hmo), 'utf8');
+    expect(text.includes('\n')).toBe(false);
+    const props = readFileSync(join(tmp.dir, TRUTH.properties), 'utf8').trim().split('\n');
+    const hmoCol = props[0]!.split(',').indexOf('hmo');
+    const hmos = props.slice(1).map((l) => l.split(',')).filter((c) => c[hmoCol] === '1').map((c) => c[0]);
+    const truth = readFileSync(join(tmp.dir, TRUTH.hmoLicences), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    expect(truth.filter((t) => t[2] === 'licence').map((t) => t[1]).sort()).toEqual([...hmos].sort());
+    const unmatchable = truth.filter((t) => t[2] === 'unmatchable');
+    expect(unmatchable.length).toBeGreaterThan(0);
+    expect(unmatchable.every((t) => t[1] === '')).toBe(true);
+    const rows = read.get(FILES.hmo)!.rows;
+    expect(rows.map((r) => r.case_number).sort()).toEqual(truth.map((t) => t[0]).sort());
+    const expired = rows.filter((r) => r.licence_end < manifest.today).length;
+    expect(expired).toBeGreaterThan(0);
+    expect(expired).toBeLessThan(rows.length / 2);
+    expect(rows.some((r) => r.storeys !== undefined) && rows.some((r) => r.units !== undefined)).toBe(true);
   });
 
   it('ground truth: ~1–2% of sales have no UPRN, every other sale names a real address', () => {

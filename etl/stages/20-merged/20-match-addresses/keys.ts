@@ -138,3 +138,34 @@ export function numbersAgreeLoosely(a: AddressKey, b: AddressKey): boolean {
   const fb = b.unit ? [b.unit, ...b.numbers] : b.numbers;
   return fa.length > 0 && fa.length === fb.length && fa.every((n, i) => n === fb[i]);
 }
+
+/**
+ * Key of a council HMO register's one-line address ("18 Abbey Road Oxford Oxfordshire OX2 0AE",
+ * "Flat 1b, 1 Abbeydale Road, S7 1FA"): the trailing postcode is dropped, and so is the post
+ * town with anything after it (a county) when `town` is known (the postcode's post town),
+ * so the rest keys like a certificate's lines: a leading flat is the unit, the rest primary.
+ */
+export function registerKey(address: string, town?: string): AddressKey {
+  let text = normaliseText(address.replace(/[\s,]*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}[\s.,]*$/i, ''));
+  const t = normaliseText(town);
+  if (t) {
+    const at = ` ${text} `.lastIndexOf(` ${t} `);
+    // Only a town after the street: "12 OXFORD ROAD" keeps its OXFORD.
+    if (at > 0 && /\d/.test(text.slice(0, at))) text = text.slice(0, at - 1);
+  }
+  return epcKey(address.includes(',') ? splitLike(address, text) : [text]);
+}
+
+/** The cut text split at the commas the original had (normaliseText drops them). */
+function splitLike(original: string, cut: string): string[] {
+  const parts = original.split(',').map((p) => normaliseText(p)).filter(Boolean);
+  const out: string[] = [];
+  let left = cut;
+  for (const p of parts) {
+    if (!left) break;
+    const take = left.startsWith(p) ? p : left;
+    out.push(take);
+    left = left.slice(take.length).trim();
+  }
+  return out;
+}

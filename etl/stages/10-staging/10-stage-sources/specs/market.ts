@@ -83,7 +83,7 @@ export const hmoRegister = spec<HmoRegisterRow>({
   read: readHmoRegister,
   columns: [
     ...same<HmoRegisterRow>('VARCHAR', 'case_number', 'address', 'postcode'),
-    ...same<HmoRegisterRow>('INTEGER', 'occupants', 'units'),
+    ...same<HmoRegisterRow>('INTEGER', 'occupants', 'units', 'storeys'),
     ...same<HmoRegisterRow>('VARCHAR', 'licence_start', 'licence_end'),
   ],
   date: (r) => r.licence_start,

@@ -1,0 +1,61 @@
+import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
+import type { Stage } from '../../../pipeline/context.ts';
+import { loadRows } from '../../../pipeline/load-rows.ts';
+import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { registerKey } from '../../20-merged/20-match-addresses/keys.ts';
+import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
+
+const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+
+/**
+ * The published HMO licence table (`hmo_licences`, contract in schemas/tables/hmo.ts;
+ * docs/hmo-licences.md): every licence of the council registers staged in
+ * `stg_hmo_register`, matched to a UPRN by the address matcher the sales and certificates
+ * use, placed at the matched address (else the postcode's point), with its status on the
+ * build date. The matched share goes to the manifest's match rates.
+ */
+export const hmoLicencesStage: Stage = {
+  name: 'marts_hmo',
+  description: 'HMO licences from the council registers, matched to UPRNs, placed, current, pending or expired on the build date',
+  reads: ['stg_hmo_register', 'addresses', 'postcodes'],
+  writes: ['hmo_registers', 'hmo_matches', 'hmo_licences'],
+  async run(ctx) {
+    const { conn, db } = ctx;
+    // Which register each staged row came from: staging numbers a kind's files 1, 2, … in
+    // the order its reports are listed.
+    // Oxford publishes its temporary exemption notices (HMOTXN) as a register of their own:
+    // exemptions from licensing, not licences, so staged but not published here.
+    const registers = ctx.sources.filter((r) => r.name === 'hmo_register')
+      .map((r, i) => ({ file_no: i + 1, register: r.path, as_of: r.as_of ?? null, exemptions: /exemption/i.test(r.path) }));
+    await loadRows(conn, 'hmo_registers', [
+      { name: 'file_no', type: 'INTEGER', get: (r: (typeof registers)[number]) => r.file_no },
+      { name: 'register', type: 'VARCHAR', get: (r: (typeof registers)[number]) => r.register },
+      { name: 'as_of', type: 'VARCHAR', get: (r: (typeof registers)[number]) => r.as_of },
+      { name: 'exemptions', type: 'BOOLEAN', get: (r: (typeof registers)[number]) => r.exemptions },
+    ], registers);
+    const matcher = await buildMatcher(db);
+    const rows = async function* () {
+      for await (const r of streamRows(db, sqlText('hmo_to_match'))) {
+        const town = s(r.town);
+        yield {
+          id: String(r.id),
+          result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(town), registerKey(String(r.address), town)),
+        };
+      }
+    };
+    await loadRows(conn, 'hmo_matches', MATCH_COLUMNS, rows());
+    await runSql(conn, 'hmo_licences', { today: ctx.today });
+    const [q] = await queryRows(conn, `
+      SELECT count(*)::INTEGER AS licences, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed,
+             count(*) FILTER (WHERE status = 'current')::INTEGER AS current, count(*) FILTER (WHERE status = 'pending')::INTEGER AS pending,
+             avg((uprn IS NOT NULL)::INT) AS matched_share,
+             (SELECT count(*) FROM stg_hmo_register h JOIN hmo_registers r ON r.file_no = h._file_no WHERE r.exemptions)::INTEGER AS exemptions
+      FROM hmo_licences`);
+    const reasons = await queryRows(conn, 'SELECT reason, count(*)::INTEGER AS n FROM hmo_matches WHERE uprn IS NULL GROUP BY ALL ORDER BY reason');
+    if (Number(q?.licences) > 0) ctx.matchRates.hmo_licences_matched_share = Number(q?.matched_share ?? 0);
+    ctx.quality.hmo_licences = {
+      licences: Number(q?.licences), exemptions_not_published: Number(q?.exemptions), matched: Number(q?.matched), placed: Number(q?.placed), current: Number(q?.current), pending: Number(q?.pending),
+      unmatched_by_reason: Object.fromEntries(reasons.map((r) => [String(r.reason), Number(r.n)])),
+    };
+  },
+};

@@ -1,0 +1,55 @@
+import type { HMO_STATUSES } from '../../schemas/api/hmo-licences.ts';
+import type { BuildStore } from '../store/store.ts';
+import { PointGrid } from '../valuation/evidence.ts';
+
+/**
+ * The build's HMO licences held in memory (the `hmoLicences` resource of BuildResources), with a
+ * grid over the placed ones for radius queries and an index by outcode. A build without the
+ * `hmo_licences` table (published before it existed) yields undefined: the endpoint answers 503.
+ */
+
+export interface HmoLicence {
+  licence_reference: string; register: string; address: string; postcode: string | null; outcode: string | null;
+  uprn: string | null; max_occupants: number | null; households: number | null; storeys: number | null;
+  valid_from: string | null; valid_to: string | null; status: (typeof HMO_STATUSES)[number] | null;
+  position: 'uprn' | 'postcode' | null;
+}
+export interface HmoSet {
+  licences: HmoLicence[];
+  /** Grid over the placed licences; `placed[k]` is the licence of grid point k. */
+  grid: PointGrid;
+  placed: Int32Array;
+  byOutcode: Map<string, number[]>;
+  /** Each register's as-of date. */
+  registers: Map<string, string | null>;
+}
+
+const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
+const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined> {
+  if (!store.tables.has('hmo_licences')) return undefined;
+  const rows: Record<string, unknown>[] = await store.query('hmo_licences_all');
+  const licences: HmoLicence[] = rows.map((r) => ({
+    licence_reference: String(r.licence_reference), register: String(r.register), address: String(r.address),
+    postcode: strOrNull(r.postcode), outcode: strOrNull(r.outcode), uprn: strOrNull(r.uprn),
+    max_occupants: intOrNull(r.max_occupants), households: intOrNull(r.households), storeys: intOrNull(r.storeys),
+    valid_from: strOrNull(r.valid_from), valid_to: strOrNull(r.valid_to), status: strOrNull(r.status) as HmoLicence['status'],
+    position: strOrNull(r.position_source) as HmoLicence['position'],
+  }));
+  const placed: number[] = [];
+  const byOutcode = new Map<string, number[]>();
+  const registers = new Map<string, string | null>();
+  rows.forEach((r, i) => {
+    if (r.lat !== null && r.lat !== undefined && r.lng !== null && r.lng !== undefined) placed.push(i);
+    const o = licences[i]!.outcode;
+    if (o) {
+      let a = byOutcode.get(o);
+      if (!a) byOutcode.set(o, (a = []));
+      a.push(i);
+    }
+    registers.set(licences[i]!.register, strOrNull(r.register_as_of));
+  });
+  const grid = new PointGrid(Float64Array.from(placed, (i) => Number(rows[i]!.lat)), Float64Array.from(placed, (i) => Number(rows[i]!.lng)));
+  return { licences, grid, placed: Int32Array.from(placed), byOutcode, registers };
+}
