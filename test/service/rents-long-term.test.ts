@@ -123,6 +123,17 @@ describe('GET /v1/rents/long-term', () => {
       expect(b.p25_pcm).toBeCloseTo(Number(m.p25_pcm), 1);
       expect(b.p75_pcm).toBeCloseTo(Number(m.p75_pcm), 1);
     }
+    // Nowhere in the region does a thin group rent for less than the next smaller group (the issue's 3-bed below a 2-bed).
+    const areas = [...new Set(shrunkRows.map((m) => String(m.area_code)))];
+    for (const code of areas) {
+      const r = await get(`postcode=${encodeURIComponent(code)}`);
+      const g = r.json.by_bedrooms as { bedrooms: number; median_pcm: number; source: string }[];
+      for (let i = 1; i < g.length; i++) {
+        const [a, b] = [g[i - 1]!, g[i]!];
+        if (b.bedrooms !== a.bedrooms + 1 || (a.source === 'evidence' && b.source === 'evidence')) continue;
+        expect(b.median_pcm, `${code}: ${b.bedrooms} bedrooms (${b.source}) below ${a.bedrooms} (${a.source})`).toBeGreaterThanOrEqual(a.median_pcm - 0.01);
+      }
+    }
     // property_type has no shrunk figure of its own: the thin groups stand, marked thin.
     const flats = await get(`postcode=${encodeURIComponent(sector)}&property_type=flat`);
     for (const b of flats.json.by_bedrooms ?? []) expect(b.source).toBe(b.sample_size < 10 ? 'thin' : 'evidence');
