@@ -2419,10 +2419,10 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description Unique Property Reference Number, as a number or a numeric string
-                     * @example 100023336956
+                     * @example 200000005
                      */
                     uprn?: string | number;
-                    /** @example SW1A 1AA */
+                    /** @example BS1 1UE */
                     postcode?: string;
                     lat?: number;
                     lng?: number;
@@ -2850,10 +2850,10 @@ export interface operations {
                 "application/json": {
                     /**
                      * @description Unique Property Reference Number, as a number or a numeric string
-                     * @example 100023336956
+                     * @example 200000005
                      */
                     uprn?: string | number;
-                    /** @example SW1A 1AA */
+                    /** @example BS1 1UE */
                     postcode?: string;
                     lat?: number;
                     lng?: number;

@@ -3,6 +3,7 @@
  * coerced, booleans accept exactly `true` or `false`; blank values count as absent.
  */
 import { z } from 'zod';
+import { DOC_EXAMPLE } from './examples.ts';
 
 export const FINISH_QUALITY = ['below_average', 'average', 'above_average', 'very_high'] as const;
 export const PROPERTY_KIND = ['house', 'apartment'] as const;
@@ -20,13 +21,13 @@ export const qBool = (dflt: boolean) =>
 export const Uprn = z
   .string()
   .regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits')
-  .meta({ description: 'Unique Property Reference Number', example: '100023336956' })
+  .meta({ description: 'Unique Property Reference Number', example: DOC_EXAMPLE.uprn })
   .transform(Number);
 /** Full postcode, any case, optional space. */
 export const Postcode = z
   .string()
   .regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/, 'must be a full UK postcode')
-  .meta({ example: 'SW1A 1AA' });
+  .meta({ example: DOC_EXAMPLE.postcode });
 /**
  * Full postcode (optional space) or sector written with its space (`SW1A 1`). Without the
  * space a sector is ambiguous with a district: `BS14` is the district BS14, not the sector
@@ -38,8 +39,8 @@ export const PostcodeOrSector = z
     /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?( [0-9]| ?[0-9][A-Za-z]{2})$/,
     'must be a full UK postcode, or a postcode sector with its space (BS1 4); for a district such as BS14 use outcode',
   )
-  .meta({ example: 'SW1A 1' });
-export const Outcode = z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?$/, 'must be a UK outcode (district)').meta({ example: 'SW1A' });
+  .meta({ example: DOC_EXAMPLE.sector });
+export const Outcode = z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?$/, 'must be a UK outcode (district)').meta({ example: DOC_EXAMPLE.outcode });
 export const Lat = qNum().min(49).max(61).meta({ description: 'WGS84 latitude (UK extent)' });
 export const Lng = qNum().min(-9).max(2.5).meta({ description: 'WGS84 longitude (UK extent)' });
 export const Page = qInt().min(1).max(10_000).default(1);

@@ -9,17 +9,18 @@
  */
 import { z } from 'zod';
 import { normalisePostcode } from '../address-normalise.ts';
+import { DOC_EXAMPLE } from './examples.ts';
 import { Lat, Lng, Outcode, Postcode, PostcodeOrSector, qNum, Uprn } from './common.ts';
 
 /** A UPRN as a numeric string (query strings) or a number (JSON bodies); the number after parsing. */
 export const UprnValue = z
   .union([Uprn, z.number().int().min(0).max(999_999_999_999)])
-  .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: '100023336956' });
+  .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: DOC_EXAMPLE.uprn });
 
 export const LocalAuthority = z
   .string()
   .regex(/^[EWSN][0-9]{8}$/, 'must be a local authority GSS code (E06000023)')
-  .meta({ description: 'Local authority district, GSS code', example: 'E06000023' });
+  .meta({ description: 'Local authority district, GSS code', example: DOC_EXAMPLE.la_code });
 
 /** The ways a place can be given; `sector` is a `postcode` written as a sector (`BS1 4`). */
 export type LocationForm = 'uprn' | 'postcode' | 'sector' | 'outcode' | 'local_authority' | 'point';

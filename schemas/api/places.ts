@@ -1,5 +1,6 @@
 /** GET /postcodes/{postcode} and GET /areas/{code}: requests and responses. */
 import { z } from 'zod';
+import { DOC_EXAMPLE } from './examples.ts';
 import { Postcode } from './common.ts';
 import { SourceAsOfSchema } from './property-history.ts';
 
@@ -13,7 +14,7 @@ export const AreaCodeParamsSchema = z.strictObject({
       /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?( [0-9])?$|^[EWSNewsn][0-9]{8}$/,
       'must be a postcode sector with its space (BS1 4), an outcode (BS1) or a local authority GSS code (E06000023)',
     )
-    .meta({ example: 'BS1 4' }),
+    .meta({ example: DOC_EXAMPLE.sector }),
 });
 
 const Point = z.object({ lat: z.number(), lng: z.number() });

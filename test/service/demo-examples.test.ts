@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Tier } from '../../schemas/plans.ts';
 import { demoExamples, demoProperty, paceSeconds, type DemoExample } from '../../scripts/demo-requests.ts';
+import { DOC_EXAMPLE } from '../../schemas/api/examples.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { call, postJson, startTestServer, type TestServer } from './support.ts';
@@ -13,7 +14,11 @@ import { call, postJson, startTestServer, type TestServer } from './support.ts';
  * is on the tier `make demo` creates (read from the Makefile) and the calls are paced as the
  * printed script paces them (the test clock moves by its sleep): no 429.
  */
-const DEMO_TIER = /accounts -- create --tier (\w+)/.exec(readFileSync(resolve(import.meta.dirname, '../../Makefile'), 'utf8'))![1] as Tier;
+const MAKEFILE = readFileSync(resolve(import.meta.dirname, '../../Makefile'), 'utf8');
+const DEMO_TIER = /accounts -- create --tier (\w+)/.exec(MAKEFILE)![1] as Tier;
+/** The region `make demo` generates (its ADDRESSES and SEED defaults). */
+const DEMO_ADDRESSES = Number(/^ADDRESSES \?= (\d+)$/m.exec(MAKEFILE)![1]);
+const DEMO_SEED = Number(/^SEED \?= (\d+)$/m.exec(MAKEFILE)![1]);
 
 let s: TestServer;
 let key: string;
@@ -22,7 +27,7 @@ let examples: DemoExample[];
 beforeAll(async () => {
   s = await startTestServer();
   key = (await s.account(DEMO_TIER)).key;
-  await publishSynthBuild(s.dataDir, { addresses: 2000, seed: 11 });
+  await publishSynthBuild(s.dataDir, { addresses: DEMO_ADDRESSES, seed: DEMO_SEED });
   examples = demoExamples(await demoProperty(s.dataDir));
 }, 180_000);
 
@@ -40,5 +45,32 @@ describe('the demo\'s printed examples', () => {
       expect(r.status, `${e.path}: ${JSON.stringify(r.json)}`).toBeLessThan(300);
     }
     expect([...status.keys()].sort()).toEqual(V1_ROUTES.map((r) => r.operationId).sort());
+  });
+
+  it('the OpenAPI document\'s example values are the demo property\'s, and each answers 2xx on the demo data', async () => {
+    const p = await demoProperty(s.dataDir);
+    expect(DOC_EXAMPLE).toEqual({ uprn: p.uprn, postcode: p.postcode, sector: p.sector, outcode: p.outcode, la_code: p.la_code });
+    // Every parameter example the document shows, by parameter name, is one of these.
+    const doc = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../docs/openapi.json'), 'utf8'));
+    const shown = new Map<string, Set<string>>();
+    for (const ops of Object.values(doc.paths) as Record<string, { parameters?: { name: string; schema?: { example?: unknown } }[] }>[]) {
+      for (const op of Object.values(ops)) {
+        for (const prm of op.parameters ?? []) {
+          const ex = prm.schema?.example;
+          if (ex !== undefined) shown.set(prm.name, (shown.get(prm.name) ?? new Set()).add(String(ex)));
+        }
+      }
+    }
+    expect(shown.get('uprn')).toEqual(new Set([p.uprn]));
+    expect(shown.get('outcode')).toEqual(new Set([p.outcode]));
+    expect([...shown.get('postcode')!].every((v) => v === p.postcode || v === p.sector)).toBe(true);
+    for (const path of [
+      `/v1/properties/${p.uprn}`, `/v1/postcodes/${encodeURIComponent(p.postcode)}`, `/v1/areas/${encodeURIComponent(p.sector)}`,
+      `/v1/areas/${p.outcode}`, `/v1/areas/${p.la_code}`, `/v1/prices/trends?local_authority=${p.la_code}`, `/v1/yields?postcode=${encodeURIComponent(p.sector)}`,
+    ]) {
+      const r = await call(s.base, 'GET', path, { key });
+      s.clock.advance(paceSeconds(DEMO_TIER) * 1000);
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
+    }
   });
 });
