@@ -1,8 +1,8 @@
 import Flatbush from 'flatbush';
+import { gradeBenchmark, type GradeBenchmark } from '../domain/str/market-grade.ts';
 import {
-  AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, gradeBenchmark,
-  type GradeBenchmark, type MarketListings,
-} from '../domain/str/market.ts';
+  AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, type MarketListings,
+} from '../domain/str/market-listings.ts';
 import { haversineM } from './listing-index.ts';
 
 const EARTH_M = 6_371_008.8;

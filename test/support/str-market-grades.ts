@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { dimensionValues, gradeOf, type Grade } from '../../service/domain/str/market.ts';
+import { dimensionValues, gradeOf, type Grade } from '../../service/domain/str/market-grade.ts';
 import { storeSql } from '../../service/store/store.ts';
 import { StrMarketSet } from '../../service/str/market-set.ts';
 

@@ -1,6 +1,6 @@
 import { StrListingsQuerySchema, StrListingsSchema } from '../../../schemas/api/str.ts';
 import { listingOrder, roundPosition } from '../../domain/str/listings.ts';
-import { passes } from '../../domain/str/market.ts';
+import { passes } from '../../domain/str/market-listings.ts';
 import { distanceM } from '../../domain/stats.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { locateListings } from '../../str/locate.ts';

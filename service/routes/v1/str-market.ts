@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { StrMarketQuerySchema, StrMarketSchema } from '../../../schemas/api/str.ts';
-import { SECTIONS, marketSections, passes, type Section } from '../../domain/str/market.ts';
+import { passes } from '../../domain/str/market-listings.ts';
+import { SECTIONS, marketSections, type Section } from '../../domain/str/market.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { locateListings } from '../../str/locate.ts';
 import type { StrMarketSet } from '../../str/market-set.ts';
