@@ -36,5 +36,9 @@ export function yieldScore(grossYield: number, areaYield: number, rentSource: st
 
 /** Highest score first; ties by the larger discount (or yield), then by id for a stable order. */
 export function rankDeals<T extends { score: number; tiebreak: number; id: string }>(deals: T[]): T[] {
-  return deals.sort((a, b) => b.score - a.score || b.tiebreak - a.tiebreak || (a.id < b.id ? -1 : 1));
+  return deals.sort(dealOrder);
 }
+
+/** The ranking order of rankDeals: score, then the discount or yield, then the listing id. */
+export const dealOrder = (a: { score: number; tiebreak: number; id: string }, b: { score: number; tiebreak: number; id: string }): number =>
+  b.score - a.score || b.tiebreak - a.tiebreak || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

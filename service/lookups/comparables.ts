@@ -47,11 +47,13 @@ export class ComparablesIndex {
     const edge = Math.min(89, Math.abs(lat) + dLat);
     const dLng = dLat / Math.cos((edge * Math.PI) / 180);
     const out: { i: number; d: number }[] = [];
-    for (const i of this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat)) {
-      if (!keep(i)) continue;
+    // The filter does the work and keeps nothing, so no array of every sale in the box is made.
+    this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (i) => {
+      if (!keep(i)) return false;
       const d = distanceM(lat, lng, this.lat[i]!, this.lng[i]!);
       if (d <= radiusM) out.push({ i, d });
-    }
+      return false;
+    });
     return out;
   }
 }

@@ -1,6 +1,7 @@
 import { radiusOf, toLocation } from '../../../schemas/api/location.ts';
 import { COMPARABLES_LOCATION, ComparablesQuerySchema, ComparablesSchema } from '../../../schemas/api/prices.ts';
 import { monthText, pageSlice, similarity, type CompSubject } from '../../domain/lookups.ts';
+import { topK } from '../../domain/top-k.ts';
 import { placeOrNotFound } from '../place.ts';
 import { COMP_TYPES } from '../../lookups/comparables.ts';
 import { sourceAsOf } from '../../lookups/tables.ts';
@@ -69,22 +70,30 @@ export default defineRoute({
       };
     }
     const nowDay = idx.indexMonth === null ? null : idx.indexMonth;
+    // Similarity to the subject, worked out only for the homes that need it (all of them only when sorting by it).
     const sim = new Map<number, number>();
-    if (subject) {
-      for (const h of homes) {
+    const simOf = (h: { i: number; d: number }): number => {
+      let v = sim.get(h.i);
+      if (v === undefined) {
         const b = idx.bedrooms[h.i]!;
         const a = idx.areaSqft[h.i]!;
         const age = nowDay === null ? 0 : nowDay - idx.monthNo[h.i]!;
-        sim.set(h.i, similarity(subject, { type: COMP_TYPES[idx.type[h.i]!] ?? null, bedrooms: b < 0 ? null : b, floorAreaSqft: Number.isNaN(a) ? null : a }, h.d, radius, age));
+        v = similarity(subject!, { type: COMP_TYPES[idx.type[h.i]!] ?? null, bedrooms: b < 0 ? null : b, floorAreaSqft: Number.isNaN(a) ? null : a }, h.d, radius, age);
+        sim.set(h.i, v);
       }
-    }
-    const byUprn = (a: { i: number }, b: { i: number }) => idx.uprn[a.i]! - idx.uprn[b.i]!;
-    if (query.sort === 'date') homes.sort((a, b) => idx.day[b.i]! - idx.day[a.i]! || a.d - b.d || byUprn(a, b));
-    else if (query.sort === 'similarity') homes.sort((a, b) => sim.get(b.i)! - sim.get(a.i)! || a.d - b.d || byUprn(a, b));
-    else homes.sort((a, b) => a.d - b.d || idx.day[b.i]! - idx.day[a.i]! || byUprn(a, b));
+      return v;
+    };
+    if (subject && query.sort === 'similarity') for (const h of homes) simOf(h);
+    type Hit = { i: number; d: number };
+    const byUprn = (a: Hit, b: Hit) => idx.uprn[a.i]! - idx.uprn[b.i]!;
+    const order: (a: Hit, b: Hit) => number =
+      query.sort === 'date' ? (a, b) => idx.day[b.i]! - idx.day[a.i]! || a.d - b.d || byUprn(a, b)
+        : query.sort === 'similarity' ? (a, b) => sim.get(b.i)! - sim.get(a.i)! || a.d - b.d || byUprn(a, b)
+          : (a, b) => a.d - b.d || idx.day[b.i]! - idx.day[a.i]! || byUprn(a, b);
     const page = pageSlice(homes.length, query.page, query.per_page);
     if (typeof page === 'string') throw new ApiError('invalid_request', 'The page asked for is past the last page of results.', [{ path: 'query.page', message: page }]);
-    const comparables = homes.slice(page.from, page.to).map(({ i, d }) => {
+    // Only the homes up to the page's end are ranked (a 2 km radius holds thousands).
+    const comparables = topK(homes, page.to, order).slice(page.from).map(({ i, d }) => {
       const u = idx.uprn[i]!;
       const rec = records.get(u);
       const area = idx.areaSqft[i]!;
@@ -102,7 +111,7 @@ export default defineRoute({
         price_per_sqft: Number.isNaN(area) || !(area > 0) ? null : Math.round((idx.price[i]! / area) * 100) / 100,
         price_today: Number.isNaN(today) ? null : today,
         distance_m: Math.round(d * 10) / 10,
-        similarity: subject ? sim.get(i)! : null,
+        similarity: subject ? simOf({ i, d }) : null,
       };
     });
     return {

@@ -1,5 +1,6 @@
 import { DEALS_LOCATION, DealsQuerySchema, DealsSchema } from '../../../schemas/api/listings.ts';
-import { belowMarketScore, discountPct, grossYieldPct, rankDeals, VALUATION_TYPICAL_ERROR_PCT, yieldScore } from '../../domain/deals.ts';
+import { belowMarketScore, dealOrder, discountPct, grossYieldPct, VALUATION_TYPICAL_ERROR_PCT, yieldScore } from '../../domain/deals.ts';
+import { topK } from '../../domain/top-k.ts';
 import { listingsAt, listingView } from '../../location/listings-near.ts';
 import { aroundEcho } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
@@ -37,7 +38,7 @@ export default defineRoute({
         && (query.min_bedrooms === undefined || l.bedrooms >= query.min_bedrooms) && (query.max_bedrooms === undefined || l.bedrooms <= query.max_bedrooms);
     });
     const considered = { for_sale: candidates.length, valued: 0, without_uprn: 0, without_valuation: 0 };
-    const deals = [];
+    const deals: { id: string; tiebreak: number; score: number; i: number; d: number | null; discount: number; gross: number | null }[] = [];
     for (const { i, d } of candidates) {
       const l = all[i]!;
       const e = set.evidence[i];
@@ -60,24 +61,24 @@ export default defineRoute({
         score = yieldScore(gross, e.areaYield.pct, e.rent.source);
         tiebreak = gross;
       }
-      const { status: _status, ...view } = listingView(l, d);
-      deals.push({
-        id: l.listing_id, tiebreak,
-        deal: {
-          ...view, score,
-          valuation: { value: e.value, confidence: e.confidence, method: e.method, typical_error_pct: VALUATION_TYPICAL_ERROR_PCT[e.confidence] },
-          discount_pct: discount,
-          rent_estimate_pcm: e.rent?.pcm ?? null,
-          rent_evidence: e.rent ? { area: e.rent.area, source: e.rent.source, sample_size: e.rent.sample_size } : null,
-          gross_yield_pct: gross,
-          area_yield_pct: e.areaYield?.pct ?? null,
-          area_yield_sample_size: e.areaYield?.sample_size ?? null,
-        },
-        score,
-      });
+      deals.push({ id: l.listing_id, tiebreak, score, i, d, discount, gross });
     }
-    rankDeals(deals);
-    const start = (query.page - 1) * query.per_page;
+    // Only the deals up to the page's end are ranked and drawn (a wide radius holds thousands).
+    const end = query.page * query.per_page;
+    const page = topK(deals, end, dealOrder).slice(end - query.per_page).map(({ i, d, score, discount, gross }) => {
+      const e = set.evidence[i]!;
+      const { status: _status, ...view } = listingView(all[i]!, d);
+      return {
+        ...view, score,
+        valuation: { value: e.value, confidence: e.confidence, method: e.method, typical_error_pct: VALUATION_TYPICAL_ERROR_PCT[e.confidence] },
+        discount_pct: discount,
+        rent_estimate_pcm: e.rent?.pcm ?? null,
+        rent_evidence: e.rent ? { area: e.rent.area, source: e.rent.source, sample_size: e.rent.sample_size } : null,
+        gross_yield_pct: gross,
+        area_yield_pct: e.areaYield?.pct ?? null,
+        area_yield_sample_size: e.areaYield?.sample_size ?? null,
+      };
+    });
     return {
       location: aroundEcho(place),
       strategy: query.strategy,
@@ -85,7 +86,7 @@ export default defineRoute({
       page: query.page,
       per_page: query.per_page,
       considered,
-      deals: deals.slice(start, start + query.per_page).map((x) => x.deal),
+      deals: page,
       source: { listings_as_of: set.listings.asOf, valuation_as_of: set.valuationAsOf },
     };
   },
