@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/service-time.ts [--addresses 1000000] [--seed 42] [--per-endpoint 300]
  *                                 [--only areas,trends]   (endpoints whose name contains one of these)
+ *                                 [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]  (flags for the server process)
  *
  * Writes bench/results/service-time-<N>.json and .md.
  */
@@ -55,7 +56,7 @@ await ledger.close();
 const inputs = await readEndpointInputs(buildDir, Math.max(PER * 2, 2_000));
 const cands = endpointRequests(inputs, Math.max(PER * 2, 2_000));
 
-const server = await startServerProcess({ dataDir });
+const server = await startServerProcess({ dataDir, nodeArgs: argStr('node-args', '').split(' ').filter(Boolean) });
 const access: { route: string; status: number; ms: number }[] = [];
 server.onLog((l) => l.msg === 'request' && access.push({ route: String(l.route), status: Number(l.status), ms: Number(l.ms) }));
 await server.waitFor((l) => l.msg === 'build warmed', 15 * 60_000, true);
