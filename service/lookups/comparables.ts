@@ -32,6 +32,9 @@ export class ComparablesIndex {
     private readonly tree: Flatbush | null,
     /** YYYY-MM the prices today are brought to (null without an index). */
     readonly indexMonth: number | null,
+    /** Each home's latest sale (rows are oldest first per home), and an R-tree over those homes. */
+    private readonly latest: Int32Array = new Int32Array(0),
+    private readonly homeTree: Flatbush | null = null,
   ) {}
 
   get size(): number {
@@ -40,7 +43,20 @@ export class ComparablesIndex {
 
   /** Every sale within `radiusM` of (lat, lng) that `keep` accepts, with its distance. */
   within(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
-    if (!this.tree) return [];
+    return this.search(this.tree, (j) => j, lat, lng, radiusM, keep);
+  }
+
+  /**
+   * Each home's latest sale within `radiusM` that `keep` accepts: the same as `within` then
+   * keeping each home's latest, when `keep` does not depend on the sale's date (home filters
+   * only), found over one point per home instead of one per sale.
+   */
+  latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
+    return this.search(this.homeTree, (h) => this.latest[h]!, lat, lng, radiusM, keep);
+  }
+
+  private search(tree: Flatbush | null, row: (j: number) => number, lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
+    if (!tree) return [];
     // A box that surely holds the circle: longitude degrees shrink towards the pole, so the
     // widest the circle reaches is at its poleward edge.
     const dLat = (radiusM / 6_371_000) * (180 / Math.PI) * 1.0001;
@@ -48,7 +64,8 @@ export class ComparablesIndex {
     const dLng = dLat / Math.cos((edge * Math.PI) / 180);
     const out: { i: number; d: number }[] = [];
     // The filter does the work and keeps nothing, so no array of every sale in the box is made.
-    this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (i) => {
+    tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (j) => {
+      const i = row(j);
       if (!keep(i)) return false;
       const d = distanceM(lat, lng, this.lat[i]!, this.lng[i]!);
       if (d <= radiusM) out.push({ i, d });
@@ -85,10 +102,18 @@ export async function loadComparables(store: BuildStore, valuer: SaleValuer): Pr
     if (p !== null) indexed = true;
   }
   let tree: Flatbush | null = null;
+  let homeTree: Flatbush | null = null;
+  const latest: number[] = [];
   if (n > 0) {
     tree = new Flatbush(n);
-    for (let i = 0; i < n; i++) tree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
+    for (let i = 0; i < n; i++) {
+      tree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
+      if (i === n - 1 || uprn[i + 1] !== uprn[i]) latest.push(i);
+    }
     tree.finish();
+    homeTree = new Flatbush(latest.length);
+    for (const i of latest) homeTree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
+    homeTree.finish();
   }
-  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, tree, indexed ? valuer.asOfMonth : null);
+  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, tree, indexed ? valuer.asOfMonth : null, Int32Array.from(latest), homeTree);
 }

@@ -42,24 +42,29 @@ export default defineRoute({
     const minDay = query.min_date ? dayOf(query.min_date) : -Infinity;
     const maxDay = query.max_date ? dayOf(query.max_date) : Infinity;
     const self = place.uprn;
-    const hits = idx.within(place.lat, place.lng, radius, (i) => {
+    const keepHome = (i: number) => {
       if (idx.uprn[i] === self) return false;
       if (typeCode > 0 && idx.type[i] !== typeCode) return false;
       const b = idx.bedrooms[i]!;
       if ((minBed !== null || maxBed !== null) && b < 0) return false;
       if (minBed !== null && b < minBed) return false;
-      if (maxBed !== null && b > maxBed) return false;
-      const d = idx.day[i]!;
-      return d >= minDay && d <= maxDay;
-    });
-    // Each home once, with its latest sale in range (rows are oldest first per home: the last one wins).
-    const latest = new Map<number, { i: number; d: number }>();
-    for (const h of hits) {
-      const u = idx.uprn[h.i]!;
-      const seen = latest.get(u);
-      if (!seen || h.i > seen.i) latest.set(u, h);
+      return maxBed === null || b <= maxBed;
+    };
+    let homes: { i: number; d: number }[];
+    if (query.min_date === undefined && query.max_date === undefined) {
+      // No date range: each home's latest sale, found over one point per home.
+      homes = idx.latestWithin(place.lat, place.lng, radius, keepHome);
+    } else {
+      const hits = idx.within(place.lat, place.lng, radius, (i) => keepHome(i) && idx.day[i]! >= minDay && idx.day[i]! <= maxDay);
+      // Each home once, with its latest sale in range (rows are oldest first per home: the last one wins).
+      const latest = new Map<number, { i: number; d: number }>();
+      for (const h of hits) {
+        const u = idx.uprn[h.i]!;
+        const seen = latest.get(u);
+        if (!seen || h.i > seen.i) latest.set(u, h);
+      }
+      homes = [...latest.values()];
     }
-    const homes = [...latest.values()];
     let subject: CompSubject | null = null;
     if (self !== null) {
       const r = records.get(self)!;
