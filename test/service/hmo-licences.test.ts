@@ -1,9 +1,6 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HmoLicencesSchema } from '../../schemas/api/hmo-licences.ts';
-import { publishSynthBuild } from '../support/published.ts';
-import { call, startTestServer, type TestServer } from './support.ts';
+import { havSql, serveSynthBuild, type BuildServer } from './build-server.ts';
 
 /**
  * GET /hmo/licences on a real published build of the synthetic region (its register is
@@ -13,35 +10,23 @@ import { call, startTestServer, type TestServer } from './support.ts';
  */
 const ADDRESSES = 6000;
 const SEED = 11;
-let s: TestServer;
-let key: string;
-let db: DuckDBInstance;
-let conn: DuckDBConnection;
-
-const rows = async (q: string) => (await conn.runAndReadAll(q)).getRowObjectsJson() as Record<string, any>[];
-const get = (path: string) => call(s.base, 'GET', path, { key });
-const HAV = (lat: string, lng: string, plat: number, plng: number) =>
-  `12742000 * asin(sqrt(pow(sin(radians(${lat} - ${plat}) / 2), 2) + cos(radians(${plat})) * cos(radians(${lat})) * pow(sin(radians(${lng} - ${plng}) / 2), 2)))`;
+let b: BuildServer;
+const rows = (q: string) => b.rows(q);
+const get = (path: string) => b.get(path);
+const HAV = havSql;
 /** A licence as the answer shows it, from the published row. */
 const LICENCE = (p: { lat: number; lng: number } | null) => `
   licence_reference, address, postcode, uprn::VARCHAR AS uprn, max_occupants, households, storeys,
   strftime(valid_from, '%Y-%m-%d') AS valid_from, strftime(valid_to, '%Y-%m-%d') AS valid_to, status,
   ${p ? `round(${HAV('lat', 'lng', p.lat, p.lng)})::INTEGER` : 'NULL'} AS distance_m, position_source AS position`;
 
+
 beforeAll(async () => {
-  s = await startTestServer();
-  key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
-  await publishSynthBuild(s.dataDir, { addresses: ADDRESSES, seed: SEED });
-  db = await DuckDBInstance.create(':memory:');
-  conn = await db.connect();
-  const build = join(s.dataDir, 'current');
-  for (const t of ['hmo_licences', 'properties', 'postcodes']) await conn.run(`CREATE VIEW ${t} AS SELECT * FROM read_parquet('${build}/${t}.parquet')`);
+  b = await serveSynthBuild({ addresses: ADDRESSES, seed: SEED });
 }, 300_000);
 
 afterAll(async () => {
-  conn?.closeSync();
-  db?.closeSync();
-  await s?.stop();
+  await b?.stop();
 });
 
 describe('GET /v1/hmo/licences', () => {

@@ -1,11 +1,8 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CrimeSchema } from '../../schemas/api/crime.ts';
 import { DealsSchema, ListingsSchema } from '../../schemas/api/listings.ts';
 import { SchoolsSchema } from '../../schemas/api/schools.ts';
-import { publishSynthBuild } from '../support/published.ts';
-import { call, startTestServer, type TestServer } from './support.ts';
+import { havSql, serveSynthBuild, type BuildServer } from './build-server.ts';
 
 /**
  * GET /crime, /schools, /listings and /sourcing/deals on a real published build of the
@@ -14,32 +11,17 @@ import { call, startTestServer, type TestServer } from './support.ts';
  */
 const ADDRESSES = 6000;
 const SEED = 11;
-let s: TestServer;
-let key: string;
-let db: DuckDBInstance;
-let conn: DuckDBConnection;
-
-const rows = async (q: string) => (await conn.runAndReadAll(q)).getRowObjectsJson() as Record<string, any>[];
-const get = (path: string) => call(s.base, 'GET', path, { key });
-const HAV = (lat: string, lng: string, plat: number, plng: number) =>
-  `12742000 * asin(sqrt(pow(sin(radians(${lat} - ${plat}) / 2), 2) + cos(radians(${plat})) * cos(radians(${lat})) * pow(sin(radians(${lng} - ${plng}) / 2), 2)))`;
+let b: BuildServer;
+const rows = (q: string) => b.rows(q);
+const get = (path: string) => b.get(path);
+const HAV = havSql;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
-  await publishSynthBuild(s.dataDir, { addresses: ADDRESSES, seed: SEED });
-  db = await DuckDBInstance.create(':memory:');
-  conn = await db.connect();
-  const build = join(s.dataDir, 'current');
-  for (const t of ['crime', 'crime_la', 'postcodes', 'schools', 'listings', 'properties']) {
-    await conn.run(`CREATE VIEW ${t} AS SELECT * FROM read_parquet('${build}/${t}.parquet')`);
-  }
+  b = await serveSynthBuild({ addresses: ADDRESSES, seed: SEED });
 }, 300_000);
 
 afterAll(async () => {
-  conn?.closeSync();
-  db?.closeSync();
-  await s?.stop();
+  await b?.stop();
 });
 
 /** A Bristol postcode with crime around it, and its point. */

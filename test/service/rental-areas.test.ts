@@ -1,9 +1,6 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HmoRentsSchema, YieldsSchema } from '../../schemas/api/rents.ts';
-import { publishSynthBuild } from '../support/published.ts';
-import { call, startTestServer, type TestServer } from './support.ts';
+import { serveSynthBuild, type BuildServer } from './build-server.ts';
 
 /**
  * GET /yields and GET /rents/hmo on a real published build of the synthetic region. The
@@ -13,31 +10,17 @@ import { call, startTestServer, type TestServer } from './support.ts';
  */
 const ADDRESSES = 6000;
 const SEED = 11;
-let s: TestServer;
-let key: string;
-let db: DuckDBInstance;
-let conn: DuckDBConnection;
-
-const rows = async (q: string) => (await conn.runAndReadAll(q)).getRowObjectsJson() as Record<string, any>[];
-const get = (path: string) => call(s.base, 'GET', path, { key });
+let b: BuildServer;
+const rows = (q: string) => b.rows(q);
+const get = (path: string) => b.get(path);
 const enc = encodeURIComponent;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
-  await publishSynthBuild(s.dataDir, { addresses: ADDRESSES, seed: SEED });
-  db = await DuckDBInstance.create(':memory:');
-  conn = await db.connect();
-  const build = join(s.dataDir, 'current');
-  for (const t of ['yields_area', 'rents_rooms', 'postcodes', 'properties', 'price_growth']) {
-    await conn.run(`CREATE VIEW ${t} AS SELECT * FROM read_parquet('${build}/${t}.parquet')`);
-  }
+  b = await serveSynthBuild({ addresses: ADDRESSES, seed: SEED });
 }, 300_000);
 
 afterAll(async () => {
-  conn?.closeSync();
-  db?.closeSync();
-  await s?.stop();
+  await b?.stop();
 });
 
 const ENOUGH_RENT = `rent_source IN ('evidence', 'shrunk', 'ons_district')`;
