@@ -71,6 +71,7 @@ test: install typecheck deps client-check ## Install, type-check, check the laye
 BENCH_NODE := UV_THREADPOOL_SIZE=16 node --expose-gc --max-old-space-size=14000 --import tsx
 bench: install ## Run every benchmark in bench/ (medians, results in bench/results/); BENCH_ADDRESSES sets the ETL scale; endpoint benches run on the 1M bench build (made once, about 7 min)
 	$(BENCH_NODE) bench/mixed.ts --addresses $(or $(BENCH_ADDRESSES),1000000)
+	npx tsx bench/service-time.ts --addresses $(or $(BENCH_ADDRESSES),1000000)
 	npx tsx bench/grid-accuracy.ts
 	npx tsx bench/airbnb-readers.ts
 	npx tsx bench/synth.ts --addresses 1000000
