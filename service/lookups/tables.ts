@@ -9,7 +9,7 @@ import { KeyedRows } from './keyed.ts';
  * and mixes are one aggregate per build instead of one per request. A table whose inputs the
  * build lacks (an older build) is not made, and its endpoint answers 503.
  */
-export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str' | 'yields' | 'room_rents';
+export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str' | 'room_rents';
 
 export interface LookupTables {
   store: BuildStore;
@@ -32,7 +32,6 @@ export interface AreaRows {
   sqft: KeyedRows;
   rents: KeyedRows;
   str: KeyedRows;
-  yields: KeyedRows;
   rooms: KeyedRows;
 }
 
@@ -47,7 +46,7 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const has = new Set<LookupTable>();
   const date = buildDate(build);
   const none = KeyedRows.empty();
-  const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none, yields: none, rooms: none };
+  const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none, rooms: none };
   if (t.has('sales') && t.has('properties')) {
     await store.exec('lookup_sales_table');
     await store.exec('lookup_type_months_table');
@@ -79,10 +78,6 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
     await store.exec('lookup_area_str_table');
     rows.str = await KeyedRows.load(store, 'lookup_area_str');
     has.add('str');
-  }
-  if (t.has('yields_area')) {
-    rows.yields = await KeyedRows.load(store, 'lookup_yields');
-    has.add('yields');
   }
   if (t.has('rents_rooms')) {
     rows.rooms = await KeyedRows.load(store, 'lookup_room_rents');

@@ -31,7 +31,7 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ query, data }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /yields'));
-    if (!t.has.has('yields') || t.salesMonth === null) notServedYet('GET /yields')();
+    if (!t.has.has('area_stats') || t.salesMonth === null) notServedYet('GET /yields')();
     const place = await placeOrNotFound(toLocation(query, AREA_RENTS_LOCATION), data);
     const asked = askedArea(place);
     if (asked.code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);
@@ -39,27 +39,28 @@ export default defineRoute({
     const groups = query.bedrooms === undefined ? [0, 1, 2, 3, MAX_BEDROOM_GROUP] : [bedroomGroup(query.bedrooms)];
     const by_bedrooms = [];
     for (const b of groups) {
-      const chosen = chooseFrom(t, t.rows.yields, area, place.la_code, (rows) => rows.find((r) => Number(r.bedrooms) === b),
-        (r) => ENOUGH_RENT.has(String(r.rent_source)));
+      // The area rents rows carry their yield where yields_area has one (lookup_area_stats_tables.sql).
+      const chosen = chooseFrom(t, t.rows.rents, area, place.la_code, (rows) => rows.find((r) => Number(r.bedrooms) === b && r.gross_yield_pct != null),
+        (r) => ENOUGH_RENT.has(String(r.source)));
       if (!chosen) continue;
       const r = chosen.row;
-      const source = String(r.rent_source);
+      const source = String(r.source);
       const thin = !chosen.enough || source !== 'evidence';
       const where = `${chosen.level} ${chosen.code}`;
       const note = !chosen.enough
-        ? `no area up to ${where} has a yield on enough lets: its rent is from ${r.rent_sample_size} lets`
+        ? `no area up to ${where} has a yield on enough lets: its rent is from ${r.sample_size} lets`
         : chosen.widened
           ? `${area.level} ${area.code} has too few ${b === MAX_BEDROOM_GROUP ? '4+' : b}-bedroom sales or lets for a yield of its own (at least 5 sales and a rent); these are the ${where}'s`
-          : source === 'shrunk' ? `the rent rests on ${r.rent_sample_size} lets, shrunk toward the ${str(r.rent_prior_level)}'s figure` : null;
+          : source === 'shrunk' ? `the rent rests on ${r.sample_size} lets, shrunk toward the ${str(r.prior_level)}'s figure` : null;
       by_bedrooms.push({
         bedrooms: b,
         gross_yield_pct: num(r.gross_yield_pct)!,
-        median_rent_pcm: num(r.median_rent_pcm)!,
-        rent_sample_size: Number(r.rent_sample_size),
+        median_rent_pcm: num(r.median_pcm)!,
+        rent_sample_size: Number(r.sample_size),
         rent_source: source as 'evidence' | 'shrunk' | 'ons_district' | 'evidence_thin',
-        rent_prior_level: str(r.rent_prior_level),
-        median_price: num(r.median_price)!,
-        sales_count: Number(r.sales_count),
+        rent_prior_level: str(r.prior_level),
+        median_price: num(r.yield_median_price)!,
+        sales_count: Number(r.yield_sales),
         area: { level: chosen.level as RentLevel, code: chosen.code, widened: chosen.widened },
         thin,
         note,
