@@ -7,16 +7,17 @@
  *    answer from the old build to a request sent after an answer from the new one arrived;
  *  - the ETL killed with SIGKILL at seeded random moments of a run (its length measured
  *    under load) until three kills have landed mid-build: every request still succeeds and
- *    is answered from the published build; `current` never moves (a run that finished
- *    before its kill is a publish under load, checked for failures too).
+ *    is answered from the published build; `current` never moves to a partial build (a run
+ *    that finished, or was killed after its atomic switch, is a publish under load, checked
+ *    for failures too).
  * "Fails" means: an answer other than the one the same request got before the load (a 2xx,
  * or a documented 404 for a place without data), or a socket error.
  */
-import { readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUILDS, PARTIAL_SUFFIX } from '../../etl/publish/layout.ts';
+import { BUILDS, MANIFEST, PARTIAL_SUFFIX } from '../../etl/publish/layout.ts';
 import { startServerProcess, type ServerProcess } from '../../bench/support/server-process.ts';
 import { openFileLedger, ledgerDir } from '../../service/ledger/index.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
@@ -190,9 +191,20 @@ describe('data swaps under load', () => {
             await server.waitFor((l) => l.msg === 'build warmed' && l.build_id === id, 60_000, true);
             return;
           }
+          const now = realpathSync(join(dataDir, 'current'));
+          if (now !== published) {
+            // The kill landed after the atomic switch (while the run pruned old builds or exited):
+            // a publish, so `current` must be a complete build, never a partial folder.
+            expect(now.endsWith(PARTIAL_SUFFIX)).toBe(false);
+            expect(existsSync(join(now, MANIFEST))).toBe(true);
+            expect(answers.filter((a) => a.build !== undefined && a.build !== publishedId && a.build !== now.split('/').pop())).toEqual([]);
+            finished++;
+            published = now;
+            await server.waitFor((l) => l.msg === 'build warmed' && l.build_id === now.split('/').pop(), 60_000, true);
+            return;
+          }
           if (run.atKill) midBuild++;
           expect(answers.filter((a) => a.build !== undefined && a.build !== publishedId)).toEqual([]);
-          expect(realpathSync(join(dataDir, 'current'))).toBe(published);
         },
       });
       console.log(`ETL killed under load: ${midBuild} kills mid-build, ${finished} runs finished first; ${total} requests, 0 failed`);
