@@ -6,6 +6,7 @@
  *                          [--warmup 10] [--probe-total 20000] [--fresh-etl] [--no-history]
  *                          [--workers 1,2]   (replicas: see bench/support/mixed-workers.ts)
  *                          [--paced 0.25]    (then the open-loop runs at that share of flat out; 0: none)
+ *                          [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]   (the server's node flags)
  *
  * 1. The build: the bench build of that scale (bench/support/bench-build.ts: data/bench/dd-N-S,
  *    made once and reused), or with --fresh-etl a new ETL run of the same region (in a child
@@ -34,7 +35,8 @@
  *    written to response end, in the load generator), server-side p50/p95/p99 (the access log's
  *    `ms`: from the request id middleware's start to the handler chain's end, so without
  *    Node's HTTP parsing and the socket write), throughput, non-2xx by status and code, socket
- *    errors. Server CPU (user+sys seconds over wall) and RSS (peak and end) per run.
+ *    errors. Server CPU (user+sys seconds over wall) and RSS (peak and end) per run, and its
+ *    GC pauses by kind over the run (from its /metrics: bench/support/gc-scrape.ts).
  *
  * The mix, in requests per 1,000 (MIX below): a customer types an address (several typeahead
  * searches per lookup) and opens the record, then values it; area analysis, short-term lets
@@ -60,6 +62,7 @@ import { tempDir } from '../test/support/tmp.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { cpuMeter, memory, rssSampler } from './support/proc.ts';
 import { startServerProcess, type LogLine } from './support/server-process.ts';
+import { gcSpan, scrapeGc } from './support/gc-scrape.ts';
 import { etlSection, markdown, unexpected, type EndpointRun } from './support/mixed-report.ts';
 import { runLoad, scheduleOf, type EndpointSpec, type LoadSpec } from './support/mixed-load.ts';
 import { arg, argStr, mb, median, r2, summaryWithMax } from './support/stats.ts';
@@ -137,6 +140,8 @@ async function main(): Promise<void> {
   const PROBE_TOTAL = arg('probe-total', 20_000);
   const PACED_SHARE = Number(argStr('paced', '0.25'));
   const PACED_IN_FLIGHT = 64;
+  // Node flags for the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): none by default, as production runs it.
+  const NODE_ARGS = argStr('node-args', '').split(' ').filter(Boolean);
   const FRESH = process.argv.includes('--fresh-etl');
   const HISTORY = !process.argv.includes('--no-history');
   const command = `npx tsx bench/mixed.ts ${process.argv.slice(2).join(' ')}`.trim();
@@ -211,7 +216,7 @@ async function main(): Promise<void> {
 
   // 3. The server.
   t = performance.now();
-  const server = await startServerProcess({ dataDir });
+  const server = await startServerProcess({ dataDir, nodeArgs: NODE_ARGS });
   serverPid = server.pid;
   const startMs = Math.round(performance.now() - t);
   const accessLog: { route: string; status: number; ms: number }[] = [];
@@ -301,6 +306,7 @@ async function main(): Promise<void> {
     accessLog.length = 0;
     collecting = true;
     const la0 = loadAverage();
+    const gc0 = await scrapeGc(server.url);
     let cpu: ReturnType<typeof cpuMeter> | undefined;
     let rss: ReturnType<typeof rssSampler> | undefined;
     let serverCpu: ReturnType<ReturnType<typeof cpuMeter>['stop']> | undefined;
@@ -311,6 +317,7 @@ async function main(): Promise<void> {
     });
     if (!serverCpu || !mem) throw new Error('the load generator did not report its start and end');
     rssEnd = mem.end;
+    const gc = gcSpan(gc0, await scrapeGc(server.url));
     // The access log line is written before the response: give the pipe a moment to drain.
     await new Promise((r) => setTimeout(r, 300));
     collecting = false;
@@ -337,12 +344,13 @@ async function main(): Promise<void> {
       ...(res.offered_rps !== undefined ? { offered_rps: r2(res.offered_rps), dropped: res.dropped } : {}),
       server_process: { ...serverCpu, rss_peak_mb: mb(mem.peak), rss_end_mb: mb(mem.end), rss_samples: mem.samples },
       load_generator_cpu_s: res.generator_cpu_s,
+      server_gc: gc,
       load_average_before: la0,
       load_average_after: loadAverage(),
       endpoints,
     };
     log(`${label} ${k}: ${res.total.rps} req/s (2xx ${run.total.rps_2xx})${res.offered_rps !== undefined ? ` of ${r2(res.offered_rps)} offered, ${res.dropped} dropped` : ''}, ` +
-      `p50 ${res.total.p50_ms} p95 ${res.total.p95_ms} p99 ${res.total.p99_ms} ms, server ${serverCpu.cores_busy} cores busy, RSS peak ${mb(mem.peak)} MB, unexpected non-2xx ${run.total.unexpected_non2xx}`);
+      `p50 ${res.total.p50_ms} p95 ${res.total.p95_ms} p99 ${res.total.p99_ms} ms, server ${serverCpu.cores_busy} cores busy, RSS peak ${mb(mem.peak)} MB, GC ${Object.entries(gc).filter(([, g]) => g.pauses > 0).map(([kind, g]) => `${kind} ${g.pauses}×/${g.total_ms} ms (>10 ms: ${g.over_10ms}, >100 ms: ${g.over_100ms})`).join(', ')}, unexpected non-2xx ${run.total.unexpected_non2xx}`);
     return { endpoints, run };
   };
   const runs: Record<string, unknown>[] = [];

@@ -70,9 +70,7 @@ export async function resolveLocation(loc: Location, data: BuildResources): Prom
   }
 }
 
-/** The directory row of a canonical postcode, or undefined. */
+/** The directory row of a canonical postcode (held in the process by the lookup tables), or undefined. */
 export async function postcodeRow(postcode: string, data: BuildResources): Promise<Record<string, unknown> | undefined> {
-  const store = await data.store.get();
-  if (!store.tables.has('postcodes')) return undefined;
-  return (await store.query('lookup_postcode', [postcode]))[0];
+  return (await data.lookups.get()).postcodes?.get(postcode);
 }

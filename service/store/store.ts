@@ -104,6 +104,19 @@ export class BuildStore {
   }
 
   /**
+   * Runs `sql/<name>.sql` and returns whole columns in the JSON form `query` gives (BIGINT as
+   * string): for bulk loads of rows later served as `query` would have served them.
+   */
+  async queryColumnsJson(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown[]>> {
+    const i = await this.checkout();
+    try {
+      return (await this.conns[i]!.runAndReadAll(storeSql(name), params)).getColumnsObjectJson() as Record<string, unknown[]>;
+    } finally {
+      this.release(i);
+    }
+  }
+
+  /**
    * Runs `sql/<name>.sql`, a statement that changes the build's in-memory database (a derived
    * table made when a per-build resource opens, never on the request path); parameters bound.
    */

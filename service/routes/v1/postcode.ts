@@ -23,9 +23,9 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ params, data, build }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /postcodes/{postcode}'));
-    if (!t.has.has('area') || !t.store.tables.has('postcodes')) notServedYet('GET /postcodes/{postcode}')();
+    if (!t.has.has('area') || !t.postcodes) notServedYet('GET /postcodes/{postcode}')();
     const postcode = normalisePostcode(params.postcode)!;
-    const [row] = await t.store.query('lookup_postcode', [postcode]);
+    const row = t.postcodes!.get(postcode);
     if (!row) throw new ApiError('not_found', `Postcode ${postcode} is not in the postcode directory.`);
     const counts = areaCounts(t, 'postcode', postcode);
     const mix = areaMixes(t, 'postcode', postcode);

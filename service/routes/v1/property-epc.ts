@@ -33,7 +33,7 @@ export default defineRoute({
     const uprn = Number(params.uprn);
     const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    const rows = await tables.store.query('lookup_property_epc', [BigInt(uprn)]);
+    const rows = tables.epc!.get(uprn);
     const certificates = rows.map((r) => {
       const lodged = str(r.lodgement_date);
       const expires = lodged === null ? null : certificateExpiry(lodged);

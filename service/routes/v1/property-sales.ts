@@ -30,7 +30,8 @@ export default defineRoute({
     const uprn = Number(params.uprn);
     const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    const [rows, valuer] = await Promise.all([tables.store.query('lookup_property_sales', [BigInt(uprn)]), data.saleValuer.get()]);
+    const rows = tables.sales!.get(uprn);
+    const valuer = await data.saleValuer.get();
     const lookup = valuer.lookup;
     const sales = rows.map((r) => {
       const path = { sector: str(r.sector), outcode: str(r.outcode), district: str(r.la_code), country: str(r.country) };

@@ -1,0 +1,7 @@
+-- lookup_sales_rows: every matched sale with its home's area path, in the form GET
+-- /properties/{uprn}/sales reads (service/lookups/packed-rows.ts holds them by UPRN in the
+-- process; each UPRN's newest first, ties by transaction id).
+SELECT uprn::DOUBLE AS uprn, transaction_id, price, date::VARCHAR AS date, month_no, property_type, new_build, tenure, category,
+       sector, outcode, la_code, country
+FROM lk_sales
+ORDER BY uprn, date DESC, transaction_id
