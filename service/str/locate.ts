@@ -6,6 +6,7 @@
  */
 import { normalisePostcode } from '../../schemas/address-normalise.ts';
 import type { BuildResources } from '../build/resources.ts';
+import { postcodeRow } from '../location/resolve.ts';
 import type { StrMarketSet } from './market-set.ts';
 
 export interface Located {
@@ -45,9 +46,8 @@ export async function locateListings(set: StrMarketSet, q: StrArea, data: BuildR
     const compact = q.postcode.toUpperCase().replace(/\s+/g, '');
     if (/[A-Z]{2}$/.test(compact)) {
       const pc = normalisePostcode(q.postcode)!;
-      const store = await data.store.get();
-      const [row] = await store.query('postcode_point', [pc]);
-      if (!row || row.lat === null || row.lng === null) return { not_found: `No location known for postcode ${pc}.` };
+      const row = await postcodeRow(pc, data);
+      if (!row || row.lat == null || row.lng == null) return { not_found: `No location known for postcode ${pc}.` };
       const point = { lat: Number(row.lat), lng: Number(row.lng) };
       return { idx: set.within(point.lat, point.lng, POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}`, point };
     }

@@ -2,6 +2,7 @@ import { normalisePostcode } from '../../../schemas/address-normalise.ts';
 import { StrEstimateBodySchema, StrEstimateSchema } from '../../../schemas/api/str.ts';
 import { STR_ESTIMATE, type PropertyKind, type StrEstimateFigures } from '../../domain/str/estimate.ts';
 import type { BuildResources } from '../../build/resources.ts';
+import { postcodeRow } from '../../location/resolve.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { estimateAt } from '../../str/estimator.ts';
 import { defineRoute } from '../types.ts';
@@ -38,10 +39,9 @@ async function locate(body: Body, data: BuildResources): Promise<Located> {
   }
   if (body.postcode !== undefined) {
     const pc = normalisePostcode(body.postcode)!;
-    const store = await data.store.get();
-    const [row] = await store.query('postcode_point', [pc]);
-    if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
-    return { lat: Number(row.lat), lng: Number(row.lng), label: pc, la: row.la_code === null ? null : String(row.la_code) };
+    const row = await postcodeRow(pc, data);
+    if (!row || row.lat == null || row.lng == null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
+    return { lat: Number(row.lat), lng: Number(row.lng), label: pc, la: row.la_code == null ? null : String(row.la_code) };
   }
   return { lat: body.lat!, lng: body.lng!, label: null, la: null };
 }
