@@ -22,6 +22,12 @@ export const ConfigSchema = z.object({
   HEADER_LIMIT_BYTES: int(1_024, 64 * 1024).default(16 * 1024),
   /** Most headers read per request (Node's maxHeadersCount). */
   HEADER_COUNT_LIMIT: int(10, 1_000).default(100),
+  /**
+   * How long an idle keep-alive connection is kept open. Longer than a client's or load
+   * balancer's own idle timeout (60 s is common), so the server is never the side that closes a
+   * connection a client is just reusing (the client then sees ECONNRESET; Node's default is 5 s).
+   */
+  KEEP_ALIVE_TIMEOUT_MS: int(1_000, 600_000).default(65_000),
   /** How long SIGTERM waits for in-flight requests before closing sockets. */
   SHUTDOWN_TIMEOUT_MS: int(0, 120_000).default(10_000),
   /** Unix socket for account administration while the server holds the ledger lock. */

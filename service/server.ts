@@ -24,8 +24,9 @@ import { isPrimary, runReplicas } from './replicas.ts';
  * An HTTP server for a Koa callback with the header limits applied. Requests Node's
  * parser refuses (oversized or malformed headers) still get a problem+json answer.
  */
-export function createHttpServer(callback: Parameters<typeof createServer>[1], config: Pick<Config, 'HEADER_LIMIT_BYTES' | 'HEADER_COUNT_LIMIT'>): Server {
+export function createHttpServer(callback: Parameters<typeof createServer>[1], config: Pick<Config, 'HEADER_LIMIT_BYTES' | 'HEADER_COUNT_LIMIT' | 'KEEP_ALIVE_TIMEOUT_MS'>): Server {
   const server = createServer({ maxHeaderSize: config.HEADER_LIMIT_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, callback);
+  server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
   server.maxHeadersCount = config.HEADER_COUNT_LIMIT;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
