@@ -5,14 +5,18 @@ import type { Tier } from '../../schemas/plans.ts';
 import { demoExamples, demoProperty, paceSeconds, type DemoExample } from '../../scripts/demo-requests.ts';
 import { DOC_EXAMPLE } from '../../schemas/api/examples.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
+import { createPropertyIntelligenceClient, type PropertyIntelligenceClient } from '../../clients/typescript/index.ts';
+import { clientCall } from '../support/client-call.ts';
 import { publishSynthBuild } from '../support/published.ts';
-import { call, postJson, startTestServer, type TestServer } from './support.ts';
+import { startTestServer, type TestServer } from './support.ts';
 
 /**
  * The requests `make demo` prints, sent to a server over a published synthetic build: every
  * one of the 28 endpoints has an example, and every example answers 2xx. The key
  * is on the tier `make demo` creates (read from the Makefile) and the calls are paced as the
- * printed script paces them (the test clock moves by its sleep): no 429.
+ * printed script paces them (the test clock moves by its sleep): no 429. Each is sent through the
+ * typed client (test/support/client-call.ts), on its route's documented template with its
+ * parameters as docs/openapi.json declares them: an example the document does not describe fails.
  */
 const MAKEFILE = readFileSync(resolve(import.meta.dirname, '../../Makefile'), 'utf8');
 const DEMO_TIER = /accounts -- create --tier (\w+)/.exec(MAKEFILE)![1] as Tier;
@@ -21,12 +25,12 @@ const DEMO_ADDRESSES = Number(/^ADDRESSES \?= (\d+)$/m.exec(MAKEFILE)![1]);
 const DEMO_SEED = Number(/^SEED \?= (\d+)$/m.exec(MAKEFILE)![1]);
 
 let s: TestServer;
-let key: string;
+let api: PropertyIntelligenceClient;
 let examples: DemoExample[];
 
 beforeAll(async () => {
   s = await startTestServer();
-  key = (await s.account(DEMO_TIER)).key;
+  api = createPropertyIntelligenceClient(s.base, (await s.account(DEMO_TIER)).key);
   await publishSynthBuild(s.dataDir, { addresses: DEMO_ADDRESSES, seed: DEMO_SEED });
   examples = demoExamples(await demoProperty(s.dataDir));
 }, 180_000);
@@ -39,10 +43,10 @@ describe('the demo\'s printed examples', () => {
   it('cover all 28 endpoints and answer 2xx on the demo data', async () => {
     const status = new Map<string, number>();
     for (const e of examples) {
-      const r = e.body ? await postJson(s.base, `/v1${e.path}`, key, e.body) : await call(s.base, e.route.method, `/v1${e.path}`, { key });
-      status.set(e.route.operationId, r.status);
+      const r = await clientCall(api, e.route.method, `/v1${e.path}`, e.body);
+      status.set(e.route.operationId, r.response.status);
       s.clock.advance(paceSeconds(DEMO_TIER) * 1000);
-      expect(r.status, `${e.path}: ${JSON.stringify(r.json)}`).toBeLessThan(300);
+      expect(r.response.status, `${e.path} (sent as ${r.response.url}): ${JSON.stringify(r.error ?? r.data)}`).toBeLessThan(300);
     }
     expect([...status.keys()].sort()).toEqual(V1_ROUTES.map((r) => r.operationId).sort());
   });
@@ -68,9 +72,9 @@ describe('the demo\'s printed examples', () => {
       `/v1/properties/${p.uprn}`, `/v1/postcodes/${encodeURIComponent(p.postcode)}`, `/v1/areas/${encodeURIComponent(p.sector)}`,
       `/v1/areas/${p.outcode}`, `/v1/areas/${p.la_code}`, `/v1/prices/trends?local_authority=${p.la_code}`, `/v1/yields?postcode=${encodeURIComponent(p.sector)}`,
     ]) {
-      const r = await call(s.base, 'GET', path, { key });
+      const r = await clientCall(api, 'GET', path);
       s.clock.advance(paceSeconds(DEMO_TIER) * 1000);
-      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
+      expect(r.response.status, `${path} (sent as ${r.response.url}): ${JSON.stringify(r.error ?? r.data).slice(0, 200)}`).toBe(200);
     }
   });
 });
