@@ -5,6 +5,7 @@
  *   npx tsx bench/mixed.ts [--addresses 1000000] [--seed 42] [--connections 10] [--seconds 30] [--runs 3]
  *                          [--warmup 10] [--probe-total 20000] [--fresh-etl] [--no-history]
  *                          [--workers 1,2]   (replicas: see bench/support/mixed-workers.ts)
+ *                          [--accounts N]    (with --workers: the load spread over N accounts; default one per connection)
  *                          [--paced 0.25]    (then the open-loop runs at that share of flat out; 0: none)
  *                          [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]   (the server's node flags)
  *
@@ -209,7 +210,7 @@ async function main(): Promise<void> {
     const { compareWorkers } = await import('./support/mixed-workers.ts');
     await compareWorkers({
       workers: workersList.split(',').map(Number), dataDir, tmp, mix: MIX, candidates: cands, connections: CONNECTIONS,
-      seconds: SECONDS, runs: RUNS, warmup: WARMUP, addresses: ADDRESSES, results: RESULTS, command, log,
+      accounts: arg('accounts', CONNECTIONS), seconds: SECONDS, runs: RUNS, warmup: WARMUP, addresses: ADDRESSES, results: RESULTS, command, log,
     });
     process.exit(0);
   }

@@ -24,6 +24,12 @@ export interface EndpointSpec { name: string; method: 'GET' | 'POST'; requests: 
 export interface LoadSpec {
   url: string;
   headers: Record<string, string>;
+  /**
+   * API keys to spread the load over (several customers, as a shared ledger sees them): the
+   * w-th connection of a closed loop sends as keys[w % n], the k-th paced arrival as keys[k % n];
+   * absent, every request sends `headers` as given.
+   */
+  keys?: string[];
   connections: number;
   /** timed: closed loop (`connections` workers, each waiting for its answer); paced: open loop at `rate`; preflight: a fixed set. */
   mode: 'timed' | 'paced' | 'preflight';
@@ -45,10 +51,12 @@ async function loadChild(specPath: string): Promise<void> {
   const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
   const { hostname, port } = new URL(spec.url);
   const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections });
-  const send = (method: string, r: Req): Promise<Outcome> =>
+  const keys = spec.keys ?? [];
+  const auth = (k: number) => (keys.length === 0 ? spec.headers : { ...spec.headers, authorization: `Bearer ${keys[k % keys.length]}` });
+  const send = (method: string, r: Req, k = 0): Promise<Outcome> =>
     new Promise((done) => {
       const t0 = performance.now();
-      const headers = r.body === undefined ? spec.headers : { ...spec.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) };
+      const headers = r.body === undefined ? auth(k) : { ...auth(k), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(r.body)) };
       const req = request({ hostname, port, path: r.path, method, agent, headers }, (res) => {
         const status = res.statusCode ?? 0;
         const keep = status < 200 || status >= 300;
@@ -100,10 +108,10 @@ async function loadChild(specPath: string): Promise<void> {
     const most = Math.max(...spec.schedule);
     for (let i = 0; i < most; i++) for (let e = 0; e < n; e++) if (i < spec.schedule[e]!) jobs.push([e, i]);
     let next = 0;
-    const worker = async () => {
+    const worker = async (_: unknown, w: number) => {
       while (next < jobs.length) {
         const [e, i] = jobs[next++]!;
-        record(e, i, await send(spec.endpoints[e]!.method, spec.endpoints[e]!.requests[i]!));
+        record(e, i, await send(spec.endpoints[e]!.method, spec.endpoints[e]!.requests[i]!, w));
       }
     };
     await Promise.all(Array.from({ length: spec.connections }, worker));
@@ -122,12 +130,13 @@ async function loadChild(specPath: string): Promise<void> {
         dropped++;
         return;
       }
+      const k = pos;
       const e = spec.schedule[pos++ % spec.schedule.length]!;
       const ep = spec.endpoints[e]!;
       const i = cursor[e]! % ep.requests.length;
       cursor[e] = cursor[e]! + 1;
       inFlight++;
-      pending.push(send(ep.method, ep.requests[i]!).then((o) => {
+      pending.push(send(ep.method, ep.requests[i]!, k).then((o) => {
         inFlight--;
         record(e, i, o);
       }));
@@ -149,13 +158,13 @@ async function loadChild(specPath: string): Promise<void> {
     const deadline = t0 + spec.seconds * 1000;
     const cursor = spec.endpoints.map((e) => e.start);
     let pos = 0;
-    const worker = async () => {
+    const worker = async (_: unknown, w: number) => {
       while (performance.now() < deadline) {
         const e = spec.schedule[pos++ % spec.schedule.length]!;
         const ep = spec.endpoints[e]!;
         const i = cursor[e]! % ep.requests.length;
         cursor[e] = cursor[e]! + 1;
-        record(e, i, await send(ep.method, ep.requests[i]!));
+        record(e, i, await send(ep.method, ep.requests[i]!, w));
       }
     };
     await Promise.all(Array.from({ length: spec.connections }, worker));

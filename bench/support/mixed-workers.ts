@@ -6,6 +6,8 @@
  * (the order flipped each round, so neither always runs first or on a warmer machine). Per
  * run: req/s (2xx), client p95, server CPU (primary + workers, cores busy) and the load
  * generator's own CPU, because on a 2-core machine the generator competes with the workers.
+ * The load is spread over `--accounts` accounts (default one per connection), as a shared
+ * ledger serves many customers at once: one account's charges serialise on its own rows.
  * The ratio of each configuration's 2xx req/s to the first one's is taken per round, then
  * the median. Writes bench/results/mixed-workers-<N>.json.
  */
@@ -27,6 +29,8 @@ export interface WorkersBenchInput {
   mix: [string, number][];
   candidates: Map<string, Req[]>;
   connections: number;
+  /** Accounts the load is spread over (one key each; connection w sends as account w % accounts). */
+  accounts: number;
   seconds: number;
   runs: number;
   warmup: number;
@@ -67,7 +71,11 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
   try {
     const ledger = await openPgLedger({ url: pg.url });
     const rateLimit = { limit: 1_000_000_000, windowMs: 10_000 };
-    const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench-mixed-workers', rateLimit }, new Date());
+    // Several customers, as a shared ledger serves them: one account's charges serialise on its
+    // own rows (a customer's usage is one counter), so a single account would measure that lock.
+    const keys: string[] = [];
+    for (let a = 0; a < input.accounts; a++) keys.push((await ledger.createAccount({ tier: 'enterprise', name: `bench-mixed-workers-${a}`, rateLimit }, new Date())).api_key);
+    const api_key = keys[0]!;
     await ledger.close();
 
     for (const w of input.workers) {
@@ -101,7 +109,7 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
     log(`pre-flight: ${keep.length} of ${specs.length} endpoints answer 2xx; driven with those requests`);
     const endpoints = keep.map((x) => x.s);
     const schedule = scheduleOf(keep.map((x) => x.w));
-    const spec = (c: Config, seconds: number) => ({ url: c.server.url, headers, connections: input.connections, mode: 'timed' as const, seconds, endpoints, schedule });
+    const spec = (c: Config, seconds: number) => ({ url: c.server.url, headers, keys, connections: input.connections, mode: 'timed' as const, seconds, endpoints, schedule });
 
     for (const c of configs) if (input.warmup > 0) await runLoad(spec(c, input.warmup), input.tmp, `workers-warmup-${c.workers}`);
 
@@ -161,7 +169,7 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
       machine: { ...describeMachine(), load_average_before: loadBefore, load_average_after: loadAverage() },
       note: 'the server workers, PostgreSQL and the load generator share the machine; the generator\'s own CPU is reported per run',
       ledger: 'postgres (shared by the workers)',
-      load: { connections: input.connections, seconds: input.seconds, rounds: input.runs, warmup_s: input.warmup, closed_loop: true, endpoints_driven: endpoints.map((e) => e.name) },
+      load: { connections: input.connections, accounts: input.accounts, seconds: input.seconds, rounds: input.runs, warmup_s: input.warmup, closed_loop: true, endpoints_driven: endpoints.map((e) => e.name) },
       summary,
       ratios_median_of_rounds: ratios,
       rounds,
