@@ -9,10 +9,11 @@ import type { SaleValuer } from '../valuation/sale-valuer.ts';
 export const COMP_TYPES = [null, 'Detached', 'Semi-Detached', 'Terraced', 'Flat'] as const;
 
 /**
- * Every standard sale of a located home in typed arrays (about 50 bytes a sale), with a
- * Flatbush R-tree over the homes' positions: a radius query visits only the sales in the
- * radius's bounding box, never the whole table. Each sale's price today (by its area's
- * index) is worked out once when the build opens.
+ * Every standard sale of a located home in typed arrays (about 50 bytes a sale), each home's
+ * sales together, oldest first, with a Flatbush R-tree over the homes' positions: a radius
+ * query visits only the homes in the radius's bounding box, never the whole table, and takes
+ * each home's latest sale in the date range from its own few rows. Each sale's price today
+ * (by its area's index) is worked out once when the build opens.
  */
 export class ComparablesIndex {
   constructor(
@@ -29,34 +30,25 @@ export class ComparablesIndex {
     readonly areaSqft: Float32Array,
     /** NaN without an index. */
     readonly priceToday: Float64Array,
-    private readonly tree: Flatbush | null,
     /** YYYY-MM the prices today are brought to (null without an index). */
     readonly indexMonth: number | null,
     /** Each home's latest sale (rows are oldest first per home), and an R-tree over those homes. */
-    private readonly latest: Int32Array = new Int32Array(0),
-    private readonly homeTree: Flatbush | null = null,
+    private readonly latest: Int32Array,
+    private readonly homeTree: Flatbush | null,
   ) {}
 
   get size(): number {
     return this.uprn.length;
   }
 
-  /** Every sale within `radiusM` of (lat, lng) that `keep` accepts, with its distance. */
-  within(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
-    return this.search(this.tree, (j) => j, lat, lng, radiusM, keep);
-  }
-
   /**
-   * Each home's latest sale within `radiusM` that `keep` accepts: the same as `within` then
-   * keeping each home's latest, when `keep` does not depend on the sale's date (home filters
-   * only), found over one point per home instead of one per sale.
+   * Each home within `radiusM` of (lat, lng) with a sale dated `minDay`..`maxDay` (days since
+   * 1970), with its latest such sale, where `keep` (a filter on the home, not the sale) accepts
+   * it; with its distance.
    */
-  latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
-    return this.search(this.homeTree, (h) => this.latest[h]!, lat, lng, radiusM, keep);
-  }
-
-  private search(tree: Flatbush | null, row: (j: number) => number, lat: number, lng: number, radiusM: number, keep: (i: number) => boolean): { i: number; d: number }[] {
-    if (!tree) return [];
+  latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean, minDay = -Infinity, maxDay = Infinity): { i: number; d: number }[] {
+    if (!this.homeTree) return [];
+    const tree = this.homeTree;
     // A box that surely holds the circle: longitude degrees shrink towards the pole, so the
     // widest the circle reaches is at its poleward edge.
     const dLat = (radiusM / 6_371_000) * (180 / Math.PI) * 1.0001;
@@ -64,14 +56,22 @@ export class ComparablesIndex {
     const dLng = dLat / Math.cos((edge * Math.PI) / 180);
     const out: { i: number; d: number }[] = [];
     // The filter does the work and keeps nothing, so no array of every sale in the box is made.
-    tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (j) => {
-      const i = row(j);
-      if (!keep(i)) return false;
+    tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (h) => {
+      const i = this.latestIn(h, minDay, maxDay);
+      if (i < 0 || !keep(i)) return false;
       const d = distanceM(lat, lng, this.lat[i]!, this.lng[i]!);
       if (d <= radiusM) out.push({ i, d });
       return false;
     });
     return out;
+  }
+
+  /** Home h's latest sale dated minDay..maxDay (its rows run oldest first up to latest[h]), or −1. */
+  private latestIn(h: number, minDay: number, maxDay: number): number {
+    let i = this.latest[h]!;
+    const u = this.uprn[i];
+    while (i >= 0 && this.uprn[i] === u && this.day[i]! > maxDay) i--;
+    return i < 0 || this.uprn[i] !== u || this.day[i]! < minDay ? -1 : i;
   }
 }
 
@@ -101,19 +101,13 @@ export async function loadComparables(store: BuildStore, valuer: SaleValuer): Pr
     today[i] = p ?? NaN;
     if (p !== null) indexed = true;
   }
-  let tree: Flatbush | null = null;
   let homeTree: Flatbush | null = null;
   const latest: number[] = [];
   if (n > 0) {
-    tree = new Flatbush(n);
-    for (let i = 0; i < n; i++) {
-      tree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
-      if (i === n - 1 || uprn[i + 1] !== uprn[i]) latest.push(i);
-    }
-    tree.finish();
+    for (let i = 0; i < n; i++) if (i === n - 1 || uprn[i + 1] !== uprn[i]) latest.push(i);
     homeTree = new Flatbush(latest.length);
     for (const i of latest) homeTree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
     homeTree.finish();
   }
-  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, tree, indexed ? valuer.asOfMonth : null, Int32Array.from(latest), homeTree);
+  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, indexed ? valuer.asOfMonth : null, Int32Array.from(latest), homeTree);
 }

@@ -393,6 +393,10 @@ describe('GET /v1/prices/comparables', () => {
     const p0 = pcs[0]!;
     cases.push({ path: `/v1/prices/comparables?lat=${p0.lat}&lng=${p0.lng}&radius_m=2000&property_type=Flat`, lat: p0.lat, lng: p0.lng, radius: 2000, f: { type: 'Flat' } });
     cases.push({ path: `/v1/prices/comparables?lat=${p0.lat}&lng=${p0.lng}&radius_m=2000&min_bedrooms=2&max_bedrooms=3&min_date=2015-01-01&max_date=2022-12-31`, lat: p0.lat, lng: p0.lng, radius: 2000, f: { minBed: 2, maxBed: 3, from: '2015-01-01', to: '2022-12-31' } });
+    // A date range that ends before many homes' latest sale: their earlier sale in range must be the one shown.
+    cases.push({ path: `/v1/prices/comparables?lat=${p0.lat}&lng=${p0.lng}&radius_m=2000&max_date=2019-06-30`, lat: p0.lat, lng: p0.lng, radius: 2000, f: { to: '2019-06-30' } });
+    cases.push({ path: `/v1/prices/comparables?lat=${p0.lat}&lng=${p0.lng}&radius_m=1000&property_type=Terraced&min_date=2020-01-01`, lat: p0.lat, lng: p0.lng, radius: 1000, f: { type: 'Terraced', from: '2020-01-01' } });
+    cases.push({ path: `/v1/prices/comparables?lat=${p0.lat}&lng=${p0.lng}&radius_m=2000&min_date=2018-03-01&max_date=2018-03-31`, lat: p0.lat, lng: p0.lng, radius: 2000, f: { from: '2018-03-01', to: '2018-03-31' } });
     cases.push({ path: `/v1/prices/comparables?lat=${p0.lat}&lng=${p0.lng}&radius_m=1500&bedrooms=3`, lat: p0.lat, lng: p0.lng, radius: 1500, f: { minBed: 3, maxBed: 3 } });
     const { uprn, lat, lng } = await one(`SELECT uprn, lat, lng FROM properties WHERE lat IS NOT NULL ORDER BY uprn LIMIT 1 OFFSET 100`);
     cases.push({ path: `/v1/prices/comparables?uprn=${uprn}&radius_m=800`, lat, lng, radius: 800, f: { not: String(uprn) } });

@@ -50,21 +50,8 @@ export default defineRoute({
       if (minBed !== null && b < minBed) return false;
       return maxBed === null || b <= maxBed;
     };
-    let homes: { i: number; d: number }[];
-    if (query.min_date === undefined && query.max_date === undefined) {
-      // No date range: each home's latest sale, found over one point per home.
-      homes = idx.latestWithin(place.lat, place.lng, radius, keepHome);
-    } else {
-      const hits = idx.within(place.lat, place.lng, radius, (i) => keepHome(i) && idx.day[i]! >= minDay && idx.day[i]! <= maxDay);
-      // Each home once, with its latest sale in range (rows are oldest first per home: the last one wins).
-      const latest = new Map<number, { i: number; d: number }>();
-      for (const h of hits) {
-        const u = idx.uprn[h.i]!;
-        const seen = latest.get(u);
-        if (!seen || h.i > seen.i) latest.set(u, h);
-      }
-      homes = [...latest.values()];
-    }
+    // Each home once, with its latest sale in the date range, found over one point per home.
+    const homes = idx.latestWithin(place.lat, place.lng, radius, keepHome, minDay, maxDay);
     let subject: CompSubject | null = null;
     if (self !== null) {
       const r = records.get(self)!;
