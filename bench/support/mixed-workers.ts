@@ -5,7 +5,7 @@
  * configuration is started and warmed first, then the timed runs alternate between them
  * (the order flipped each round, so neither always runs first or on a warmer machine). Per
  * run: req/s (2xx), client p95, server CPU (primary + workers, cores busy) and the load
- * generator's own CPU, because on a 2-core machine the generator competes with the workers.
+ * generator's and PostgreSQL's own CPU, because on a 2-core machine they compete with the workers.
  * The load is spread over `--accounts` accounts (default one per connection), as a shared
  * ledger serves many customers at once: one account's charges serialise on its own rows.
  * The ratio of each configuration's 2xx req/s to the first one's is taken per round, then
@@ -18,7 +18,7 @@ import type { Req } from '../../test/support/endpoint-requests.ts';
 import { startPostgres } from '../../test/support/postgres.ts';
 import { describeMachine, gitCommit, loadAverage } from './machine.ts';
 import { runLoad, scheduleOf, type EndpointSpec } from './mixed-load.ts';
-import { cpuSeconds } from './proc.ts';
+import { cpuSeconds, groupCpuSeconds } from './proc.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { median, r2 } from './stats.ts';
 
@@ -114,12 +114,13 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
     for (const c of configs) if (input.warmup > 0) await runLoad(spec(c, input.warmup), input.tmp, `workers-warmup-${c.workers}`);
 
     const rounds: Record<string, unknown>[] = [];
-    const perConfig = new Map<number, { rps_2xx: number; p95_ms: number; server_cores_busy: number; generator_cores_busy: number }[]>();
+    const perConfig = new Map<number, { rps_2xx: number; p95_ms: number; server_cores_busy: number; postgres_cores_busy: number; generator_cores_busy: number }[]>();
     for (let k = 1; k <= input.runs; k++) {
       const order = k % 2 === 1 ? configs : [...configs].reverse();
       const round: Record<string, unknown> = { round: k, order: order.map((c) => c.workers), load_average_before: loadAverage() };
       for (const c of order) {
         const cpu0 = cpuOf(c);
+        const pg0 = groupCpuSeconds(pg.pid());
         const t0 = performance.now();
         const res = await runLoad(spec(c, input.seconds), input.tmp, `workers-${c.workers}-run-${k}`);
         const wall = (performance.now() - t0) / 1000;
@@ -130,12 +131,13 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
           p95_ms: res.total.p95_ms,
           non2xx: res.endpoints.reduce((a, e) => a + Object.entries(e.outcomes).filter(([key]) => !/^2\d\d$/.test(key)).reduce((x, [, n]) => x + n, 0), 0),
           server_cores_busy: r2((cpuOf(c) - cpu0) / wall),
+          postgres_cores_busy: r2((groupCpuSeconds(pg.pid()) - pg0) / wall),
           generator_cpu_s: res.generator_cpu_s,
           generator_cores_busy: r2(res.generator_cpu_s / res.elapsed_s),
         };
         round[`workers_${c.workers}`] = r;
         (perConfig.get(c.workers) ?? perConfig.set(c.workers, []).get(c.workers)!).push(r);
-        log(`round ${k}, ${c.workers} worker(s): ${r.rps_2xx} 2xx/s, p95 ${r.p95_ms} ms, server ${r.server_cores_busy} cores, generator ${r.generator_cores_busy} cores, non-2xx ${r.non2xx}`);
+        log(`round ${k}, ${c.workers} worker(s): ${r.rps_2xx} 2xx/s, p95 ${r.p95_ms} ms, server ${r.server_cores_busy} cores, PostgreSQL ${r.postgres_cores_busy} cores, generator ${r.generator_cores_busy} cores, non-2xx ${r.non2xx}`);
       }
       const base = (round[`workers_${configs[0]!.workers}`] as { rps_2xx: number }).rps_2xx;
       for (const c of configs.slice(1)) round[`ratio_${c.workers}_to_${configs[0]!.workers}`] = r2((round[`workers_${c.workers}`] as { rps_2xx: number }).rps_2xx / base);
@@ -150,6 +152,7 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
             rps_2xx_median: r2(median(v.map((x) => x.rps_2xx))),
             p95_ms_median: r2(median(v.map((x) => x.p95_ms))),
             server_cores_busy_median: r2(median(v.map((x) => x.server_cores_busy))),
+            postgres_cores_busy_median: r2(median(v.map((x) => x.postgres_cores_busy))),
             generator_cores_busy_median: r2(median(v.map((x) => x.generator_cores_busy))),
           },
         ];

@@ -4,7 +4,7 @@
  * `/proc/<pid>/status` VmRSS (resident now) and VmHWM (the peak resident size since start).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 /** Clock ticks per second of /proc's times (`getconf CLK_TCK`; 100 on every Linux in practice). */
@@ -27,6 +27,31 @@ export function cpuSeconds(pid: number): { user_s: number; sys_s: number } {
   // rest[0] is field 3 (state), so field n is rest[n - 3]: utime 14, stime 15.
   const hz = clockTicks();
   return { user_s: Number(rest[11]) / hz, sys_s: Number(rest[12]) / hz };
+}
+
+/**
+ * CPU seconds of a process group (PostgreSQL's postmaster and its backends): every live member's
+ * own time, plus the leader's reaped children's (a backend that exited when its connection
+ * closed is counted there), so the total only grows.
+ */
+export function groupCpuSeconds(pgid: number): number {
+  const hz = clockTicks();
+  let s = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // field n is rest[n - 3]: pgrp 5, utime 14, stime 15, cutime 16, cstime 17.
+    if (Number(rest[2]) !== pgid) continue;
+    s += (Number(rest[11]) + Number(rest[12])) / hz;
+    if (Number(name) === pgid) s += (Number(rest[13]) + Number(rest[14])) / hz;
+  }
+  return s;
 }
 
 /** Resident set size now and its peak since the process started, in bytes. */

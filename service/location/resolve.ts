@@ -72,5 +72,5 @@ export async function resolveLocation(loc: Location, data: BuildResources): Prom
 
 /** The directory row of a canonical postcode (held in the process by the lookup tables), or undefined. */
 export async function postcodeRow(postcode: string, data: BuildResources): Promise<Record<string, unknown> | undefined> {
-  return (await data.lookups.get()).postcodes?.get(postcode);
+  return (await data.lookups.get()).postcodes?.first(postcode);
 }

@@ -174,10 +174,10 @@ export class RowsByNumber {
   }
 }
 
-/** One row per text key (a canonical postcode), found by binary search over the sorted keys. */
-export class RowByText {
+/** Rows grouped by a text key (a canonical postcode; "sector:BS1 4:D"), found by binary search over the sorted keys. */
+export class RowsByText {
   private constructor(
-    /** The keys, sorted by JavaScript's `<`, packed (not millions of strings for the GC to mark). */
+    /** The keys, sorted by JavaScript's `<` (stably), packed (not millions of strings for the GC to mark). */
     private readonly keys: Column,
     private readonly count: number,
     /** Row index of each sorted key. */
@@ -186,23 +186,31 @@ export class RowByText {
     private readonly columns: readonly Column[],
   ) {}
 
-  /** Runs `sql/<name>.sql`; `keyColumn` unique per row (a later duplicate is an error). */
-  static async load(store: BuildStore, name: string, keyColumn: string): Promise<RowByText> {
-    return RowByText.fromColumns(await store.queryColumnsJson(name), keyColumn);
+  /**
+   * Runs `sql/<name>.sql` and holds every row by its `keyColumn` (kept in the rows), each key's
+   * rows in the query's order; with `unique`, a key that appears twice is an error.
+   */
+  static async load(store: BuildStore, name: string, keyColumn: string, opts: { unique?: boolean } = {}): Promise<RowsByText> {
+    return RowsByText.fromColumns(await store.queryColumnsJson(name), keyColumn, opts);
   }
 
-  static fromColumns(cols: Record<string, unknown[]>, keyColumn: string): RowByText {
+  static fromColumns(cols: Record<string, unknown[]>, keyColumn: string, opts: { unique?: boolean } = {}): RowsByText {
     const raw = cols[keyColumn];
     if (!raw) throw new Error(`no key column ${keyColumn}`);
     const all = Uint32Array.from({ length: raw.length }, (_, i) => i);
     const names = Object.keys(cols);
     const columns = names.map((c) => packColumn(cols[c]!, all));
-    const order = all.filter((i) => typeof raw[i] === 'string').sort((a, b) => (raw[a]! < raw[b]! ? -1 : raw[a]! > raw[b]! ? 1 : 0));
-    for (let j = 1; j < order.length; j++) if (raw[order[j]!] === raw[order[j - 1]!]) throw new Error(`${keyColumn} ${String(raw[order[j]!])} appears twice`);
-    return new RowByText(packColumn(raw, order), order.length, order, names, columns);
+    const order = all
+      .filter((i) => typeof raw[i] === 'string')
+      .sort((a, b) => (raw[a]! < raw[b]! ? -1 : raw[a]! > raw[b]! ? 1 : a - b));
+    if (opts.unique) {
+      for (let j = 1; j < order.length; j++) if (raw[order[j]!] === raw[order[j - 1]!]) throw new Error(`${keyColumn} ${String(raw[order[j]!])} appears twice`);
+    }
+    return new RowsByText(packColumn(raw, order), order.length, order, names, columns);
   }
 
-  get(key: string): Row | undefined {
+  /** The rows of `key`, in the query's order (empty when it has none). */
+  get(key: string): Row[] {
     let lo = 0;
     let hi = this.count;
     while (lo < hi) {
@@ -210,14 +218,23 @@ export class RowByText {
       if ((this.keys.get(mid) as string) < key) lo = mid + 1;
       else hi = mid;
     }
-    if (lo >= this.count || this.keys.get(lo) !== key) return undefined;
-    const i = this.rowOf[lo]!;
-    const r: Row = {};
-    for (let c = 0; c < this.names.length; c++) r[this.names[c]!] = this.columns[c]!.get(i);
-    return r;
+    const out: Row[] = [];
+    for (let j = lo; j < this.count && this.keys.get(j) === key; j++) out.push(this.row(this.rowOf[j]!));
+    return out;
+  }
+
+  /** The first row of `key`, or undefined. */
+  first(key: string): Row | undefined {
+    return this.get(key)[0];
   }
 
   get size(): number {
     return this.count;
+  }
+
+  private row(i: number): Row {
+    const r: Row = {};
+    for (let c = 0; c < this.names.length; c++) r[this.names[c]!] = this.columns[c]!.get(i);
+    return r;
   }
 }

@@ -1,7 +1,7 @@
 import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
 import { KeyedRows } from './keyed.ts';
-import { RowByText, RowsByNumber } from './packed-rows.ts';
+import { RowsByNumber, RowsByText } from './packed-rows.ts';
 
 /**
  * The in-memory tables the lookup endpoints read (service/store/sql/lookup_*_table.sql), made
@@ -22,7 +22,9 @@ export interface LookupTables {
   /** Every linked certificate by UPRN, packed in the process (where `has` has 'epc'). */
   epc: RowsByNumber | null;
   /** The postcode directory by canonical postcode, packed in the process (where the build has it). */
-  postcodes: RowByText | null;
+  postcodes: RowsByText | null;
+  /** Monthly median price and sales of each property type by area, keyed "level:code:type" (where `has` has 'sales'). */
+  typeMonths: RowsByText | null;
   /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
   buildDate: string;
   /** The latest month of Price Paid the statistics run to (YYYY-MM), where the build has price_growth. */
@@ -55,18 +57,20 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const none = KeyedRows.empty();
   const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none, rooms: none };
   let sales: RowsByNumber | null = null;
+  let typeMonths: RowsByText | null = null;
   let epc: RowsByNumber | null = null;
   if (t.has('sales') && t.has('properties')) {
     await store.exec('lookup_sales_table');
     await store.exec('lookup_type_months_table');
     sales = await RowsByNumber.load(store, 'lookup_sales_rows', 'uprn');
-    await store.exec('lookup_sales_table_drop');
+    typeMonths = await RowsByText.load(store, 'lookup_type_months_rows', 'key');
+    await store.exec('lookup_sales_tables_drop');
     has.add('sales');
   }
   // A build published before epc_linked had potential_energy_efficiency and main_fuel cannot make it.
   if (t.has('epc_linked')) epc = await RowsByNumber.load(store, 'lookup_epc_rows', 'uprn').catch(() => null);
   if (epc) has.add('epc');
-  const postcodes = t.has('postcodes') ? await RowByText.load(store, 'lookup_postcode_rows', 'postcode') : null;
+  const postcodes = t.has('postcodes') ? await RowsByText.load(store, 'lookup_postcode_rows', 'postcode', { unique: true }) : null;
   if (t.has('sales') && t.has('properties') && t.has('addresses') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
     await store.exec('lookup_area_counts_table', [date]);
     await store.exec('lookup_area_counts_index');
@@ -99,7 +103,7 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
   const month = t.has('price_growth') ? (await store.query('lookup_sales_month'))[0]?.month : null;
-  return { store, has, rows, sales, epc, postcodes, buildDate: date, salesMonth: month == null ? null : String(month), laNames };
+  return { store, has, rows, sales, epc, postcodes, typeMonths, buildDate: date, salesMonth: month == null ? null : String(month), laNames };
 }
 
 /** The latest as-of date of a source's files in the build (null when none says). */

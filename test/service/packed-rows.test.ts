@@ -5,7 +5,7 @@
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { packColumn, RowByText, RowsByNumber } from '../../service/lookups/packed-rows.ts';
+import { packColumn, RowsByNumber, RowsByText } from '../../service/lookups/packed-rows.ts';
 
 const identity = (n: number) => Uint32Array.from({ length: n }, (_, i) => i);
 const unpack = (values: unknown[]) => {
@@ -67,20 +67,30 @@ describe('RowsByNumber', () => {
   });
 });
 
-describe('RowByText', () => {
+describe('RowsByText', () => {
   const cols = { postcode: ['BS1 4AB', 'AB1 0AA', 'ZE3 9ZZ', null], lat: [51.4, 57.1, null, 1] };
-  const table = RowByText.fromColumns(cols, 'postcode');
+  const table = RowsByText.fromColumns(cols, 'postcode', { unique: true });
 
   it('finds each key with its row, the key column included', () => {
-    expect(table.get('AB1 0AA')).toEqual({ postcode: 'AB1 0AA', lat: 57.1 });
-    expect(table.get('BS1 4AB')).toEqual({ postcode: 'BS1 4AB', lat: 51.4 });
-    expect(table.get('ZE3 9ZZ')).toEqual({ postcode: 'ZE3 9ZZ', lat: null });
+    expect(table.first('AB1 0AA')).toEqual({ postcode: 'AB1 0AA', lat: 57.1 });
+    expect(table.get('BS1 4AB')).toEqual([{ postcode: 'BS1 4AB', lat: 51.4 }]);
+    expect(table.first('ZE3 9ZZ')).toEqual({ postcode: 'ZE3 9ZZ', lat: null });
     expect(table.size).toBe(3);
   });
 
-  it('an absent key is undefined; a duplicate key is an error', () => {
-    for (const k of ['AA1 1AA', 'BS1 4AC', 'ZZ9 9ZZ', '']) expect(table.get(k)).toBeUndefined();
-    expect(() => RowByText.fromColumns({ postcode: ['A', 'B', 'A'] }, 'postcode')).toThrow(/postcode A appears twice/);
+  it('an absent key (below, between, above the keys, empty) has no rows', () => {
+    for (const k of ['AA1 1AA', 'BS1 4AC', 'ZZ9 9ZZ', '']) {
+      expect(table.get(k)).toEqual([]);
+      expect(table.first(k)).toBeUndefined();
+    }
+  });
+
+  it('several rows per key come back in the order they came; with unique, a repeated key is an error', () => {
+    const months = { key: ['s:B:D', 's:A:F', 's:B:D', 's:A:F', 's:B:D'], month: ['2024-03', '2024-01', '2024-01', '2024-02', '2024-02'] };
+    const t = RowsByText.fromColumns(months, 'key');
+    // Computed from the columns directly: the rows of each key, in input order.
+    for (const k of ['s:A:F', 's:B:D']) expect(t.get(k)).toEqual(months.key.flatMap((x, i) => (x === k ? [{ key: k, month: months.month[i] }] : [])));
+    expect(() => RowsByText.fromColumns({ postcode: ['A', 'B', 'A'] }, 'postcode', { unique: true })).toThrow(/postcode A appears twice/);
   });
 });
 

@@ -25,7 +25,7 @@ export default defineRoute({
     const t = await data.lookups.get().catch(notServedYet('GET /postcodes/{postcode}'));
     if (!t.has.has('area') || !t.postcodes) notServedYet('GET /postcodes/{postcode}')();
     const postcode = normalisePostcode(params.postcode)!;
-    const row = t.postcodes!.get(postcode);
+    const row = t.postcodes!.first(postcode);
     if (!row) throw new ApiError('not_found', `Postcode ${postcode} is not in the postcode directory.`);
     const counts = areaCounts(t, 'postcode', postcode);
     const mix = areaMixes(t, 'postcode', postcode);

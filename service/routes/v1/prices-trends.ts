@@ -45,7 +45,7 @@ export default defineRoute({
     let counts = new Map(own.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales_count ?? 0) }]));
     const type = query.property_type ?? null;
     if (type !== null) {
-      const rows = await t.store.query('lookup_type_months', [`${level}:${code}:${PPD_CODE[type]}`, `${monthText(first)}-01`]);
+      const rows = t.typeMonths!.get(`${level}:${code}:${PPD_CODE[type]}`);
       counts = new Map(rows.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales) }]));
     }
     const months = [];

@@ -1,7 +1,7 @@
 -- lookup_sales_table: every matched sale with its home's area path (which brings the price to
 -- today by the local index), made once when the build opens: the per-type monthly medians
 -- (lookup_type_months_table) and the packed rows GET /properties/{uprn}/sales reads
--- (lookup_sales_rows) are made from it, then it is dropped (lookup_sales_table_drop).
+-- (lookup_sales_rows) are made from it, then it is dropped (lookup_sales_tables_drop).
 CREATE TABLE lk_sales AS
 SELECT s.uprn, s.transaction_id, s.price, s.date, s.property_type, s.new_build, s.tenure, s.category,
        (year(s.date) * 12 + month(s.date) - 1)::INTEGER AS month_no,

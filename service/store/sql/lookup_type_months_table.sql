@@ -1,6 +1,6 @@
 -- lookup_type_months_table: monthly median price and count of each property type's sales (Price Paid
--- type code) per sector, outcode and local authority (district), keyed "level:code:type": one
--- indexed probe per request instead of a scan of every sale.
+-- type code) per sector, outcode and local authority (district), keyed "level:code:type": made
+-- once when the build opens, then held in the process (lookup_type_months_rows).
 CREATE TABLE lk_type_months AS
 WITH by_level AS (
   UNPIVOT (SELECT date, price, property_type, sector, outcode, la_code AS district FROM lk_sales)
@@ -10,5 +10,4 @@ SELECT level || ':' || code || ':' || property_type AS key, strftime(date, '%Y-%
        (date_trunc('month', date))::DATE AS month_start, median(price) AS median_price, count(*)::INTEGER AS sales
 FROM by_level
 GROUP BY ALL
-ORDER BY key, month;
-CREATE INDEX lk_type_months_key ON lk_type_months (key)
+ORDER BY key, month
