@@ -27,7 +27,7 @@ import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { BuildResources } from '../service/build/resources.ts';
 import { fixedBuild } from '../service/build/warmer.ts';
 import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
-import { monthLabel } from '../service/valuation/sale-valuer.ts';
+import { monthText } from '../schemas/months.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { arg, argStr, mb, pct, r2, summary } from './support/stats.ts';
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   const valuer = await res.saleValuer.get();
   const valuerOpenMs = performance.now() - t;
   const rssValuer = process.memoryUsage().rss;
-  log(`store ${Math.round(storeOpenMs)} ms, valuer ${Math.round(valuerOpenMs)} ms (RSS ${mb(rss0)} → ${mb(rssStore)} → ${mb(rssValuer)} MB), ${valuer.evidence.size} evidence sales, as of ${monthLabel(valuer.asOfMonth)}`);
+  log(`store ${Math.round(storeOpenMs)} ms, valuer ${Math.round(valuerOpenMs)} ms (RSS ${mb(rss0)} → ${mb(rssStore)} → ${mb(rssValuer)} MB), ${valuer.evidence.size} evidence sales, as of ${monthText(valuer.asOfMonth)}`);
 
   const inProc: number[] = [];
   const rungs: Record<string, number> = {};
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     cpu_model: cpus()[0]?.model ?? null,
     build: buildDir,
     addresses,
-    as_of_month: monthLabel(valuer.asOfMonth),
+    as_of_month: monthText(valuer.asOfMonth),
     evidence_sales: valuer.evidence.size,
     store_open_ms: Math.round(storeOpenMs),
     valuer_open_ms: Math.round(valuerOpenMs),

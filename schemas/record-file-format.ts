@@ -1,4 +1,5 @@
 import { GrowableBytes, readSectionsFile, writeSectionsFile, type SectionArray } from './sections-file.ts';
+import { lowerBound } from './sorted-search.ts';
 
 /**
  * A table keyed by UPRN as a sections file (`sections-file.ts`), for point lookups in the
@@ -132,13 +133,7 @@ export class RecordFile {
   /** The row of `uprn` as column name → value (uprn a number), or undefined. */
   get(uprn: number): Record<string, RecordValue> | undefined {
     const u = this.uprn;
-    let lo = 0;
-    let hi = u.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (u[mid]! < uprn) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(u, uprn);
     if (lo >= u.length || u[lo] !== uprn) return undefined;
     const row: Record<string, RecordValue> = { uprn };
     for (const [name, read] of this.readers) row[name] = read(lo);

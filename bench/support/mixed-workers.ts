@@ -18,7 +18,7 @@ import type { Req } from '../../test/support/endpoint-requests.ts';
 import { startPostgres } from '../../test/support/postgres.ts';
 import { describeMachine, gitCommit, loadAverage } from './machine.ts';
 import { runLoad, scheduleOf, type EndpointSpec } from './mixed-load.ts';
-import { cpuSeconds, groupCpuSeconds } from './proc.ts';
+import { cpuSeconds, familyCpuSeconds } from './proc.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { median, r2 } from './stats.ts';
 
@@ -120,7 +120,7 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
       const round: Record<string, unknown> = { round: k, order: order.map((c) => c.workers), load_average_before: loadAverage() };
       for (const c of order) {
         const cpu0 = cpuOf(c);
-        const pg0 = groupCpuSeconds(pg.pid());
+        const pg0 = familyCpuSeconds(pg.pid());
         const t0 = performance.now();
         const res = await runLoad(spec(c, input.seconds), input.tmp, `workers-${c.workers}-run-${k}`);
         const wall = (performance.now() - t0) / 1000;
@@ -131,7 +131,7 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
           p95_ms: res.total.p95_ms,
           non2xx: res.endpoints.reduce((a, e) => a + Object.entries(e.outcomes).filter(([key]) => !/^2\d\d$/.test(key)).reduce((x, [, n]) => x + n, 0), 0),
           server_cores_busy: r2((cpuOf(c) - cpu0) / wall),
-          postgres_cores_busy: r2((groupCpuSeconds(pg.pid()) - pg0) / wall),
+          postgres_cores_busy: r2((familyCpuSeconds(pg.pid()) - pg0) / wall),
           generator_cpu_s: res.generator_cpu_s,
           generator_cores_busy: r2(res.generator_cpu_s / res.elapsed_s),
         };

@@ -30,11 +30,12 @@ export function cpuSeconds(pid: number): { user_s: number; sys_s: number } {
 }
 
 /**
- * CPU seconds of a process group (PostgreSQL's postmaster and its backends): every live member's
- * own time, plus the leader's reaped children's (a backend that exited when its connection
- * closed is counted there), so the total only grows.
+ * CPU seconds of a process and its children (PostgreSQL's postmaster and its backends, which
+ * each start their own session, so not a process group): the parent's own time and its reaped
+ * children's (a backend that exited when its connection closed is counted there), plus every
+ * live child's, so the total only grows.
  */
-export function groupCpuSeconds(pgid: number): number {
+export function familyCpuSeconds(parent: number): number {
   const hz = clockTicks();
   let s = 0;
   for (const name of readdirSync('/proc')) {
@@ -46,10 +47,11 @@ export function groupCpuSeconds(pgid: number): number {
       continue; // gone meanwhile
     }
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // field n is rest[n - 3]: pgrp 5, utime 14, stime 15, cutime 16, cstime 17.
-    if (Number(rest[2]) !== pgid) continue;
+    // field n is rest[n - 3]: ppid 4, utime 14, stime 15, cutime 16, cstime 17.
+    const self = Number(name) === parent;
+    if (!self && Number(rest[1]) !== parent) continue;
     s += (Number(rest[11]) + Number(rest[12])) / hz;
-    if (Number(name) === pgid) s += (Number(rest[13]) + Number(rest[14])) / hz;
+    if (self) s += (Number(rest[13]) + Number(rest[14])) / hz;
   }
   return s;
 }

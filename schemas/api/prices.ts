@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { Page, PageSize, qInt } from './common.ts';
 import { locationQuery } from './location.ts';
 import { SourceAsOfSchema } from './property-history.ts';
-
-export const HOME_TYPES = ['Detached', 'Semi-Detached', 'Terraced', 'Flat'] as const;
+import { HOME_TYPES } from '../property-types.ts';
 
 export const TRENDS_LOCATION = locationQuery({ forms: ['uprn', 'sector', 'postcode', 'outcode', 'local_authority'] });
 

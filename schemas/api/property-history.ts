@@ -1,6 +1,7 @@
 /** Responses of GET /properties/{uprn}/sales and GET /properties/{uprn}/epc. */
 import { z } from 'zod';
 import { EPC_RATINGS } from './risks.ts';
+import { PPD_TYPE_NAMES } from '../property-types.ts';
 
 export const SourceAsOfSchema = z
   .object({
@@ -14,7 +15,7 @@ export const PropertySaleSchema = z.object({
   date: z.iso.date(),
   price: z.number().int().meta({ description: 'GBP, as recorded (a corrected record in its latest form)' }),
   price_today: z.number().int().nullable().meta({ description: 'the price brought to price_today_month by the local repeat-sales index; null where there is no index (Scotland)' }),
-  property_type: z.enum(['Detached', 'Semi-Detached', 'Terraced', 'Flat', 'Other']).meta({ description: 'as recorded at the sale' }),
+  property_type: z.enum(Object.values(PPD_TYPE_NAMES)).meta({ description: 'as recorded at the sale' }),
   new_build: z.boolean(),
   tenure: z.enum(['Freehold', 'Leasehold', 'Unknown']),
   category: z.enum(['A', 'B']).meta({ description: 'A standard price paid; B additional (repossessions, buy-to-let, transfers to companies)' }),

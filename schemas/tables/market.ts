@@ -1,3 +1,4 @@
+import { monthNo } from '../months.ts';
 import { col, type ColumnContract, type TableContract } from './contract.ts';
 
 /**
@@ -17,8 +18,6 @@ export const MIN_LETS = 10;
 export const MIN_YIELD_SALES = 5;
 /** The index's base month (= 100), UK HPI's reference month; the build month when outside the data. */
 export const INDEX_BASE_MONTH = '2023-01';
-
-export const monthNo = (ym: string) => Number(ym.slice(0, 4)) * 12 + Number(ym.slice(5, 7)) - 1;
 
 /** Month number (year × 12 + month − 1) of the build. */
 export function buildMonthNo(today: string): number {

@@ -4,20 +4,6 @@
  * the index level used, paging and similarity. No I/O.
  */
 
-/** Price Paid property type codes. */
-export const PPD_TYPES: Record<string, string> = { D: 'Detached', S: 'Semi-Detached', T: 'Terraced', F: 'Flat', O: 'Other' };
-/** Price Paid duration codes. */
-export const PPD_TENURES: Record<string, string> = { F: 'Freehold', L: 'Leasehold', U: 'Unknown' };
-
-/** Month number (year × 12 + month − 1) of a `YYYY-MM…` date. */
-export function monthNo(date: string): number {
-  return Number(date.slice(0, 4)) * 12 + Number(date.slice(5, 7)) - 1;
-}
-
-/** `YYYY-MM` of a month number. */
-export function monthText(m: number): string {
-  return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
-}
 
 /** A price brought to today by a log growth; null without one. Whole pounds. */
 export function priceToday(price: number, logGrowth: number | null): number | null {

@@ -1,6 +1,7 @@
 import type { Confidence } from '../domain/valuation/sale.ts';
 import type { BuildStore } from '../store/store.ts';
-import { monthLabel, type SaleValuer } from '../valuation/sale-valuer.ts';
+import { type SaleValuer } from '../valuation/sale-valuer.ts';
+import { monthText } from '../../schemas/months.ts';
 import type { ListingsSet } from './sets.ts';
 
 /**
@@ -58,5 +59,5 @@ export async function loadDealsSet(listings: ListingsSet | undefined, valuer: Sa
       areaYield: yieldFig ? { pct: yieldFig.f.yield_pct!, sample_size: yieldFig.f.yield_sales ?? 0 } : null,
     };
   });
-  return { listings, evidence, noValuation, valuationAsOf: monthLabel(valuer.asOfMonth) };
+  return { listings, evidence, noValuation, valuationAsOf: monthText(valuer.asOfMonth) };
 }

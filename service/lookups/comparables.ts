@@ -1,4 +1,5 @@
 import Flatbush from 'flatbush';
+import { HOME_TYPES } from '../../schemas/property-types.ts';
 import type { AreaPath } from '../domain/valuation/sale.ts';
 import { distanceM } from '../domain/stats.ts';
 import { priceToday } from '../domain/lookups.ts';
@@ -6,7 +7,7 @@ import type { BuildStore } from '../store/store.ts';
 import type { SaleValuer } from '../valuation/sale-valuer.ts';
 
 /** Home types as stored (index = code; 0 = unknown). */
-export const COMP_TYPES = [null, 'Detached', 'Semi-Detached', 'Terraced', 'Flat'] as const;
+export const COMP_TYPES = [null, ...HOME_TYPES] as const;
 
 /**
  * Every standard sale of a located home in typed arrays (about 50 bytes a sale), each home's

@@ -1,3 +1,4 @@
+import { lowerBound, partitionPoint } from '../../schemas/sorted-search.ts';
 import type { BuildStore } from '../store/store.ts';
 import type { Row } from './keyed.ts';
 
@@ -151,13 +152,7 @@ export class RowsByNumber {
 
   /** The rows of `key`, in the query's order (empty when it has none). */
   get(key: number): Row[] {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(this.keys, key);
     const out: Row[] = [];
     for (let i = lo; i < this.keys.length && this.keys[i] === key; i++) out.push(this.row(i));
     return out;
@@ -211,13 +206,7 @@ export class RowsByText {
 
   /** The rows of `key`, in the query's order (empty when it has none). */
   get(key: string): Row[] {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.keys.get(mid) as string) < key) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(this.count, (j) => (this.keys.get(j) as string) < key);
     const out: Row[] = [];
     for (let j = lo; j < this.count && this.keys.get(j) === key; j++) out.push(this.row(this.rowOf[j]!));
     return out;

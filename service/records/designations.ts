@@ -1,6 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { lowerBound } from '../../schemas/sorted-search.ts';
 import { storeSql } from '../store/store.ts';
 
 /** A planning or flood feature containing a UPRN (a `uprn_designations` row without the uprn). */
@@ -34,13 +35,7 @@ export class DesignationIndex {
   /** Every feature containing `uprn`, in the table's order (dataset, entity, reference). */
   get(uprn: number): DesignationFeature[] {
     const u = this.uprns;
-    let lo = 0;
-    let hi = u.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (u[mid]! < uprn) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(u, uprn);
     const out: DesignationFeature[] = [];
     for (let i = lo; i < u.length && u[i] === uprn; i++) out.push(this.features[this.featureOf[i]!]!);
     return out;

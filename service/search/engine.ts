@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { readSearchIndex, type SearchIndexData } from '../../schemas/search-index-format.ts';
+import { lowerBound } from '../../schemas/sorted-search.ts';
 import { NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
 import { startWithinOneEdit, withinOneEdit } from './edits.ts';
 import { wordTrigrams } from './trigram.ts';
@@ -429,17 +430,6 @@ function decodeList(off: Uint32Array, bytes: Uint8Array): string[] {
   return out;
 }
 
-/** First index whose value is >= key (JS string order, the order the ETL sorted in). */
-export function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * The k ordinals with the highest score (min-heap on typed arrays, ordered by `better`),

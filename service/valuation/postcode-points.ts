@@ -1,3 +1,4 @@
+import { partitionPoint } from '../../schemas/sorted-search.ts';
 import type { BuildStore } from '../store/store.ts';
 
 const WIDTH = 8; // the longest canonical postcode, "EC1A 1BB"
@@ -25,13 +26,7 @@ export class PostcodePoints {
     if (postcode.length > WIDTH) return undefined;
     const key = Buffer.alloc(WIDTH, 0x20);
     key.write(postcode, 0, WIDTH, 'latin1');
-    let lo = 0;
-    let hi = this.lat.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (key.compare(this.keys, mid * WIDTH, (mid + 1) * WIDTH, 0, WIDTH) > 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = partitionPoint(this.lat.length, (mid) => key.compare(this.keys, mid * WIDTH, (mid + 1) * WIDTH, 0, WIDTH) > 0);
     if (lo >= this.lat.length || key.compare(this.keys, lo * WIDTH, (lo + 1) * WIDTH, 0, WIDTH) !== 0) return undefined;
     return { lat: this.lat[lo]!, lng: this.lng[lo]! };
   }

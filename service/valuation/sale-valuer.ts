@@ -148,7 +148,3 @@ export class SaleValuer {
   }
 }
 
-/** `YYYY-MM` of a month number. */
-export function monthLabel(m: number): string {
-  return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
-}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { certificateExpiry, growthOver, monthNo, monthText, pageSlice, pickIndexLevel, priceToday, share, similarity } from '../../service/domain/lookups.ts';
+import { certificateExpiry, growthOver, pageSlice, pickIndexLevel, priceToday, share, similarity } from '../../service/domain/lookups.ts';
+import { monthNo, monthText } from '../../schemas/months.ts';
 
 describe('lookup rules', () => {
   it('growth over N years is the last index over the one 12·N months before, null when the series is shorter or has a gap there', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DIMENSIONS, GRADE, gradeOf, letterOf, percentileOf, type GradeBenchmark } from '../../service/domain/str/market-grade.ts';
-import { HISTORY_MONTHS, monthLabel, passes, type MarketListings } from '../../service/domain/str/market-listings.ts';
+import { HISTORY_MONTHS, passes, type MarketListings } from '../../service/domain/str/market-listings.ts';
+import { monthText } from '../../schemas/months.ts';
 import { marketSections, SECTIONS } from '../../service/domain/str/market.ts';
 import { countryOf } from '../../service/routes/v1/str-market.ts';
 import { StrMarketSet, pointInRing } from '../../service/str/market-set.ts';

@@ -83,8 +83,6 @@ export function passes(s: MarketListings, i: number, f: MarketFilters): boolean 
   return true;
 }
 
-export const monthLabel = (m: number): string => `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
-export const monthIndex = (isoDate: string): number => Number(isoDate.slice(0, 4)) * 12 + Number(isoDate.slice(5, 7)) - 1;
 
 /** Sums over a group of listings: 24 + 12 monthly slots aligned on `end`, and the snapshot counts. */
 export class Acc {

@@ -5,7 +5,8 @@
  * all areas of the build. No I/O. docs/str.md ("The market analysis") defines every figure.
  */
 
-import { accumulate, AVAIL, BOOKED, HISTORY_MONTHS, latestEnd, LISTING_TYPE_CODES, LIVE, monthLabel, REV, TIER_NAMES, type Acc, type MarketListings } from './market-listings.ts';
+import { accumulate, AVAIL, BOOKED, HISTORY_MONTHS, latestEnd, LISTING_TYPE_CODES, LIVE, REV, TIER_NAMES, type Acc, type MarketListings } from './market-listings.ts';
+import { monthText } from '../../../schemas/months.ts';
 import { dimensionValues, GRADE, gradeOf, ungraded, type GradeBenchmark } from './market-grade.ts';
 
 export const SECTIONS = ['summary', 'historical', 'supply', 'ratings', 'amenities', 'by_bedrooms', 'by_listing_type', 'by_price_tier', 'demand', 'grade'] as const;
@@ -94,7 +95,7 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
       const now = all.revenuePerListing(g);
       const before = g >= 12 ? all.revenuePerListing(g - 12) : all.hasPrior ? all.revenuePerListing(g - 12) : null;
       rows.push({
-        month: monthLabel(end - HISTORY_MONTHS + 1 + g),
+        month: monthText(end - HISTORY_MONTHS + 1 + g),
         adr: r2n(booked > 0 ? rev / booked : null),
         occupancy_pct: pct(avail > 0 ? booked / avail : null),
         revenue_pcm: r2n(now),

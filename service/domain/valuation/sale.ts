@@ -1,4 +1,5 @@
 import Flatbush from 'flatbush';
+import { HOME_TYPES, type HomeType } from '../../../schemas/property-types.ts';
 
 /**
  * Sale valuation (AVM) cascade, pure: no I/O, no clock (the valuation month is an input).
@@ -16,8 +17,8 @@ import Flatbush from 'flatbush';
  * (`comparables`) the comparables.
  */
 
-export const PROPERTY_TYPES = ['Detached', 'Semi-Detached', 'Terraced', 'Flat'] as const;
-export type PropertyType = (typeof PROPERTY_TYPES)[number];
+export const PROPERTY_TYPES = HOME_TYPES;
+export type PropertyType = HomeType;
 /** Type code of an unknown property type. */
 export const UNKNOWN_TYPE = 255;
 

@@ -1,6 +1,7 @@
 import { radiusOf, toLocation } from '../../../schemas/api/location.ts';
 import { COMPARABLES_LOCATION, ComparablesQuerySchema, ComparablesSchema } from '../../../schemas/api/prices.ts';
-import { monthText, pageSlice, similarity, type CompSubject } from '../../domain/lookups.ts';
+import { pageSlice, similarity, type CompSubject } from '../../domain/lookups.ts';
+import { monthText } from '../../../schemas/months.ts';
 import { topK } from '../../domain/top-k.ts';
 import { placeOrNotFound } from '../place.ts';
 import { COMP_TYPES } from '../../lookups/comparables.ts';

@@ -1,13 +1,14 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { TRENDS_LOCATION, TrendsQuerySchema, TrendsSchema } from '../../../schemas/api/prices.ts';
-import { growthOver, monthNo, monthText } from '../../domain/lookups.ts';
+import { growthOver } from '../../domain/lookups.ts';
+import { monthNo, monthText } from '../../../schemas/months.ts';
+import { PPD_CODE_OF } from '../../../schemas/property-types.ts';
 import { placeOrNotFound } from '../place.ts';
 import { chosenIndex, growthChain, num, placeSources } from '../../lookups/areas.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
-const PPD_CODE = { Detached: 'D', 'Semi-Detached': 'S', Terraced: 'T', Flat: 'F' } as const;
 type Level = 'sector' | 'outcode' | 'district' | 'country';
 
 export default defineRoute({
@@ -45,7 +46,7 @@ export default defineRoute({
     let counts = new Map(own.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales_count ?? 0) }]));
     const type = query.property_type ?? null;
     if (type !== null) {
-      const rows = t.typeMonths!.get(`${level}:${code}:${PPD_CODE[type]}`);
+      const rows = t.typeMonths!.get(`${level}:${code}:${PPD_CODE_OF[type]}`);
       counts = new Map(rows.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales) }]));
     }
     const months = [];

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { PropertySalesSchema } from '../../../schemas/api/property-history.ts';
-import { monthText, PPD_TENURES, PPD_TYPES, priceToday } from '../../domain/lookups.ts';
+import { priceToday } from '../../domain/lookups.ts';
+import { PPD_TENURE_NAMES, PPD_TYPE_NAMES } from '../../../schemas/property-types.ts';
+import { monthText } from '../../../schemas/months.ts';
 import { sourceAsOf } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
@@ -40,9 +42,9 @@ export default defineRoute({
         date: String(r.date),
         price: Number(r.price),
         price_today: priceToday(Number(r.price), lookup.logGrowth(path, Number(r.month_no))),
-        property_type: (PPD_TYPES[String(r.property_type)] ?? 'Other') as 'Other',
+        property_type: PPD_TYPE_NAMES[String(r.property_type) as keyof typeof PPD_TYPE_NAMES] ?? 'Other',
         new_build: r.new_build === true,
-        tenure: (PPD_TENURES[String(r.tenure)] ?? 'Unknown') as 'Unknown',
+        tenure: PPD_TENURE_NAMES[String(r.tenure) as keyof typeof PPD_TENURE_NAMES] ?? 'Unknown',
         category: (r.category === 'B' ? 'B' : 'A') as 'A' | 'B',
       };
     });

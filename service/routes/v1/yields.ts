@@ -1,6 +1,6 @@
 import { AREA_RENTS_LOCATION, YieldsQuerySchema, YieldsSchema } from '../../../schemas/api/rents.ts';
 import { letsPeriod } from '../../domain/area-evidence.ts';
-import { monthNo, monthText } from '../../domain/lookups.ts';
+import { monthNo, monthText } from '../../../schemas/months.ts';
 import { bedroomGroup, MAX_BEDROOM_GROUP } from '../../domain/rents.ts';
 import { num, str } from '../../lookups/areas.ts';
 import { askedArea, chooseFrom, type RentLevel } from '../../lookups/area-rents.ts';

@@ -3,7 +3,8 @@ import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
 import { solveAreaIndexes, type PathCells, type PathCount } from './area-index.ts';
 import { toIndex } from './repeat-sales.ts';
-import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M, buildMonthNo, monthNo } from '../../../../schemas/tables/market.ts';
+import { monthNo, monthText } from '../../../../schemas/months.ts';
+import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M, buildMonthNo } from '../../../../schemas/tables/market.ts';
 
 /** The repeat-sales index per area, its monthly volumes and medians, and growth. */
 export const priceIndexStage: Stage = {
@@ -49,7 +50,7 @@ export const priceIndexStage: Stage = {
     await runSql(ctx.conn, 'mart_price_growth', { latest_month_no: latest });
     await runSql(ctx.conn, 'mart_recent_sales', { latest_month_no: latest });
     const pairs = series.filter((s) => s.level === 'country').reduce((n, s) => n + s.pairs, 0);
-    ctx.quality.price_index = { areas: series.length, months: T, repeat_pairs: pairs, base_month: ym(start + base) };
+    ctx.quality.price_index = { areas: series.length, months: T, repeat_pairs: pairs, base_month: monthText(start + base) };
   },
 };
 
@@ -60,6 +61,3 @@ function pathOf(r: Record<string, unknown>) {
   return { country: s(r.country), district: s(r.district), outcode: s(r.outcode), sector: s(r.sector) };
 }
 
-function ym(m: number): string {
-  return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
-}
