@@ -4,9 +4,9 @@
  * n log k, not n log n. The same answer as `[...items].sort(cmp).slice(0, k)` for a total
  * order (callers break ties down to a unique key). Pure.
  */
-export function topK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => number): T[] {
+export function topK<T>(items: ArrayLike<T>, k: number, cmp: (a: T, b: T) => number): T[] {
   if (k <= 0) return [];
-  if (items.length <= k * 4) return [...items].sort(cmp).slice(0, k);
+  if (items.length <= k * 4) return Array.from(items).sort(cmp).slice(0, k);
   // A max-heap (by cmp) of the best k seen: its root is the worst of them.
   const heap: T[] = [];
   const up = (j: number) => {
@@ -28,7 +28,8 @@ export function topK<T>(items: readonly T[], k: number, cmp: (a: T, b: T) => num
       j = m;
     }
   };
-  for (const x of items) {
+  for (let n = 0; n < items.length; n++) {
+    const x = items[n]!;
     if (heap.length < k) {
       heap.push(x);
       up(heap.length - 1);

@@ -13,6 +13,14 @@ export function askedArea(place: Place): { level: RentLevel; code: string | null
   return { level: 'sector', code: place.sector };
 }
 
+/** The asked area and each wider one up to the local authority, with the row `select` picks from a keyed table for it. */
+export function figureChain(
+  t: LookupTables, rows: KeyedRows, asked: { level: RentLevel; code: string }, laCode: string | null,
+  select: (areaRows: readonly Row[]) => Row | undefined,
+) {
+  return areaChain(t, asked.level, asked.code, laCode).map((a) => ({ ...a, row: select(rows.get(`${a.level}:${a.code}`)) }));
+}
+
 /**
  * For each row picked by `select` from a keyed table, the asked area's figure or the nearest
  * wider area's that is `enough` (domain/area-evidence.ts).
@@ -21,6 +29,5 @@ export function chooseFrom(
   t: LookupTables, rows: KeyedRows, asked: { level: RentLevel; code: string }, laCode: string | null,
   select: (areaRows: readonly Row[]) => Row | undefined, enough: (row: Row) => boolean,
 ): ChosenFigure<Row> | undefined {
-  const chain = areaChain(t, asked.level, asked.code, laCode).map((a) => ({ ...a, row: select(rows.get(`${a.level}:${a.code}`)) }));
-  return chooseArea(chain, enough);
+  return chooseArea(figureChain(t, rows, asked, laCode, select), enough);
 }

@@ -45,26 +45,27 @@ export class ComparablesIndex {
   /**
    * Each home within `radiusM` of (lat, lng) with a sale dated `minDay`..`maxDay` (days since
    * 1970), with its latest such sale, where `keep` (a filter on the home, not the sale) accepts
-   * it; with its distance.
+   * it: the sales' rows and their distances, in typed arrays (a 2 km radius in a city holds
+   * tens of thousands of homes: no object per hit for the GC to sweep).
    */
-  latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean, minDay = -Infinity, maxDay = Infinity): { i: number; d: number }[] {
-    if (!this.homeTree) return [];
+  latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean, minDay = -Infinity, maxDay = Infinity): Hits {
+    const hits = new HitList();
+    if (!this.homeTree) return hits.done();
     const tree = this.homeTree;
     // A box that surely holds the circle: longitude degrees shrink towards the pole, so the
     // widest the circle reaches is at its poleward edge.
     const dLat = (radiusM / 6_371_000) * (180 / Math.PI) * 1.0001;
     const edge = Math.min(89, Math.abs(lat) + dLat);
     const dLng = dLat / Math.cos((edge * Math.PI) / 180);
-    const out: { i: number; d: number }[] = [];
-    // The filter does the work and keeps nothing, so no array of every sale in the box is made.
+    // The filter does the work and keeps nothing, so no array of every home in the box is made.
     tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (h) => {
       const i = this.latestIn(h, minDay, maxDay);
       if (i < 0 || !keep(i)) return false;
       const d = distanceM(lat, lng, this.lat[i]!, this.lng[i]!);
-      if (d <= radiusM) out.push({ i, d });
+      if (d <= radiusM) hits.push(i, d);
       return false;
     });
-    return out;
+    return hits.done();
   }
 
   /** Home h's latest sale dated minDay..maxDay (its rows run oldest first up to latest[h]), or −1. */
@@ -73,6 +74,31 @@ export class ComparablesIndex {
     const u = this.uprn[i];
     while (i >= 0 && this.uprn[i] === u && this.day[i]! > maxDay) i--;
     return i < 0 || this.uprn[i] !== u || this.day[i]! < minDay ? -1 : i;
+  }
+}
+
+/** Rows of the comparables index and their distances: hit j is row `row[j]`, `dist[j]` metres away. */
+export interface Hits { row: Int32Array; dist: Float64Array; length: number }
+
+/** A growing pair of typed arrays. */
+class HitList {
+  private row = new Int32Array(256);
+  private dist = new Float64Array(256);
+  private n = 0;
+  push(i: number, d: number): void {
+    if (this.n === this.row.length) {
+      const row = new Int32Array(this.n * 2);
+      row.set(this.row);
+      const dist = new Float64Array(this.n * 2);
+      dist.set(this.dist);
+      this.row = row;
+      this.dist = dist;
+    }
+    this.row[this.n] = i;
+    this.dist[this.n++] = d;
+  }
+  done(): Hits {
+    return { row: this.row.subarray(0, this.n), dist: this.dist.subarray(0, this.n), length: this.n };
   }
 }
 

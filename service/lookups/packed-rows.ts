@@ -132,7 +132,7 @@ export class RowsByNumber {
    * other column, rows sorted by key (stably: each key's rows keep the query's order).
    */
   static async load(store: BuildStore, name: string, keyColumn: string): Promise<RowsByNumber> {
-    return RowsByNumber.fromColumns(await store.queryColumnsJson(name), keyColumn);
+    return RowsByNumber.fromColumns(await store.queryColumns(name, [], 'json'), keyColumn);
   }
 
   static fromColumns(cols: Record<string, unknown[]>, keyColumn: string): RowsByNumber {
@@ -186,7 +186,7 @@ export class RowsByText {
    * rows in the query's order; with `unique`, a key that appears twice is an error.
    */
   static async load(store: BuildStore, name: string, keyColumn: string, opts: { unique?: boolean } = {}): Promise<RowsByText> {
-    return RowsByText.fromColumns(await store.queryColumnsJson(name), keyColumn, opts);
+    return RowsByText.fromColumns(await store.queryColumns(name, [], 'json'), keyColumn, opts);
   }
 
   static fromColumns(cols: Record<string, unknown[]>, keyColumn: string, opts: { unique?: boolean } = {}): RowsByText {

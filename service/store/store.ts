@@ -91,26 +91,16 @@ export class BuildStore {
   }
 
   /**
-   * Runs `sql/<name>.sql` and returns whole columns as JS values (BIGINT as bigint): for bulk
-   * loads into a per-build in-memory model when a build opens, never on the request path.
+   * Runs `sql/<name>.sql` and returns whole columns: for bulk loads into a per-build in-memory
+   * model when a build opens, never on the request path. `js`: JS values (BIGINT as bigint);
+   * `json`: the JSON form `query` gives (BIGINT as string), for rows later served as `query`
+   * would have served them.
    */
-  async queryColumns(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown[]>> {
+  async queryColumns(name: string, params: DuckDBValue[] = [], form: 'js' | 'json' = 'js'): Promise<Record<string, unknown[]>> {
     const i = await this.checkout();
     try {
-      return (await this.conns[i]!.runAndReadAll(storeSql(name), params)).getColumnsObjectJS() as Record<string, unknown[]>;
-    } finally {
-      this.release(i);
-    }
-  }
-
-  /**
-   * Runs `sql/<name>.sql` and returns whole columns in the JSON form `query` gives (BIGINT as
-   * string): for bulk loads of rows later served as `query` would have served them.
-   */
-  async queryColumnsJson(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown[]>> {
-    const i = await this.checkout();
-    try {
-      return (await this.conns[i]!.runAndReadAll(storeSql(name), params)).getColumnsObjectJson() as Record<string, unknown[]>;
+      const r = await this.conns[i]!.runAndReadAll(storeSql(name), params);
+      return (form === 'json' ? r.getColumnsObjectJson() : r.getColumnsObjectJS()) as Record<string, unknown[]>;
     } finally {
       this.release(i);
     }

@@ -3,6 +3,7 @@
  * no I/O, the comparables and the seasonality are given. docs/str.md ("The estimate")
  * explains every weight and assumption.
  */
+import { round1 } from '../stats.ts';
 
 export const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 export type Month3 = (typeof MONTHS)[number];
@@ -239,7 +240,6 @@ export function confidenceOf(effective: number, season: SeasonSource = 'reviews'
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
-const round1 = (x: number) => Math.round(x * 10) / 10;
 
 /**
  * The 12-month projection from the candidates within the radius (at least one).

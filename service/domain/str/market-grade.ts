@@ -3,6 +3,7 @@
  * against a benchmark of every area of the build, and the letter. Pure; docs/str.md ("The grade").
  */
 import { accumulate, latestEnd, type Acc, type MarketListings } from './market-listings.ts';
+import { round1 } from '../stats.ts';
 
 /** Grade dimensions, each oriented so that a higher value is a better market for a host. */
 export const DIMENSIONS = ['revenue', 'occupancy', 'revenue_growth', 'stability', 'supply_headroom', 'guest_rating'] as const;
@@ -24,7 +25,6 @@ export const GRADE = {
 };
 
 
-const r1 = (x: number): number => Math.round(x * 10) / 10;
 
 /** The grade's raw dimension values for a group (null when not measurable). */
 export function dimensionValues(s: MarketListings, idx: ArrayLike<number>, acc?: Acc): Record<Dimension, number | null> {
@@ -154,7 +154,7 @@ export function gradeOf(bench: GradeBenchmark, v: Record<Dimension, number | nul
   const k = Math.min(GRADE.named, Math.floor(ranked.length / 2));
   return {
     letter: letterOf(score),
-    score_0_100: r1(score),
+    score_0_100: round1(score),
     strongest: ranked.slice(0, k).map(([d]) => d),
     weakest: ranked.slice(ranked.length - k).reverse().map(([d]) => d),
   };

@@ -8,15 +8,15 @@
 import { accumulate, AVAIL, BOOKED, HISTORY_MONTHS, latestEnd, LISTING_TYPE_CODES, LIVE, REV, TIER_NAMES, type Acc, type MarketListings } from './market-listings.ts';
 import { monthText } from '../../../schemas/months.ts';
 import { dimensionValues, GRADE, gradeOf, ungraded, type GradeBenchmark } from './market-grade.ts';
+import { round1 } from '../stats.ts';
 
 export const SECTIONS = ['summary', 'historical', 'supply', 'ratings', 'amenities', 'by_bedrooms', 'by_listing_type', 'by_price_tier', 'demand', 'grade'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
-const r1 = (x: number): number => Math.round(x * 10) / 10;
 const r4 = (x: number): number => Math.round(x * 10_000) / 10_000;
 // Null, not 0, where there is nothing to average (no booked or available night, no live listing).
-const pct = (x: number | null): number | null => (x === null ? null : r1(x * 100));
+const pct = (x: number | null): number | null => (x === null ? null : round1(x * 100));
 const r2n = (x: number | null): number | null => (x === null ? null : r2(x));
 
 /**
@@ -116,7 +116,7 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
     const ago = all.live[11]!;
     out.supply = {
       active_listings: all.active,
-      yoy_growth_pct: ago > 0 ? r1((now / ago - 1) * 100) : null,
+      yoy_growth_pct: ago > 0 ? round1((now / ago - 1) * 100) : null,
       new_listings_30d: fresh,
       blocked_listings: blocked,
     };
@@ -150,7 +150,7 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
     const K = s.amenityKeys.length;
     const counts = new Float64Array(K);
     for (const i of base) for (let a = 0; a < K; a++) counts[a]! += s.amenities[i * K + a]!;
-    out.amenities = Object.fromEntries(s.amenityKeys.map((key, a) => [`${key}_pct`, r1((counts[a]! / base.length) * 100)]));
+    out.amenities = Object.fromEntries(s.amenityKeys.map((key, a) => [`${key}_pct`, round1((counts[a]! / base.length) * 100)]));
   }
   const ltmOf = listingLtm(s);
   const groups = (keyOf: (i: number) => number): [number, Group][] => {
@@ -192,7 +192,7 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
       booked_nights_30d: Math.round(booked),
       available_nights_30d: Math.round(open),
       lead_time_avg_days: null,
-      length_of_stay_avg: activeIdx.length > 0 ? r1(stay / activeIdx.length) : null,
+      length_of_stay_avg: activeIdx.length > 0 ? round1(stay / activeIdx.length) : null,
     };
   }
   if (include.has('grade')) {

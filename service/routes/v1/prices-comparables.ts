@@ -63,30 +63,28 @@ export default defineRoute({
       };
     }
     const nowDay = idx.indexMonth === null ? null : idx.indexMonth;
-    // Similarity to the subject, worked out only for the homes that need it (all of them only when sorting by it).
-    const sim = new Map<number, number>();
-    const simOf = (h: { i: number; d: number }): number => {
-      let v = sim.get(h.i);
-      if (v === undefined) {
-        const b = idx.bedrooms[h.i]!;
-        const a = idx.areaSqft[h.i]!;
-        const age = nowDay === null ? 0 : nowDay - idx.monthNo[h.i]!;
-        v = similarity(subject!, { type: COMP_TYPES[idx.type[h.i]!] ?? null, bedrooms: b < 0 ? null : b, floorAreaSqft: Number.isNaN(a) ? null : a }, h.d, radius, age);
-        sim.set(h.i, v);
-      }
-      return v;
+    // Hit j is home row homes.row[j] at homes.dist[j] metres.
+    const { row, dist } = homes;
+    const simAt = (j: number): number => {
+      const i = row[j]!;
+      const b = idx.bedrooms[i]!;
+      const a = idx.areaSqft[i]!;
+      const age = nowDay === null ? 0 : nowDay - idx.monthNo[i]!;
+      return similarity(subject!, { type: COMP_TYPES[idx.type[i]!] ?? null, bedrooms: b < 0 ? null : b, floorAreaSqft: Number.isNaN(a) ? null : a }, dist[j]!, radius, age);
     };
-    if (subject && query.sort === 'similarity') for (const h of homes) simOf(h);
-    type Hit = { i: number; d: number };
-    const byUprn = (a: Hit, b: Hit) => idx.uprn[a.i]! - idx.uprn[b.i]!;
-    const order: (a: Hit, b: Hit) => number =
-      query.sort === 'date' ? (a, b) => idx.day[b.i]! - idx.day[a.i]! || a.d - b.d || byUprn(a, b)
-        : query.sort === 'similarity' ? (a, b) => sim.get(b.i)! - sim.get(a.i)! || a.d - b.d || byUprn(a, b)
-          : (a, b) => a.d - b.d || idx.day[b.i]! - idx.day[a.i]! || byUprn(a, b);
+    // Similarity to the subject for every hit only when sorting by it; else only for the page shown.
+    const sim = subject && query.sort === 'similarity' ? Float64Array.from({ length: homes.length }, (_, j) => simAt(j)) : null;
+    const byUprn = (a: number, b: number) => idx.uprn[row[a]!]! - idx.uprn[row[b]!]!;
+    const order: (a: number, b: number) => number =
+      query.sort === 'date' ? (a, b) => idx.day[row[b]!]! - idx.day[row[a]!]! || dist[a]! - dist[b]! || byUprn(a, b)
+        : sim ? (a, b) => sim[b]! - sim[a]! || dist[a]! - dist[b]! || byUprn(a, b)
+          : (a, b) => dist[a]! - dist[b]! || idx.day[row[b]!]! - idx.day[row[a]!]! || byUprn(a, b);
     const page = pageSlice(homes.length, query.page, query.per_page);
     if (typeof page === 'string') throw new ApiError('invalid_request', 'The page asked for is past the last page of results.', [{ path: 'query.page', message: page }]);
     // Only the homes up to the page's end are ranked (a 2 km radius holds thousands).
-    const comparables = topK(homes, page.to, order).slice(page.from).map(({ i, d }) => {
+    const hitIds = Int32Array.from({ length: homes.length }, (_, j) => j);
+    const comparables = topK(hitIds, page.to, order).slice(page.from).map((j) => {
+      const i = row[j]!;
       const u = idx.uprn[i]!;
       const rec = records.get(u);
       const area = idx.areaSqft[i]!;
@@ -103,8 +101,8 @@ export default defineRoute({
         floor_area_sqft: Number.isNaN(area) ? null : area,
         price_per_sqft: Number.isNaN(area) || !(area > 0) ? null : Math.round((idx.price[i]! / area) * 100) / 100,
         price_today: Number.isNaN(today) ? null : today,
-        distance_m: Math.round(d * 10) / 10,
-        similarity: subject ? simOf({ i, d }) : null,
+        distance_m: Math.round(dist[j]! * 10) / 10,
+        similarity: subject ? (sim ? sim[j]! : simAt(j)) : null,
       };
     });
     return {

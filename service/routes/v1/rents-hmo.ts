@@ -1,9 +1,9 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { AREA_RENTS_LOCATION, HmoRentsQuerySchema, HmoRentsSchema } from '../../../schemas/api/rents.ts';
 import { MIN_LETS } from '../../../schemas/tables/market.ts';
-import { letsPeriod } from '../../domain/area-evidence.ts';
+import { chooseArea, letsPeriod } from '../../domain/area-evidence.ts';
 import { num } from '../../lookups/areas.ts';
-import { askedArea, chooseFrom, type RentLevel } from '../../lookups/area-rents.ts';
+import { askedArea, figureChain, type RentLevel } from '../../lookups/area-rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { placeOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
@@ -33,8 +33,10 @@ export default defineRoute({
     if (asked.code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);
     const area = { level: asked.level, code: asked.code };
     // Enough: the area's own lets; an ONS figure answers only when no area up to the authority has them.
-    const chosen = chooseFrom(t, t.rows.rooms, area, place.la_code, (rows) => rows[0], (r) => r.source === 'evidence');
-    const usable = chosen && (chosen.enough ? chosen : onsOrThin(t, area, place.la_code));
+    // Else (no area has enough room lets) the most local ONS figure, else the most local thin evidence.
+    const chain = figureChain(t, t.rows.rooms, area, place.la_code, (rows) => rows[0]);
+    const chosen = chooseArea(chain, (r) => r.source === 'evidence');
+    const usable = chosen && (chosen.enough ? chosen : chooseArea(chain, (r) => r.source === 'ons_district'));
     if (!usable) throw new ApiError('not_found', `No room lets or ONS room rents for ${area.level} ${area.code} or any wider area.`);
     const r = usable.row;
     const source = String(r.source) as 'evidence' | 'ons_district' | 'evidence_thin';
@@ -60,8 +62,3 @@ export default defineRoute({
     };
   },
 });
-
-/** No area has enough room lets: the most local ONS figure, else the most local thin evidence. */
-function onsOrThin(t: Parameters<typeof chooseFrom>[0], area: { level: RentLevel; code: string }, la: string | null) {
-  return chooseFrom(t, t.rows.rooms, area, la, (rows) => rows[0], (r) => r.source === 'ons_district');
-}
