@@ -2,10 +2,11 @@
  * The file-backed ledger (DESIGN.md section 4; docs/ledger.md). One process owns a ledger
  * directory (lock.ts). State lives in memory (state.ts); every change is applied there and
  * appended to the log in the same synchronous step, and the caller's promise resolves only
- * once the record is fsynced (log-writer.ts, group commit). Reservations are memory-only
- * holds: they exist to stop concurrent requests over-spending, and a crash simply drops them.
+ * once the record is fsynced (log-writer.ts, group commit); opening replays the directory
+ * (replay.ts). Reservations are memory-only holds: they exist to stop concurrent requests
+ * over-spending, and a crash simply drops them.
  */
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   applyUpgrade,
@@ -24,8 +25,8 @@ import { acquireLock } from './lock.ts';
 import { LogWriter } from './log-writer.ts';
 import type { LedgerRecord } from './records.ts';
 import { accountView, usageReport, type UsageRow } from './view.ts';
-import { LedgerCorruptError, SNAPSHOT_FILE, listSegments, readSnapshot, scanSegment, segmentName, syncDir } from './segments.ts';
-import { LedgerState, type AccountRec } from './state.ts';
+import { cutBackTo, loadDir, type OpenReport } from './replay.ts';
+import type { LedgerState, AccountRec } from './state.ts';
 import type {
   AccountView,
   ChargeMeta,
@@ -49,14 +50,6 @@ export interface FileLedgerOptions {
   snapshotOnClose?: boolean;
 }
 
-export interface OpenReport {
-  snapshotSegment: number | null;
-  segmentsReplayed: number;
-  recordsReplayed: number;
-  /** Bytes of torn tail dropped from the last segment. */
-  tornBytesDropped: number;
-}
-
 export interface FileLedger extends Ledger {
   // Answered from memory, synchronously.
   authenticate(apiKey: string): KeyPrincipal | undefined;
@@ -78,6 +71,8 @@ export interface FileLedger extends Ledger {
 }
 
 /** How often a ledger whose writes fail tries again (on demand, never more often). */
+export type { OpenReport };
+
 export const LEDGER_RETRY_MS = 1000;
 
 export const ledgerDir = (dataDir: string) => join(dataDir, 'ledger');
@@ -93,56 +88,6 @@ export async function openFileLedger(opts: FileLedgerOptions): Promise<FileLedge
   } catch (e) {
     await lock.release();
     throw e;
-  }
-}
-
-/**
- * The state as the directory holds it: the snapshot, then every later segment replayed in
- * order; a torn tail of the last segment is cut off for good. Also where appends continue.
- */
-async function loadDir(dir: string): Promise<{ state: LedgerState; report: OpenReport; tail: { n: number; size: number } }> {
-  const snap = await readSnapshot(dir);
-  await unlink(join(dir, `${SNAPSHOT_FILE}.tmp`)).catch(() => {});
-  const state = snap ? LedgerState.fromSnapshot(snap.state) : new LedgerState();
-  const first = snap?.segment ?? 1;
-  const segs = (await listSegments(dir)).filter((n) => n >= first);
-  const report: OpenReport = { snapshotSegment: snap?.segment ?? null, segmentsReplayed: 0, recordsReplayed: 0, tornBytesDropped: 0 };
-  let tail = { n: first, size: 0 };
-  for (const [i, n] of segs.entries()) {
-    if (n !== first + i) throw new LedgerCorruptError(`${dir}: segment ${segmentName(first + i)} is missing`);
-    const scan = await scanSegment(dir, n);
-    const last = i === segs.length - 1;
-    if (scan.tornBytes > 0 && !last) {
-      throw new LedgerCorruptError(`${segmentName(n)}: damaged end in a segment that is not the last one`);
-    }
-    for (const [j, rec] of scan.records.entries()) {
-      try {
-        state.apply(rec);
-      } catch (e) {
-        throw new LedgerCorruptError(`${segmentName(n)}: record ${j} (${rec.t}) cannot be applied: ${(e as Error).message}`);
-      }
-    }
-    report.segmentsReplayed++;
-    report.recordsReplayed += scan.records.length;
-    if (scan.tornBytes > 0) {
-      // Unacknowledged by construction (its fsync never completed): drop it for good.
-      await truncateFile(join(dir, segmentName(n)), scan.validLength);
-      report.tornBytesDropped = scan.tornBytes;
-    }
-    tail = { n, size: scan.validLength };
-  }
-  if (report.tornBytesDropped > 0) await syncDir(dir);
-  for (const n of await listSegments(dir)) if (n < first) await unlink(join(dir, segmentName(n)));
-  return { state, report, tail };
-}
-
-async function truncateFile(path: string, size: number): Promise<void> {
-  const fh = await open(path, 'r+');
-  try {
-    await fh.truncate(size);
-    await fh.sync();
-  } finally {
-    await fh.close();
   }
 }
 
@@ -380,9 +325,7 @@ class FileLedgerImpl implements FileLedger {
     await failed.close();
     // A segment begun after the last fsynced position (a rotation that failed part-way) holds
     // nothing acknowledged; the snapshot never points past that position.
-    for (const n of await listSegments(this.dir)) if (n > pos.segment) await unlink(join(this.dir, segmentName(n)));
-    await truncateFile(join(this.dir, segmentName(pos.segment)), pos.size);
-    await syncDir(this.dir);
+    await cutBackTo(this.dir, pos);
     const { state, report, tail } = await loadDir(this.dir);
     const writer = await LogWriter.open(this.dir, tail.n, tail.size);
     this.state = state;
