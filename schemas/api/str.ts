@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FINISH_QUALITY, PROPERTY_KIND, Outcode, Postcode, PostcodeOrSector, Uprn, qInt, qNum } from './common.ts';
 import { UprnValue } from './location.ts';
+import { PRICE_TIERS } from '../tables/str.ts';
 
 const Month3 = z.enum(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
 
@@ -70,7 +71,6 @@ export const StrEstimateSchema = z
   .meta({ id: 'StrEstimate' });
 
 export const STR_SECTIONS = ['summary', 'historical', 'supply', 'ratings', 'amenities', 'by_bedrooms', 'by_listing_type', 'by_price_tier', 'demand', 'grade'] as const;
-export const PRICE_TIERS = ['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'] as const;
 export const LISTING_TYPES = ['entire_home', 'private_room', 'shared_room'] as const;
 
 /** Space-separated `lng,lat` pairs, at least three. */

@@ -1,6 +1,13 @@
 import { AMENITY_RULES } from './str-amenities.ts';
 import { col, type ColumnContract, type TableContract } from './contract.ts';
 
+/**
+ * Price tiers, cheapest first: quintiles of the listed nightly price within a tier group. The
+ * ETL writes them (str_price_tiers, str_listings.price_tier) and the API answers with them.
+ */
+export const PRICE_TIERS = ['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'] as const;
+export type PriceTier = (typeof PRICE_TIERS)[number];
+
 /** Contracts of the short-term-let marts (docs/str.md). */
 
 const c = col;

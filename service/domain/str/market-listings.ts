@@ -2,10 +2,11 @@
  * The listings behind the short-term-let market analysis (GET /str/market, /str/listings): the
  * in-memory column-wise set, the filters, and the monthly sums over a group of listings. Pure.
  */
+import { PRICE_TIERS } from '../../../schemas/tables/str.ts';
 
 export const HISTORY_MONTHS = 24;
 export const LISTING_TYPE_CODES = ['entire_home', 'private_room', 'shared_room', 'hotel_room'] as const;
-export const TIER_NAMES = ['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'] as const;
+export const TIER_NAMES = PRICE_TIERS;
 export type TierName = (typeof TIER_NAMES)[number];
 export const RATING_FIELDS = ['overall', 'cleanliness', 'accuracy', 'communication', 'location', 'check_in', 'value'] as const;
 

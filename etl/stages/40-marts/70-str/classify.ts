@@ -4,6 +4,7 @@
  * patterns stay within the syntax both engines share: anchors, alternation, `?`, `\b`, groups.
  */
 import { AMENITY_RULES } from '../../../../schemas/tables/str-amenities.ts';
+import { PRICE_TIERS, type PriceTier } from '../../../../schemas/tables/str.ts';
 
 /** Every amenity key this build matches, lower-cased amenity strings in, sorted keys out. */
 export function matchAmenities(amenities: readonly string[]): string[] {
@@ -46,9 +47,6 @@ export const LISTING_TYPES = {
   'Hotel room': 'hotel_room',
 } as const;
 
-/** Price tiers, cheapest first: quintiles of the listed nightly price within a tier group. */
-export const PRICE_TIERS = ['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'] as const;
-export type PriceTier = (typeof PRICE_TIERS)[number];
 
 /**
  * The size band a listing's price is ranked within: whole homes by bedrooms (studios count
