@@ -4,11 +4,12 @@
  * server refuses root), else as this user. Never a mock. Debian's `postgresql` package
  * provides the binaries (`.ci/run` installs it); `postgresUnavailable()` says why not.
  *
- * The server runs in its own process group, so `pause()` (SIGSTOP) freezes the postmaster
- * and every backend at once, like a network partition seen from the clients.
+ * `pause()` (SIGSTOP) freezes the postmaster and every backend at once, like a network
+ * partition seen from the clients. Each backend calls setsid() when it starts, so a signal to
+ * the postmaster's process group reaches the postmaster alone: the children are found in /proc.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,32 @@ export interface PgOptions {
   settings?: Record<string, string | number>;
 }
 
+/** The pids whose parent is `parent` (field 4 of /proc/<pid>/stat, after the command in parentheses). */
+function childrenOf(parent: number): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent) out.push(Number(name));
+    } catch {} // exited meanwhile
+  }
+  return out;
+}
+
+/** Stops the postmaster first (so it forks no new backend), then its children; continues them in the reverse order. */
+function signalServer(pid: number, signal: 'SIGSTOP' | 'SIGCONT'): void {
+  const signalOne = (p: number) => {
+    try {
+      process.kill(p, signal);
+    } catch {} // exited meanwhile
+  };
+  if (signal === 'SIGSTOP') signalOne(pid);
+  for (const c of childrenOf(pid)) signalOne(c);
+  if (signal === 'SIGCONT') signalOne(pid);
+}
+
 /** initdb + start. Takes a second or two. */
 export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
   const why = postgresUnavailable();
@@ -120,9 +147,7 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
     const c = child;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise<void>((r) => c.once('exit', () => r()));
-    try {
-      process.kill(-c.pid!, 'SIGCONT'); // a paused server cannot shut down
-    } catch {}
+    signalServer(c.pid!, 'SIGCONT'); // a paused server cannot shut down
     c.kill('SIGINT'); // fast shutdown: abort transactions, checkpoint, exit
     await exited;
   };
@@ -146,8 +171,8 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
     },
     stopServer,
     startServer,
-    pause: () => process.kill(-child!.pid!, 'SIGSTOP'),
-    resume: () => process.kill(-child!.pid!, 'SIGCONT'),
+    pause: () => signalServer(child!.pid!, 'SIGSTOP'),
+    resume: () => signalServer(child!.pid!, 'SIGCONT'),
     tool,
     stop: async () => {
       await stopServer();
