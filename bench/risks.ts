@@ -17,61 +17,20 @@
  * Writes bench/results/risks-<addresses>.json.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildApp } from '../service/app.ts';
-import { loadConfig } from '../service/config.ts';
-import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
-import { createLogger } from '../service/log.ts';
 import { fileDataSource } from '../service/build/source.ts';
 import risksRoute from '../service/routes/v1/risks.ts';
 import { BuildResources } from '../service/build/resources.ts';
-import { fixedBuild } from '../service/build/warmer.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
-import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { runAutocannon } from './support/autocannon-load.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
-import { arg, argStr, mb, pct, r2, summary } from './support/stats.ts';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-interface LoadSpec {
-  url: string;
-  paths: string[];
-  headers: Record<string, string>;
-  connections: number;
-  seconds: number;
-}
-
-/** The load generator, run in its own process so it does not share the server's CPU thread. */
-async function loadChild(specPath: string): Promise<void> {
-  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
-  let next = 0;
-  const r = await autocannon({
-    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
-    requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
-  });
-  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
-}
-
-function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
-  const specPath = join(dir, `${name}.json`);
-  writeFileSync(specPath, JSON.stringify(spec));
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
-  });
-}
+import { arg, argStr, mb, median, r2, summary } from './support/stats.ts';
+import { startTimedServer } from './support/timed-server.ts';
 
 /** Seeded shuffle, so every run asks for the same UPRNs in the same order. */
 function shuffled<T>(xs: T[], seed = 42): T[] {
@@ -148,24 +107,13 @@ async function main(): Promise<void> {
   log(`handler in process ${JSON.stringify(summary(handlerMs))}`);
 
   // 3. The server and the load generator.
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
-  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
-  const cb = koa.callback();
   let serverMs: number[] = [];
   const statuses: Record<string, number> = {};
-  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const t0 = process.hrtime.bigint();
-    res.on('finish', () => {
-      serverMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-    });
-    void cb(req, res);
-  }, config);
-  const port = await listen(server, 0, '127.0.0.1');
-  const headers = { authorization: `Bearer ${api_key}` };
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startTimedServer(dataDir, res, (_req, ms, status) => {
+    serverMs.push(ms);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  });
+  const { url, headers } = server;
 
   const load: Record<string, unknown> = {};
   for (const [name, uprns] of [['random', all], ['designated', designated]] as const) {
@@ -173,7 +121,7 @@ async function main(): Promise<void> {
     const runs: Record<string, unknown>[] = [];
     for (let k = 0; k < RUNS; k++) {
       serverMs = [];
-      const client = await runLoad({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, `${name}-${k}`);
+      const client = await runAutocannon({ url, paths, headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, `${name}-${k}`);
       runs.push({ server: summary(serverMs), ...client, load_average: loadavg().map(r2) });
       log(`${name} run ${k + 1}: ${JSON.stringify(runs.at(-1))}`);
     }
@@ -208,11 +156,9 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, `risks-${N}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
-  await closeGracefully(server, 1_000);
-  await ledger.close();
+  await server.close();
   cleanup();
   process.exit(0);
 }
 
-if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
-else await main();
+await main();

@@ -19,10 +19,7 @@
  * Writes bench/results/search-<N>.json.
  */
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import os, { cpus } from 'node:os';
 import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
@@ -32,44 +29,20 @@ import { searchIndexStage } from '../etl/stages/30-serving/10-search-index/stage
 import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
-import { buildApp } from '../service/app.ts';
-import { loadConfig } from '../service/config.ts';
-import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
-import { createLogger } from '../service/log.ts';
 import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { SearchIndex } from '../service/search/engine.ts';
 import { SEARCH_INDEX_FILE } from '../schemas/search-index-format.ts';
 import { BuildResources } from '../service/build/resources.ts';
-import { fixedBuild } from '../service/build/warmer.ts';
-import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { runAutocannon, type AutocannonSpec } from './support/autocannon-load.ts';
 import { openLoopInChild } from './support/open-loop.ts';
 import { arg, argStr, mb, r2, summary } from './support/stats.ts';
+import { startTimedServer } from './support/timed-server.ts';
 
 const sql = (name: string) => readFileSync(join(import.meta.dirname, 'sql', `${name}.sql`), 'utf8');
 
-interface LoadSpec {
-  url: string;
-  paths: string[];
-  headers: Record<string, string>;
-  connections: number;
-  seconds: number;
-  /** Mean arrivals per second (open loop, Poisson, bench/support/open-loop.ts); flat out (autocannon, closed loop) when absent. */
-  rate?: number;
-}
-
-/** The flat-out load generator (autocannon), run in its own process so it does not share the server's CPU thread. */
-async function loadChild(specPath: string): Promise<void> {
-  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
-  let next = 0;
-  const r = await autocannon({
-    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
-    requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
-  });
-  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
-}
+/** With `rate`, open-loop Poisson arrivals at that mean rate (bench/support/open-loop.ts); flat out (autocannon, closed loop) without. */
+type LoadSpec = AutocannonSpec;
 
 /** A load's client-side figures: throughput, counts, client latency (and, open loop, error codes). */
 type LoadResult = { rps: number } & Record<string, unknown>;
@@ -80,14 +53,7 @@ async function runLoad(spec: LoadSpec, dir: string, name: string): Promise<LoadR
     const r = await openLoopInChild({ url: spec.url, paths: spec.paths, headers: spec.headers, rate: spec.rate, seconds: spec.seconds }, dir, name);
     return { ...r, rps: Math.round(r.sent / spec.seconds), total: r.sent };
   }
-  const specPath = join(dir, `${name}.json`);
-  writeFileSync(specPath, JSON.stringify(spec));
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as LoadResult) : rej(new Error(`load generator exited ${code ?? signal}`))));
-  });
+  return { ...(await runAutocannon(spec, dir, name)) };
 }
 
 interface MadeBuild {
@@ -222,11 +188,6 @@ async function main(): Promise<void> {
   log(`record file lookup (in process) ${JSON.stringify(summary(recordMs))}`);
 
   // 4. The server and the load generator.
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
-  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
-  const cb = koa.callback();
   const serverMs: Record<string, number[]> = { search: [], property: [] };
   const statuses: Record<string, number> = {};
   // The engine's own time inside the served searches (the rest of the server's time is
@@ -268,20 +229,13 @@ async function main(): Promise<void> {
       return { server, ...(kind === 'search' ? { engine_in_server: summary(engineInServer) } : {}), gc };
     };
   };
-  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const t0 = process.hrtime.bigint();
-    const start = performance.now();
-    res.on('finish', () => {
-      const kind = req.url?.startsWith('/v1/addresses') ? 'search' : 'property';
-      serverMs[kind]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      spans.push([start, performance.now()]);
-      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-    });
-    void cb(req, res);
-  }, config);
-  const port = await listen(server, 0, '127.0.0.1');
-  const headers = { authorization: `Bearer ${api_key}` };
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startTimedServer(dataDir, res, (req, ms, status) => {
+    const kind = req.url?.startsWith('/v1/addresses') ? 'search' : 'property';
+    serverMs[kind]!.push(ms);
+    spans.push([performance.now() - ms, performance.now()]);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  });
+  const { url, headers } = server;
 
   const loadSet = relevanceQueries(truth.slice(20_000), 60_000, 9);
   const searchPaths = loadSet.map((q) => `/v1/addresses/search?q=${encodeURIComponent(q.q)}`);
@@ -344,11 +298,9 @@ async function main(): Promise<void> {
   writeFileSync(join(out, `search-${N}${VOCABULARY === 'uniform' ? '-uniform' : ''}${RATE_SHARES.length > 1 ? '-load-curve' : ''}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
   gcObserver.disconnect();
-  await closeGracefully(server, 1_000);
-  await ledger.close();
+  await server.close();
   cleanup();
   process.exit(0);
 }
 
-if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
-else await main();
+await main();

@@ -16,10 +16,7 @@
  * Writes bench/results/valuation-other-<N>.json.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn } from 'node:child_process';
 import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
@@ -29,14 +26,8 @@ import { RejectLog } from '../etl/sources/rejects.ts';
 import { appendRows, createTable } from '../etl/pipeline/load-rows.ts';
 import { rentalEvidence } from '../etl/stages/10-staging/10-stage-sources/specs/market.ts';
 import { MIN_HMO_YIELD_SALES } from '../schemas/tables/valuation.ts';
-import { buildApp } from '../service/app.ts';
-import { loadConfig } from '../service/config.ts';
-import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
-import { createLogger } from '../service/log.ts';
 import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { BuildResources } from '../service/build/resources.ts';
-import { fixedBuild } from '../service/build/warmer.ts';
-import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
 import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
@@ -45,50 +36,12 @@ import hmoRoute from '../service/routes/v1/valuation-hmo.ts';
 import rentsRoute from '../service/routes/v1/rents-long-term.ts';
 import gdvRoute from '../service/routes/v1/valuation-development-gdv.ts';
 import type { RouteDef } from '../service/routes/types.ts';
+import { runAutocannon } from './support/autocannon-load.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { arg, argStr, median, pct, r2, summary } from './support/stats.ts';
+import { startTimedServer } from './support/timed-server.ts';
 
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
-
-interface LoadSpec {
-  url: string;
-  method: 'GET' | 'POST';
-  paths: string[];
-  bodies?: string[];
-  headers: Record<string, string>;
-  connections: number;
-  seconds: number;
-}
-
-/** The load generator, in its own process so it does not share the server's thread. */
-async function loadChild(specPath: string): Promise<void> {
-  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
-  let next = 0;
-  const r = await autocannon({
-    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
-    requests: [{
-      method: spec.method,
-      setupRequest: (req: object) => {
-        const i = next++;
-        return spec.bodies ? { ...req, path: spec.paths[0], body: spec.bodies[i % spec.bodies.length] } : { ...req, path: spec.paths[i % spec.paths.length] };
-      },
-    }],
-  });
-  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
-}
-
-function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
-  const specPath = join(dir, `${name}.json`);
-  writeFileSync(specPath, JSON.stringify(spec));
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
-  });
-}
 
 const VALUATION_TABLES = ['rent_lets', 'sqft_sales', 'hmo_yields_area'];
 
@@ -276,26 +229,16 @@ async function main(): Promise<void> {
   };
   log(`handler only, in process: ${JSON.stringify(inProcess)}`);
 
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
-  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
-  const cb = koa.callback();
   let serverMs: number[] = [];
   const statuses: Record<string, Record<string, number>> = {};
   let current = 'warmup';
-  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const t0 = process.hrtime.bigint();
-    res.on('finish', () => {
-      serverMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      const s = (statuses[current] ??= {});
-      s[res.statusCode] = (s[res.statusCode] ?? 0) + 1;
-    });
-    void cb(req, res);
-  }, config);
-  const port = await listen(server, 0, '127.0.0.1');
-  const url = `http://127.0.0.1:${port}`;
-  const headers = { authorization: `Bearer ${api_key}`, 'content-type': 'application/json' };
+  const server = await startTimedServer(dataDir, res, (_req, ms, status) => {
+    serverMs.push(ms);
+    const s = (statuses[current] ??= {});
+    s[status] = (s[status] ?? 0) + 1;
+  });
+  const url = server.url;
+  const headers = { ...server.headers, 'content-type': 'application/json' };
   // Warm the per-build caches (area tables, premiums) outside the timed runs.
   for (const [method, path, body] of [['GET', hmoPaths[0]!, undefined], ['POST', '/v1/valuations/development-gdv', gdvBodies[0]], ['GET', rentPaths[0]!, undefined]] as const) {
     await fetch(url + path, { method, headers, ...(body ? { body } : {}) });
@@ -315,11 +258,11 @@ async function main(): Promise<void> {
     // an untimed 3-second burst: lazy loads and JIT warm-up are not measured.
     current = `${e.name}-warmup`;
     await fetch(url + e.spec.paths[0], { method: e.spec.method, headers, ...('bodies' in e.spec && e.spec.bodies ? { body: e.spec.bodies[0] } : {}) });
-    await runLoad({ url, headers, connections: CONNECTIONS, seconds: 3, ...e.spec }, dataDir, `${e.name}-warmup`);
+    await runAutocannon({ url, headers, connections: CONNECTIONS, seconds: 3, ...e.spec }, dataDir, `${e.name}-warmup`);
     for (let i = 0; i < RUNS; i++) {
       current = e.name;
       serverMs = [];
-      const client = await runLoad({ url, headers, connections: CONNECTIONS, seconds: SECONDS, ...e.spec }, dataDir, `${e.name}-${i}`);
+      const client = await runAutocannon({ url, headers, connections: CONNECTIONS, seconds: SECONDS, ...e.spec }, dataDir, `${e.name}-${i}`);
       runs.push({ server: summary(serverMs), ...client, loadavg_1m: r2(loadavg()[0]!) });
       log(`${e.name} run ${i + 1}: ${JSON.stringify(runs.at(-1))}`);
     }
@@ -354,11 +297,9 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, `valuation-other-${addresses}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
-  await closeGracefully(server, 1_000);
-  await ledger.close();
+  await server.close();
   cleanup();
   process.exit(0);
 }
 
-if (process.argv.includes('--load-child')) await loadChild(process.argv[process.argv.indexOf('--load-child') + 1]!);
-else await main();
+await main();

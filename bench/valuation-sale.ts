@@ -13,64 +13,19 @@
  * Writes bench/results/valuation-sale-<addresses>.json.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import os, { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildApp } from '../service/app.ts';
-import { loadConfig } from '../service/config.ts';
-import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
-import { createLogger } from '../service/log.ts';
 import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { BuildResources } from '../service/build/resources.ts';
-import { fixedBuild } from '../service/build/warmer.ts';
-import { closeGracefully, createHttpServer, listen } from '../service/server.ts';
 import { monthText } from '../schemas/months.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { runAutocannon } from './support/autocannon-load.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
-import { arg, argStr, mb, pct, r2, summary } from './support/stats.ts';
+import { arg, argStr, mb, median, r2, summary } from './support/stats.ts';
+import { startTimedServer } from './support/timed-server.ts';
 
 const argv = process.argv;
-const med = (v: number[]) => {
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)] ?? NaN;
-};
-
-interface LoadSpec {
-  url: string;
-  paths: string[];
-  headers: Record<string, string>;
-  connections: number;
-  seconds: number;
-  rate?: number;
-}
-
-async function loadChild(specPath: string): Promise<void> {
-  type Autocannon = (opts: object) => Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number; '2xx': number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as LoadSpec;
-  let next = 0;
-  const r = await autocannon({
-    url: spec.url, connections: spec.connections, duration: spec.seconds, headers: spec.headers,
-    ...(spec.rate ? { overallRate: spec.rate } : {}),
-    requests: [{ method: 'GET', setupRequest: (req: object) => ({ ...req, path: spec.paths[next++ % spec.paths.length] }) }],
-  });
-  process.stdout.write(JSON.stringify({ rps: Math.round(r.requests.average), total: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, client_p50_ms: r.latency.p50, client_p99_ms: r.latency.p99 }));
-}
-
-function runLoad(spec: LoadSpec, dir: string, name: string): Promise<Record<string, number>> {
-  const specPath = join(dir, `${name}.json`);
-  writeFileSync(specPath, JSON.stringify(spec));
-  return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--load-child', specPath], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.on('exit', (code, signal) => (code === 0 ? res(JSON.parse(out) as Record<string, number>) : rej(new Error(`load generator exited ${code ?? signal}`))));
-  });
-}
-
 async function main(): Promise<void> {
   const SECONDS = arg('seconds', 15);
   const CONNECTIONS = arg('connections', 10);
@@ -118,42 +73,31 @@ async function main(): Promise<void> {
   }
   log(`in process ${JSON.stringify(summary(inProc))} rungs ${JSON.stringify(rungs)}`);
 
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  const ledger = await openFileLedger({ dir: ledgerDir(dataDir) });
-  const { api_key } = await ledger.createAccount({ tier: 'enterprise', name: 'bench', rateLimit: { limit: 1_000_000_000, windowMs: 10_000 } }, new Date());
-  const { koa } = buildApp({ config, ledger, clock: () => new Date(), builds: fixedBuild(res), logger: createLogger('silent') });
-  const cb = koa.callback();
   let serverMs: number[] = [];
   const statuses: Record<string, number> = {};
-  const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-    const t0 = process.hrtime.bigint();
-    res.on('finish', () => {
-      serverMs.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-    });
-    void cb(req, res);
-  }, config);
-  const port = await listen(server, 0, '127.0.0.1');
-  const headers = { authorization: `Bearer ${api_key}` };
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startTimedServer(dataDir, res, (_req, ms, status) => {
+    serverMs.push(ms);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+  });
+  const { url, headers } = server;
   const paths = uprns.map((u) => `/v1/valuations/${u}/sale`);
   // Warm up (first request opens the build in the app's own per-build caches if needed).
-  await runLoad({ url, paths: paths.slice(0, 200), headers, connections: 2, seconds: 2 }, dataDir, 'warm');
+  await runAutocannon({ url, paths: paths.slice(0, 200), headers, connections: 2, seconds: 2 }, dataDir, 'warm');
 
   const runs: Record<string, unknown>[] = [];
   for (let k = 0; k < RUNS; k++) {
     serverMs = [];
-    const flat = await runLoad({ url, paths: paths.slice((k * 20_000) % 60_000), headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, `flat-${k}`);
+    const flat = await runAutocannon({ url, paths: paths.slice((k * 20_000) % 60_000), headers, connections: CONNECTIONS, seconds: SECONDS }, dataDir, `flat-${k}`);
     const flatServer = summary(serverMs);
     log(`run ${k + 1} flat out: ${JSON.stringify({ server: flatServer, ...flat })} load ${os.loadavg().map(r2)}`);
     const rate = Math.max(1, Math.round(flat.rps! * RATE_SHARE));
     serverMs = [];
-    const fixed = await runLoad({ url, paths: paths.slice(50_000), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `rate-${k}`);
+    const fixed = await runAutocannon({ url, paths: paths.slice(50_000), headers, connections: CONNECTIONS, seconds: SECONDS, rate }, dataDir, `rate-${k}`);
     const fixedServer = summary(serverMs);
     log(`run ${k + 1} at ${rate} req/s: ${JSON.stringify({ server: fixedServer, ...fixed })}`);
     runs.push({ flat: { server: flatServer, ...flat }, at_rate: { rate_rps: rate, server: fixedServer, ...fixed }, load_average: os.loadavg().map(r2) });
   }
-  const pick = (f: (r: any) => number) => med(runs.map(f));
+  const pick = (f: (r: any) => number) => median(runs.map(f));
   const result = {
     benchmark: 'valuation-sale',
     command: `npx tsx bench/valuation-sale.ts ${argv.slice(2).join(' ')}`.trim(),
@@ -182,11 +126,9 @@ async function main(): Promise<void> {
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, `valuation-sale-${addresses}.json`), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result.medians_over_runs, null, 2));
-  await closeGracefully(server, 1_000);
-  await ledger.close();
+  await server.close();
   cleanup();
   process.exit(0);
 }
 
-if (argv.includes('--load-child')) await loadChild(argv[argv.indexOf('--load-child') + 1]!);
-else await main();
+await main();
