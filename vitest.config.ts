@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -25,6 +26,11 @@ export default defineConfig({
     include: reliability ? RELIABILITY : ['test/**/*.test.ts'],
     exclude: reliability ? [] : ['**/node_modules/**', ...RELIABILITY],
     pool: 'forks',
+    // make test: two files at a time even on 2 cores (vitest's default there is one): much of
+    // a file's time is waiting (servers, child processes, fsync), and the build cache is shared
+    // under a lock. The reliability suites run one file at a time: each paces itself by what it
+    // sees, and a second chaos suite beside it would only slow both.
+    maxWorkers: reliability ? 1 : Math.max(2, availableParallelism() - 1),
     // Each synthetic build is made once per run and shared by the test files (test/support/build-cache.ts).
     globalSetup: ['test/support/global-setup.ts'],
     // Bounds only, never expectations: on a busy 2-core machine a build in a hook can take minutes.
