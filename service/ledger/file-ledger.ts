@@ -10,11 +10,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   applyUpgrade,
-  cycleBounds,
   cycleIndexAt,
-  prorationGbp,
   remainingCredits,
-  remainingFraction,
   scheduleDowngrade,
 } from '../domain/billing.ts';
 import type { RateLimit, Tier } from '../../schemas/plans.ts';
@@ -23,7 +20,7 @@ import { checkCost, checkNewAccount, checkTier, planChange } from './checks.ts';
 import { LedgerError, LedgerUnavailableError } from './errors.ts';
 import { acquireLock } from './lock.ts';
 import { LogWriter } from './log-writer.ts';
-import type { LedgerRecord } from './records.ts';
+import { upgradeRecord, type LedgerRecord } from './records.ts';
 import { accountView, usageReport, type UsageRow } from './view.ts';
 import { cutBackTo, loadDir, type OpenReport } from './replay.ts';
 import type { LedgerState, AccountRec } from './state.ts';
@@ -207,16 +204,7 @@ class FileLedgerImpl implements FileLedger {
     const acc = this.mustTouch(accountId, now);
     checkTier(tier);
     planChange(() => applyUpgrade(acc.billing, tier));
-    const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
-    await this.record({
-      t: 'upgrade',
-      a: acc.id,
-      from: acc.billing.tier,
-      to: tier,
-      charge_gbp: prorationGbp(acc.billing.tier, tier, cyc, now),
-      fraction: remainingFraction(cyc, now),
-      at: now.toISOString(),
-    });
+    await this.record(upgradeRecord(acc, tier, now));
     return this.view(acc);
   }
 

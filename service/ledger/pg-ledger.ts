@@ -17,14 +17,14 @@
  *   served free, and the pool reconnects by itself when the server is back.
  */
 import type pg from 'pg';
-import { applyDebit, applyUpgrade, cycleBounds, cycleIndexAt, openingBilling, prorationGbp, remainingCredits, remainingFraction, rollTo, scheduleDowngrade, type BillingState } from '../domain/billing.ts';
+import { applyDebit, applyUpgrade, cycleIndexAt, openingBilling, remainingCredits, rollTo, scheduleDowngrade, type BillingState } from '../domain/billing.ts';
 import type { RateLimit, Tier } from '../../schemas/plans.ts';
 import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, newId } from './keys.ts';
 import { checkCost, checkNewAccount, checkTier, planChange } from './checks.ts';
 import { LedgerError, LedgerUnavailableError } from './errors.ts';
 import { createPool, isUnavailable, once, q, transaction, type Queryable } from './pg/client.ts';
-import { migrate } from './pg/migrate.ts';
-import type { LedgerRecord } from './records.ts';
+import { migratePool } from './pg/migrate.ts';
+import { upgradeRecord, type LedgerRecord } from './records.ts';
 import type { AccountRec } from './state.ts';
 import type { AccountView, ChargeMeta, KeyPrincipal, Ledger, LedgerHealth, Reservation, ReserveResult, UsageQuery, UsageReport } from './types.ts';
 import { accountView, usageReport, type UsageRow } from './view.ts';
@@ -83,12 +83,7 @@ const billingParams = (id: string, b: BillingState) => [id, b.tier, b.cycle, b.g
 export async function openPgLedger(opts: PgLedgerOptions): Promise<PgLedger> {
   const pool = createPool({ url: opts.url, ...(opts.poolSize ? { max: opts.poolSize } : {}), ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}) });
   try {
-    const c = await pool.connect();
-    try {
-      await migrate(c);
-    } finally {
-      c.release();
-    }
+    await migratePool(pool);
   } catch (e) {
     await pool.end();
     throw e;
@@ -236,16 +231,7 @@ class PgLedgerImpl implements PgLedger {
     return this.change(accountId, now, async (c, acc) => {
       checkTier(tier);
       const next = planChange(() => applyUpgrade(acc.billing, tier));
-      const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
-      const rec: LedgerRecord = {
-        t: 'upgrade',
-        a: acc.id,
-        from: acc.billing.tier,
-        to: tier,
-        charge_gbp: prorationGbp(acc.billing.tier, tier, cyc, now),
-        fraction: remainingFraction(cyc, now),
-        at: now.toISOString(),
-      };
+      const rec = upgradeRecord(acc, tier, now);
       acc.billing = next;
       await q(c, 'account_billing', billingParams(acc.id, next));
       await this.log(c, rec);

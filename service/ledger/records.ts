@@ -5,6 +5,7 @@
  * Keys appear only as SHA-256 hashes.
  */
 import type { RateLimit, Tier } from '../../schemas/plans.ts';
+import { cycleBounds, prorationGbp, remainingFraction, type BillingState } from '../domain/billing.ts';
 
 export type LedgerRecord =
   | { t: 'account'; a: string; name: string; tier: Tier; rate_limit: RateLimit | null; k: string; hash: string; at: string }
@@ -20,4 +21,10 @@ export const RECORD_TYPES = ['account', 'revoke', 'rotate', 'debit', 'upgrade', 
 
 export function isRecord(x: unknown): x is LedgerRecord {
   return typeof x === 'object' && x !== null && (RECORD_TYPES as readonly string[]).includes((x as { t?: unknown }).t as string);
+}
+
+/** An upgrade's record, the same in both ledgers: the pro-rated charge for the rest of the account's cycle. */
+export function upgradeRecord(acc: { id: string; created_at: string; billing: BillingState }, to: Tier, now: Date): Extract<LedgerRecord, { t: 'upgrade' }> {
+  const cyc = cycleBounds(new Date(acc.created_at), acc.billing.cycle);
+  return { t: 'upgrade', a: acc.id, from: acc.billing.tier, to, charge_gbp: prorationGbp(acc.billing.tier, to, cyc, now), fraction: remainingFraction(cyc, now), at: now.toISOString() };
 }

@@ -17,7 +17,7 @@ import { readLogRecords } from '../segments.ts';
 import { LedgerState } from '../state.ts';
 import { insertAccount } from '../pg-ledger.ts';
 import { createPool, q, transaction } from './client.ts';
-import { migrate } from './migrate.ts';
+import { migratePool } from './migrate.ts';
 
 export interface ImportReport {
   source_dir: string;
@@ -39,12 +39,7 @@ export async function importFileLedger(dir: string, url: string): Promise<Import
 
     const pool = createPool({ url, max: 1, timeoutMs: 60_000 });
     try {
-      const c = await pool.connect();
-      try {
-        await migrate(c);
-      } finally {
-        c.release();
-      }
+      await migratePool(pool);
       return await transaction(pool, async (c) => {
         // Taken first: two imports racing each other cannot both pass the checks below.
         await c.query('LOCK TABLE file_imports, accounts IN EXCLUSIVE MODE');

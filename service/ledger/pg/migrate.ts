@@ -25,6 +25,16 @@ export function migrations(): Migration[] {
     .map((f) => ({ version: Number(f.slice(0, 3)), name: f.slice(4, -4), sql: readFileSync(join(DIR, f), 'utf8') }));
 }
 
+/** `migrate` on a connection of the pool, returned to it after. */
+export async function migratePool(pool: pg.Pool): Promise<number[]> {
+  const c = await pool.connect();
+  try {
+    return await migrate(c);
+  } finally {
+    c.release();
+  }
+}
+
 /** Applies what is missing; returns the versions applied now. */
 export async function migrate(client: pg.ClientBase): Promise<number[]> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
