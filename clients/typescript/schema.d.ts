@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * Price-paid history of a property
-         * @description Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0.
+         * @description Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0; a Scottish home is a 404 saying why (Scottish sale prices are not open data).
          *
          *     Cost: 1 credit.
          */
@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Energy certificates of a property over time
-         * @description Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0.
+         * @description Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0. Scottish homes' certificates come from the Scottish EPC Register (source `epc_scotland`).
          *
          *     Cost: 1 credit.
          */
@@ -123,7 +123,7 @@ export interface paths {
         };
         /**
          * Automated sale valuation (AVM cascade)
-         * @description The value today (the build's last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence is a 404 and costs nothing (docs/valuation.md).
+         * @description The value today (the build's last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence, and a Scottish home (Scottish sale prices are not open data), is a 404 saying why and costs nothing (docs/valuation.md).
          *
          *     Cost: 3 credits.
          */
