@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * Flood, planning designations and energy risk of a property
-         * @description Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the current EPC rating and whether it is below the minimum for letting (F or G); a list of flags with a short explanation each; the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.
+         * @description Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the current EPC rating and whether it is below the England and Wales minimum for letting (F or G; null in Scotland, where that standard does not apply); a list of flags with a short explanation each; the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.
          *
          *     Cost: 8 credits.
          */
@@ -1411,9 +1411,9 @@ export interface components {
                 /** @description latest certificate; null when the property has none */
                 current_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
                 potential_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                /** @enum {string} */
-                minimum_rating_for_letting: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                /** @description current rating F or G; null when there is no certificate */
+                /** @description E, the England and Wales minimum standard for letting; null for a Scottish home, where it does not apply */
+                minimum_rating_for_letting: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** @description current rating F or G; null when there is no certificate, and in Scotland */
                 below_letting_minimum: boolean | null;
             };
             /** @description every risk found, each with a short explanation; empty when none */
@@ -1422,7 +1422,7 @@ export interface components {
                 code: "flood_zone_3" | "flood_zone_2" | "conservation_area" | "article_4" | "listed_building" | "other_designation" | "epc_below_letting_minimum" | "no_epc";
                 message: string;
             }[];
-            /** @description latest as-of date of each source's files in the build manifest (flood-risk-zone layers; other planning layers; EPC certificates) */
+            /** @description latest as-of date of each source's files in the build manifest (flood-risk-zone layers; other planning layers; EPC certificates: the Scottish register's for a Scottish home) */
             as_of: {
                 flood: string | null;
                 planning: string | null;
