@@ -57,7 +57,7 @@ export interface paths {
         };
         /**
          * Price-paid history of a property
-         * @description Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0.
+         * @description Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0; a Scottish home is a 404 saying why (Scottish sale prices are not open data).
          *
          *     Cost: 1 credit.
          */
@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Energy certificates of a property over time
-         * @description Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0.
+         * @description Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0. Scottish homes' certificates come from the Scottish EPC Register (source `epc_scotland`).
          *
          *     Cost: 1 credit.
          */
@@ -123,7 +123,7 @@ export interface paths {
         };
         /**
          * Automated sale valuation (AVM cascade)
-         * @description The value today (the build's last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence is a 404 and costs nothing (docs/valuation.md).
+         * @description The value today (the build's last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence, and a Scottish home (Scottish sale prices are not open data), is a 404 saying why and costs nothing (docs/valuation.md).
          *
          *     Cost: 3 credits.
          */
@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * Flood, planning designations and energy risk of a property
-         * @description Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the current EPC rating and whether it is below the minimum for letting (F or G); a list of flags with a short explanation each; the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.
+         * @description Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the current EPC rating and whether it is below the England and Wales minimum for letting (F or G; null in Scotland, where that standard does not apply); a list of flags with a short explanation each; the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.
          *
          *     Cost: 8 credits.
          */
@@ -1411,9 +1411,9 @@ export interface components {
                 /** @description latest certificate; null when the property has none */
                 current_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
                 potential_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                /** @enum {string} */
-                minimum_rating_for_letting: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                /** @description current rating F or G; null when there is no certificate */
+                /** @description E, the England and Wales minimum standard for letting; null for a Scottish home, where it does not apply */
+                minimum_rating_for_letting: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                /** @description current rating F or G; null when there is no certificate, and in Scotland */
                 below_letting_minimum: boolean | null;
             };
             /** @description every risk found, each with a short explanation; empty when none */
@@ -1422,7 +1422,7 @@ export interface components {
                 code: "flood_zone_3" | "flood_zone_2" | "conservation_area" | "article_4" | "listed_building" | "other_designation" | "epc_below_letting_minimum" | "no_epc";
                 message: string;
             }[];
-            /** @description latest as-of date of each source's files in the build manifest (flood-risk-zone layers; other planning layers; EPC certificates) */
+            /** @description latest as-of date of each source's files in the build manifest (flood-risk-zone layers; other planning layers; EPC certificates: the Scottish register's for a Scottish home) */
             as_of: {
                 flood: string | null;
                 planning: string | null;

@@ -6,7 +6,7 @@ import { openSource } from '../sources/io.ts';
 
 /** Every kind of source file the ETL reads. */
 export const SOURCE_KINDS = [
-  'addressbase', 'os_uprn', 'onspd', 'codepoint', 'epc', 'price_paid', 'airbnb_listings',
+  'addressbase', 'os_uprn', 'onspd', 'codepoint', 'epc', 'epc_scotland', 'price_paid', 'airbnb_listings',
   'airbnb_calendar', 'airbnb_reviews', 'planning', 'ukhpi', 'ons_rents', 'rental_evidence', 'hmo_register',
   'police_crime', 'gias_schools', 'listings',
 ] as const;
@@ -87,8 +87,13 @@ async function classify(rel: string, path: string): Promise<SourceKind | { reaso
     case 'hmo': return 'hmo_register';
     case 'gias':
       return (await head()).includes('"establishmentname"') ? 'gias_schools' : { reason: 'not a GIAS establishments extract (the links extract, say)' };
-    case 'epc':
-      return name.includes('_rr') ? { reason: 'EPC recommendations, not certificates' } : 'epc';
+    case 'epc': {
+      if (name.includes('_rr')) return { reason: 'EPC recommendations, not certificates' };
+      // The Scottish register's extract has its own columns; either of its two header rows
+      // may come first, both naming the One Scotland Gazetteer reference.
+      const h = await head();
+      return h.includes('osg_reference_number') || h.includes('osg_uprn') ? 'epc_scotland' : 'epc';
+    }
     case 'airbnb':
       if (name.startsWith('listings')) return 'airbnb_listings';
       if (name.startsWith('calendar')) return 'airbnb_calendar';

@@ -7,8 +7,8 @@ import { dayOf, isoDay, monthOfDay, monthYear, type DayIdx, type MonthIdx } from
 import type { Property } from './units.ts';
 
 /** SAP efficiency score ranges of each band (A … G). */
-const BAND_SAP: [number, number][] = [[92, 100], [81, 91], [69, 80], [55, 68], [39, 54], [21, 38], [1, 20]];
-const BANDS = 'ABCDEFG';
+export const BAND_SAP: [number, number][] = [[92, 100], [81, 91], [69, 80], [55, 68], [39, 54], [21, 38], [1, 20]];
+export const BANDS = 'ABCDEFG';
 const EPC_START_DAY = dayOf(EPC_START);
 
 export function ageBand(year: number): string {
@@ -20,15 +20,17 @@ export function ageBand(year: number): string {
   return 'England and Wales: 2012 onwards';
 }
 
-interface Trigger {
+export interface Trigger {
   day: DayIdx;
   type: string;
   tenure: string;
 }
 
-/** Events that made an assessor lodge a certificate: sales, lets, new builds, grant schemes. */
-function triggers(r: Rng, p: Property, sales: Sale[], lets: Let[], today: MonthIdx): Trigger[] {
-  const start = EPC_START_DAY;
+/**
+ * Events that made an assessor lodge a certificate: sales, lets, new builds, grant schemes,
+ * from `start` (the register's first day: October 2008 in England and Wales).
+ */
+export function triggers(r: Rng, p: Property, sales: Sale[], lets: Let[], today: MonthIdx, start: DayIdx = EPC_START_DAY): Trigger[] {
   const out: Trigger[] = [];
   let validUntil = -Infinity;
   const events = [
@@ -56,7 +58,7 @@ function triggers(r: Rng, p: Property, sales: Sale[], lets: Let[], today: MonthI
   return out.filter((t) => p.builtMonth === undefined || monthOfDay(t.day) >= p.builtMonth).sort((a, b) => a.day - b.day);
 }
 
-function titleCase(s: string): string {
+export function titleCase(s: string): string {
   return s.toLowerCase().replace(/(^|[\s-])([a-z])/g, (_, a: string, b: string) => a + b.toUpperCase());
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ADDRESSBASE_CORE_HEADER } from '../../schemas/sources/addressbase.ts';
 import { AIRBNB_CALENDAR_HEADER, AIRBNB_LISTINGS_HEADER, AIRBNB_REVIEWS_HEADER } from '../../schemas/sources/airbnb.ts';
 import { EPC_ODC_HEADER } from '../../schemas/sources/epc.ts';
+import { SCOTTISH_EPC_HEADER, SCOTTISH_EPC_LABELS } from '../../schemas/sources/epc-scotland.ts';
 import { ONSPD_HEADER } from '../../schemas/sources/onspd.ts';
 import { OS_UPRN_HEADER } from '../../schemas/sources/os-uprn.ts';
 import { ONS_RENTS_HEADER, RENTAL_EVIDENCE_HEADER } from '../../schemas/sources/rents.ts';
@@ -12,6 +13,7 @@ import { bngToWgs84 } from '../sources/grid.ts';
 import { buildAreaIndex, trueValue, type AreaIndex } from './area-index.ts';
 import { CrimeWriter } from './crime.ts';
 import { certificatesFor } from './epc.ts';
+import { scottishCertificatesFor } from './epc-scotland.ts';
 import { addressBaseRow, onspdRow, osUprnRow, ppdAddress, ppdRow, singleLine } from './formats.ts';
 import { HMO_TRUTH_HEADER, HmoRegisterWriter } from './hmo.ts';
 import { HpiAccumulator } from './hpi.ts';
@@ -61,6 +63,8 @@ export const FILES = {
   uprn: 'uprn/osopenuprn.csv',
   onspd: 'postcodes/onspd.csv',
   epc: 'epc/certificates.csv',
+  /** The Scottish EPC Register's extract (its own layout), for the Scottish town. */
+  epcScotland: 'epc/scotland/D_EPC_data.csv',
   ppd: 'ppd/pp-complete.csv',
   ppdUpdate: 'ppd/pp-monthly-update.csv',
   listings: 'airbnb/listings.csv.gz',
@@ -88,6 +92,7 @@ export const TRUTH = {
   crimeFiles: 'truth/crime-files.csv',
   listingsMarket: 'truth/listings-market.csv',
   hmoLicences: 'truth/hmo-licences.csv',
+  scottishCertificates: 'truth/scottish-certificates.csv',
   expectedRejects: 'truth/expected-rejects.json',
 } as const;
 
@@ -106,6 +111,7 @@ const TRUTH_HEADERS = {
   crimeFiles: ['force', 'month', 'release', 'rows', 'current'],
   listingsMarket: LISTINGS_TRUTH_HEADER,
   hmoLicences: HMO_TRUTH_HEADER,
+  scottishCertificates: ['report_reference_number', 'true_uprn', 'osg_written', 'lodgement_date'],
 };
 
 /** Tenancies are simulated from here (EPCs for lets from 2008 need the earlier ones). */
@@ -146,6 +152,9 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
   f.uprn.raw(OS_UPRN_HEADER.join(',') + '\n');
   f.onspd.raw(ONSPD_HEADER.join(',') + '\n');
   f.epc.raw(EPC_ODC_HEADER.join(',') + '\n');
+  // UTF-8 with a BOM, the descriptive header row first, then the column names (as in the
+  // releases the Nesta loader reads: it skips the first row).
+  f.epcScotland.raw('\uFEFF' + csvRow([...SCOTTISH_EPC_LABELS]) + SCOTTISH_EPC_HEADER.join(',') + '\n');
   f.listings.raw(AIRBNB_LISTINGS_HEADER.join(',') + '\n');
   f.calendar.raw(AIRBNB_CALENDAR_HEADER.join(',') + '\n');
   f.reviews.raw(AIRBNB_REVIEWS_HEADER.join(',') + '\n');
@@ -278,6 +287,12 @@ function writeUnit(ctx: Ctx, u: Unit): void {
     const rt = rentTruth(seed, p, index, today);
     const lets = letsFor(seed, p, rt, LETS_FROM, today);
     if (town.country !== 'S') for (const c of certificatesFor(seed, p, sales, lets, today)) f.epc!.row(csvRow(c.cells));
+    else {
+      for (const c of scottishCertificatesFor(seed, p, sales, lets, today)) {
+        f.epcScotland!.row(csvRow(c.cells));
+        t.scottishCertificates!.row(csvRow([c.report, p.uprn, c.osgWritten ? 1 : 0, isoDay(c.day)]));
+      }
+    }
     writeRentals(ctx, p, lets);
     if (rt.hmo) ctx.hmo.add(p, rt.rooms);
     if (rt.privateRented) {

@@ -327,5 +327,20 @@ export const ADDRESS_PATTERNS = {
   epcUnitBeforeBuilding: 0.2,
 };
 
+/**
+ * The Scottish EPC Register's extract for the Scottish town (docs/synthetic-region.md,
+ * "Energy certificates"). Lodgement triggers, re-lodging and floor-area errors are England
+ * and Wales's (MESS); these are Scotland's own.
+ */
+export const SCOTTISH_EPC = {
+  /** The extracts start with central lodgement of the current format (2012-13); earlier certificates are not in them. */
+  start: '2013-01-01',
+  /** Certificates without an OSG_REFERENCE_NUMBER, left to address matching (assumed; the register gazetteer-matches most). */
+  noOsgReference: 0.03,
+  /** Edinburgh's data zones (2011) run S01008677…S01009273. */
+  dataZoneFirst: 8677,
+  dataZones: 597,
+};
+
 /** Deliberately malformed rows planted per file (each counted exactly in expected-rejects.json). */
 export const PLANTED_PER_FILE = 3;

@@ -1,5 +1,6 @@
 import { AIRBNB_LISTINGS_HEADER } from '../../schemas/sources/airbnb.ts';
 import { EPC_ODC_HEADER } from '../../schemas/sources/epc.ts';
+import { SCOTTISH_EPC_HEADER } from '../../schemas/sources/epc-scotland.ts';
 import { onspdRow } from './formats.ts';
 import { csvRow, type OutFile } from './out.ts';
 import { rng } from './prng.ts';
@@ -60,6 +61,18 @@ export function plantStreamed(planter: Planter, f: Record<string, OutFile>, seed
   planter.plant(f.epc!, 'invalid:lodgement_date', epc({ ...good, LODGEMENT_DATE: '2015-13-45' }));
   planter.plant(f.epc!, 'invalid:current_energy_rating', epc({ ...good, LMK_KEY: `9${r.digits(30)}`, CURRENT_ENERGY_RATING: 'H' }));
   planter.plant(f.epc!, 'wrong_column_count', epc({ ...good, LMK_KEY: `9${r.digits(30)}` }, true));
+
+  // Scotland's extract, from its own stream so the rows planted after it stay as they were.
+  const rs = rng(seed, 'planted-scotland');
+  const scot = (set: Record<string, string>, drop = false) => {
+    const cells = SCOTTISH_EPC_HEADER.map((h) => set[h] ?? '');
+    return csvRow(drop ? cells.slice(0, -1) : cells);
+  };
+  const sref = () => `9${rs.digits(3)}-${rs.digits(4)}-${rs.digits(4)}-${rs.digits(4)}-${rs.digits(4)}`;
+  const sgood = { BUILDING_REFERENCE_NUMBER: rs.digits(10), POSTCODE: 'EH1 1AA', LODGEMENT_DATE: '2016-06-01', CURRENT_ENERGY_RATING: 'D', ADDRESS1: '1 Planted Street' };
+  planter.plant(f.epcScotland!, 'invalid:lodgement_date', scot({ ...sgood, REPORT_REFERENCE_NUMBER: sref(), LODGEMENT_DATE: '31/02/2016' }));
+  planter.plant(f.epcScotland!, 'invalid:current_energy_rating', scot({ ...sgood, REPORT_REFERENCE_NUMBER: sref(), CURRENT_ENERGY_RATING: 'Z' }));
+  planter.plant(f.epcScotland!, 'wrong_column_count', scot({ ...sgood, REPORT_REFERENCE_NUMBER: sref() }, true));
 
   const pc = (pcds: string, dointr: string) => {
     const row = onspdRow(PLANT_UNIT(), 'BS1 1AA', '51.454500', '-2.587900', monthOf('1980-01'), undefined).split(',');

@@ -56,8 +56,8 @@ export const RisksSchema = z
     energy: z.object({
       current_rating: z.enum(EPC_RATINGS).nullable().meta({ description: 'latest certificate; null when the property has none' }),
       potential_rating: z.enum(EPC_RATINGS).nullable(),
-      minimum_rating_for_letting: z.enum(EPC_RATINGS),
-      below_letting_minimum: z.boolean().nullable().meta({ description: 'current rating F or G; null when there is no certificate' }),
+      minimum_rating_for_letting: z.enum(EPC_RATINGS).nullable().meta({ description: 'E, the England and Wales minimum standard for letting; null for a Scottish home, where it does not apply' }),
+      below_letting_minimum: z.boolean().nullable().meta({ description: 'current rating F or G; null when there is no certificate, and in Scotland' }),
     }),
     flags: z
       .array(z.object({ code: z.enum(RISK_FLAG_CODES), message: z.string() }))
@@ -68,7 +68,7 @@ export const RisksSchema = z
         planning: z.string().nullable(),
         energy: z.string().nullable(),
       })
-      .meta({ description: "latest as-of date of each source's files in the build manifest (flood-risk-zone layers; other planning layers; EPC certificates)" }),
+      .meta({ description: "latest as-of date of each source's files in the build manifest (flood-risk-zone layers; other planning layers; EPC certificates: the Scottish register's for a Scottish home)" }),
     build_id: z.string(),
   })
   .meta({ id: 'Risks' });

@@ -104,8 +104,8 @@ export const PROPERTY_TABLES: TableContract[] = [
   {
     name: 'epc_linked', sortKey: ['uprn', 'lodgement_date'], description: 'energy certificates with the UPRN each belongs to',
     columns: [
-      c('certificate_id', 'VARCHAR', '', 'EPC', 'LMK_KEY, ASSESSMENT_ID or CERTIFICATE_NUMBER'),
-      c('address1', 'VARCHAR', '', 'EPC', ''), c('address2', 'VARCHAR', '', 'EPC', ''), c('address3', 'VARCHAR', '', 'EPC', ''),
+      c('certificate_id', 'VARCHAR', '', 'EPC', 'LMK_KEY, ASSESSMENT_ID or CERTIFICATE_NUMBER; Scotland: REPORT_REFERENCE_NUMBER'),
+      c('address1', 'VARCHAR', '', 'EPC', ''), c('address2', 'VARCHAR', '', 'EPC', ''), c('address3', 'VARCHAR', '', 'EPC', 'null in Scotland (two address lines)'),
       c('postcode', 'VARCHAR', '', 'EPC', ''), c('posttown', 'VARCHAR', '', 'EPC', ''), c('property_type', 'VARCHAR', '', 'EPC', 'House, Flat, Bungalow, Maisonette, Park home'),
       c('built_form', 'VARCHAR', '', 'EPC', ''), c('total_floor_area_m2', 'DOUBLE', 'm²', 'EPC', ''), c('number_habitable_rooms', 'INTEGER', '', 'EPC', ''),
       c('current_energy_efficiency', 'INTEGER', 'SAP points', 'EPC', ''),
@@ -113,10 +113,10 @@ export const PROPERTY_TABLES: TableContract[] = [
       c('construction_age_band', 'VARCHAR', '', 'EPC', ''),
       c('current_energy_rating', 'VARCHAR', 'A–G', 'EPC', ''), c('potential_energy_rating', 'VARCHAR', 'A–G', 'EPC', ''),
       c('tenure', 'VARCHAR', '', 'EPC', 'occupancy as recorded (owner-occupied, rental…), not legal tenure'),
-      c('region', 'VARCHAR', '', 'EPC', ''), c('country', 'VARCHAR', '', 'EPC', ''),
+      c('region', 'VARCHAR', '', 'EPC', ''), c('country', 'VARCHAR', '', 'EPC', 'as the export gives it; Scotland for the Scottish register\'s'),
       c('main_fuel', 'VARCHAR', '', 'EPC MAIN_FUEL', 'main heating fuel as recorded; null where the export has no such column'),
       c('lodgement_date', 'DATE', 'ISO date', 'EPC', ''), c('inspection_date', 'DATE', 'ISO date', 'EPC', ''),
-      c('uprn', 'BIGINT', '', 'EPC UPRN if in the address base, else address match', ''),
+      c('uprn', 'BIGINT', '', 'EPC UPRN (Scotland: OSG_REFERENCE_NUMBER) if in the address base, else address match', ''),
       c('uprn_source', 'VARCHAR', '', 'derived', 'certificate or address_match; null when unmatched'),
     ],
   },

@@ -6,6 +6,7 @@ import {
   type RiskFlag,
   type Risks,
 } from '../../schemas/api/risks.ts';
+import { SCOTLAND } from './scotland.ts';
 
 /**
  * Assembly of GET /v1/risks/{uprn} from what the build holds for one UPRN: its flags (the
@@ -31,6 +32,8 @@ export interface RiskRecord {
   listed_building: boolean;
   epc_current_rating: string | null;
   epc_potential_rating: string | null;
+  /** England, Wales or Scotland (null when unknown). */
+  country: string | null;
 }
 
 /** A `uprn_designations` row. */
@@ -57,14 +60,16 @@ export function belowLettingMinimum(r: EpcRating): boolean {
  * files. A planning file is a flood layer when its file name says `flood-risk-zone`, as the
  * planning.data.gov.uk downloads are named.
  */
-export function asOfBySource(sources: readonly SourceAsOf[]): Risks['as_of'] {
+export function asOfBySource(sources: readonly SourceAsOf[], country: string | null = null): Risks['as_of'] {
+  // A Scottish home's certificates come from the Scottish register's files.
+  const epcSource = country === SCOTLAND ? 'epc_scotland' : 'epc';
   const latest = (keep: (s: SourceAsOf) => boolean): string | null =>
     sources.filter((s) => keep(s) && s.as_of !== null).reduce<string | null>((m, s) => (m === null || s.as_of! > m ? s.as_of : m), null);
   const isFlood = (s: SourceAsOf) => s.name === 'planning' && /flood-risk-zone/.test(s.path.split('/').pop() ?? '');
   return {
     flood: latest(isFlood),
     planning: latest((s) => s.name === 'planning' && !isFlood(s)),
-    energy: latest((s) => s.name === 'epc'),
+    energy: latest((s) => s.name === epcSource),
   };
 }
 
@@ -103,13 +108,18 @@ export function riskFlags(r: RiskRecord, designations: readonly Designation[], c
   }
   if (current === null) {
     flags.push({ code: 'no_epc', message: 'No energy performance certificate on record: one is needed to sell or let the property.' });
-  } else if (belowLettingMinimum(current)) {
+  } else if (mees(r) && belowLettingMinimum(current)) {
     flags.push({
       code: 'epc_below_letting_minimum',
       message: `EPC rating ${current} is below the minimum of ${MINIMUM_LETTING_RATING} for letting: a new tenancy needs improvements first or a registered exemption.`,
     });
   }
   return flags;
+}
+
+/** Whether the England and Wales minimum standard for letting applies: not in Scotland. */
+function mees(r: RiskRecord): boolean {
+  return r.country !== SCOTLAND;
 }
 
 /** The whole response for one property. */
@@ -135,11 +145,11 @@ export function assembleRisks(r: RiskRecord, rows: readonly DesignationRow[], so
     energy: {
       current_rating: current,
       potential_rating: rating(r.epc_potential_rating),
-      minimum_rating_for_letting: MINIMUM_LETTING_RATING,
-      below_letting_minimum: current === null ? null : belowLettingMinimum(current),
+      minimum_rating_for_letting: mees(r) ? MINIMUM_LETTING_RATING : null,
+      below_letting_minimum: current === null || !mees(r) ? null : belowLettingMinimum(current),
     },
     flags: riskFlags(r, rows.map(designation), current),
-    as_of: asOfBySource(sources),
+    as_of: asOfBySource(sources, r.country),
     build_id: buildId,
   };
 }

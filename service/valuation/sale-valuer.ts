@@ -2,6 +2,7 @@ import type { BuildStore } from '../store/store.ts';
 import {
   IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, toMetres, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation/sale.ts';
+import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
 
 /**
  * The sale valuation model of one build, in memory (docs/valuation.md): every home's inputs
@@ -51,6 +52,9 @@ export class SaleValuer {
     if (i < 0) return undefined;
     const area = this.area[i]!;
     const price = this.lastPrice[i]!;
+    const postcode = this.postcodeOf[this.postcodeId[i]!] ?? '';
+    // No Scottish sale is recorded, so any estimate would rest on English sales over the border.
+    if (this.paths[i]!.country === SCOTLAND) return { postcode, estimate: { value: null, reason: SCOTTISH_SALES_NOT_OPEN }, areaSqft: area > 0 ? area : null };
     const estimate = valueSale(
       {
         uprn, x: this.x[i]!, y: this.y[i]!, type: this.type[i]!, areaSqft: area > 0 ? area : null, age: this.age[i]!, postcode: this.postcodeId[i]!, path: this.paths[i]!,
@@ -59,7 +63,7 @@ export class SaleValuer {
       this.lookup,
       this.evidence,
     );
-    return { postcode: this.postcodeOf[this.postcodeId[i]!] ?? '', estimate, areaSqft: area > 0 ? area : null };
+    return { postcode, estimate, areaSqft: area > 0 ? area : null };
   }
 
   static async open(store: BuildStore): Promise<SaleValuer> {

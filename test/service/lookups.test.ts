@@ -112,7 +112,7 @@ describe('GET /v1/properties/{uprn}/sales', () => {
   });
 
   it('a known home never sold: 200, count 0; an unknown UPRN: 404; a UPRN with letters: 400', async () => {
-    const { uprn } = await one(`SELECT uprn FROM properties p WHERE NOT EXISTS (SELECT 1 FROM sales s WHERE s.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
+    const { uprn } = await one(`SELECT uprn FROM properties p WHERE country <> 'Scotland' AND NOT EXISTS (SELECT 1 FROM sales s WHERE s.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
     const r = await get(`/v1/properties/${uprn}/sales`);
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ count: 0, sales: [] });
@@ -120,6 +120,40 @@ describe('GET /v1/properties/{uprn}/sales', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers['x-credits-cost']).toBe('0');
     expect((await get('/v1/properties/12x/sales')).status).toBe(400);
+  });
+
+  it('a Scottish home: 404 saying Scottish sale prices are not open data (Registers of Scotland), charged nothing', async () => {
+    const { uprn } = await one(`SELECT uprn FROM properties WHERE country = 'Scotland' ORDER BY uprn LIMIT 1`);
+    const r = await get(`/v1/properties/${uprn}/sales`);
+    expect(r.status).toBe(404);
+    expect(r.json.code).toBe('not_found');
+    expect(r.json.detail).toContain(`No sale prices for UPRN ${uprn}`);
+    expect(r.json.detail).toMatch(/Scottish sale prices are not open data \(Registers of Scotland/);
+    expect(r.headers['x-credits-cost']).toBe('0');
+  });
+});
+
+describe('Scottish homes: certificates from the Scottish EPC Register', () => {
+  it('the EPC endpoint lists a Scottish home\'s certificates from epc_scotland, and its property record has their rating, floor area and bedrooms', async () => {
+    const { uprn } = await one(`SELECT uprn FROM epc_linked WHERE country = 'Scotland' AND uprn IS NOT NULL GROUP BY uprn ORDER BY count(*) DESC, uprn LIMIT 1`);
+    const want = await q(`SELECT certificate_id, current_energy_rating, total_floor_area_m2, number_habitable_rooms FROM epc_linked
+                          WHERE uprn = ${uprn} ORDER BY lodgement_date DESC, certificate_id`);
+    const r = await get(`/v1/properties/${uprn}/epc`);
+    expect(r.status).toBe(200);
+    expect(r.json.certificates.map((c: any) => [c.certificate_id, c.current_rating, c.floor_area_m2, c.habitable_rooms]))
+      .toEqual(want.map((w) => [w.certificate_id, w.current_energy_rating, w.total_floor_area_m2, w.number_habitable_rooms]));
+    expect(r.json.source).toEqual({ name: 'epc_scotland', as_of: asOf('epc_scotland') });
+    expect(asOf('epc_scotland')).not.toBeNull();
+    // The record: the newest rating; floor area and rooms from the newest certificate that has them.
+    const area = want.find((w) => w.total_floor_area_m2 > 0)?.total_floor_area_m2 ?? null;
+    const rooms = want.find((w) => w.number_habitable_rooms > 0)!.number_habitable_rooms;
+    const p = await get(`/v1/properties/${uprn}`);
+    expect(p.status).toBe(200);
+    expect(p.json.country).toBe('Scotland');
+    expect(p.json.epc.current_rating).toBe(want[0]!.current_energy_rating);
+    expect(p.json.floor_area_sqft).toBe(area === null ? null : Math.round(area * 10.7639));
+    expect(p.json.habitable_rooms).toBe(rooms);
+    expect(p.json.bedrooms).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -138,7 +138,7 @@ describe('GET /v1/risks/{uprn}', () => {
 
   it('a property outside every layer: zone 1, nothing designated, no planning or flood flags', async () => {
     const uprn = await one(`SELECT uprn FROM properties p WHERE NOT flood_zone_2 AND NOT conservation_area AND NOT article_4 AND NOT listed_building
-                            AND epc_current_rating IN ('C', 'D') AND NOT EXISTS (SELECT 1 FROM uprn_designations d WHERE d.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
+                            AND epc_current_rating IN ('C', 'D') AND country <> 'Scotland' AND NOT EXISTS (SELECT 1 FROM uprn_designations d WHERE d.uprn = p.uprn) ORDER BY uprn LIMIT 1`);
     const r = await get(uprn);
     expect(r.status).toBe(200);
     expect(r.json.flood).toEqual({ flood_zone: 1, flood_zone_2: false, flood_zone_3: false, areas: [] });
@@ -148,16 +148,28 @@ describe('GET /v1/risks/{uprn}', () => {
   });
 
   it('energy: F or G is below the minimum for letting; no certificate gives null and a no_epc flag', async () => {
-    const fg = await one(`SELECT uprn FROM properties WHERE epc_current_rating IN ('F', 'G') ORDER BY uprn LIMIT 1`);
+    const fg = await one(`SELECT uprn FROM properties WHERE epc_current_rating IN ('F', 'G') AND country <> 'Scotland' ORDER BY uprn LIMIT 1`);
     const r = await get(fg);
     expect(r.json.energy).toMatchObject({ minimum_rating_for_letting: 'E', below_letting_minimum: true });
     expect(['F', 'G']).toContain(r.json.energy.current_rating);
     expect(r.json.flags.find((f: any) => f.code === 'epc_below_letting_minimum').message).toContain(`rating ${r.json.energy.current_rating}`);
-    const e = await get(await one(`SELECT uprn FROM properties WHERE epc_current_rating = 'E' ORDER BY uprn LIMIT 1`));
+    const e = await get(await one(`SELECT uprn FROM properties WHERE epc_current_rating = 'E' AND country <> 'Scotland' ORDER BY uprn LIMIT 1`));
     expect(e.json.energy.below_letting_minimum).toBe(false);
-    const none = await get(await one('SELECT uprn FROM properties WHERE epc_current_rating IS NULL ORDER BY uprn LIMIT 1'));
+    const none = await get(await one(`SELECT uprn FROM properties WHERE epc_current_rating IS NULL AND country <> 'Scotland' ORDER BY uprn LIMIT 1`));
     expect(none.json.energy).toEqual({ current_rating: null, potential_rating: null, minimum_rating_for_letting: 'E', below_letting_minimum: null });
     expect(none.json.flags.map((f: any) => f.code)).toContain('no_epc');
+  });
+
+  it('a Scottish home: its certificate\'s rating, no England and Wales letting minimum, energy dated by the Scottish register', async () => {
+    const fg = await one(`SELECT uprn FROM properties WHERE epc_current_rating IN ('E', 'F', 'G') AND country = 'Scotland' ORDER BY uprn LIMIT 1`);
+    const [want] = await rows(`SELECT epc_current_rating AS r FROM properties WHERE uprn = ${fg}`);
+    const r = await get(fg);
+    expect(r.status).toBe(200);
+    expect(r.json.energy).toMatchObject({ current_rating: want!.r, minimum_rating_for_letting: null, below_letting_minimum: null });
+    expect(r.json.flags.map((f: any) => f.code)).not.toContain('epc_below_letting_minimum');
+    const scot = manifest.sources.filter((x) => x.name === 'epc_scotland' && x.as_of).map((x) => x.as_of!).sort().at(-1);
+    expect(scot).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(r.json.as_of.energy).toBe(scot);
   });
 
   it("as_of per source from the build's manifest, and the build id", async () => {

@@ -12,6 +12,7 @@ let sold: Record<string, unknown>;
 let unsoldWithArea: Record<string, unknown> | undefined;
 let unsoldNoArea: Record<string, unknown> | undefined;
 let scottish: Record<string, unknown> | undefined;
+let scottishWithArea: Record<string, unknown> | undefined;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -23,6 +24,7 @@ beforeAll(async () => {
   [unsoldWithArea] = await db.q(`SELECT * FROM properties WHERE last_sold_price IS NULL AND floor_area_sqft > 0 AND ${englandWales} ORDER BY uprn LIMIT 1`);
   [unsoldNoArea] = await db.q(`SELECT * FROM properties WHERE last_sold_price IS NULL AND floor_area_sqft IS NULL AND ${englandWales} ORDER BY uprn LIMIT 1`);
   [scottish] = await db.q(`SELECT * FROM properties WHERE country = 'Scotland' ORDER BY uprn LIMIT 1`);
+  [scottishWithArea] = await db.q(`SELECT * FROM properties WHERE country = 'Scotland' AND floor_area_sqft > 0 ORDER BY uprn LIMIT 1`);
   db.close();
 }, 120_000);
 afterAll(async () => {
@@ -89,14 +91,18 @@ describe('GET /v1/valuations/{uprn}/sale', () => {
     }
   }, 180_000);
 
-  it('a home with no usable evidence (Scotland: no Price Paid) is a 404 saying why, charged nothing', async () => {
+  it('a Scottish home, even with a certificate\'s floor area, is a 404 saying Scottish sale prices are not open data, charged nothing', async () => {
     if (!scottish) return expect.fail('the region has no Scottish home');
-    const r = await get(scottish.uprn);
-    expect(r.status).toBe(404);
-    expect(r.json.code).toBe('not_found');
-    expect(r.json.detail).toContain('No sale valuation');
-    expect(r.json.detail).toMatch(/no recorded sale/);
-    expect(r.headers['x-credits-cost']).toBe('0');
+    if (!scottishWithArea) return expect.fail('no Scottish home has a floor area');
+    for (const home of [scottish, scottishWithArea]) {
+      const r = await get(home.uprn);
+      expect(r.status).toBe(404);
+      expect(r.json.code).toBe('not_found');
+      expect(r.json.detail).toContain(`No sale valuation for UPRN ${home.uprn}`);
+      expect(r.json.detail).toMatch(/Scottish sale prices are not open data/);
+      expect(r.json.detail).toMatch(/Registers of Scotland/);
+      expect(r.headers['x-credits-cost']).toBe('0');
+    }
   });
 
   it('an unknown UPRN is a 404, charged nothing', async () => {

@@ -4,7 +4,7 @@ import { EPC_RATINGS, RISK_FLAG_CODES, RisksSchema } from '../../schemas/api/ris
 
 const record = (over: Partial<RiskRecord> = {}): RiskRecord => ({
   uprn: 1, address: '1 High St', postcode: 'BS1 1AA', flood_zone: 1, flood_zone_2: false, flood_zone_3: false,
-  conservation_area: false, article_4: false, listed_building: false, epc_current_rating: 'C', epc_potential_rating: 'B', ...over,
+  conservation_area: false, article_4: false, listed_building: false, epc_current_rating: 'C', epc_potential_rating: 'B', country: 'England', ...over,
 });
 const d = (dataset: string, entity: number | null, name: string | null, reference: string | null = null, flood_risk_level: number | null = null): DesignationRow =>
   ({ dataset, entity, name, reference, flood_risk_level });
@@ -26,6 +26,15 @@ describe('asOfBySource', () => {
       { name: 'epc', path: 'epc/b/certificates.csv', as_of: '2025-07-31' },
       { name: 'price_paid', path: 'ppd/pp.csv', as_of: '2025-09-30' },
     ])).toEqual({ flood: '2025-03-31', planning: '2016-02-25', energy: '2025-08-31' });
+  });
+
+  it('dates a Scottish home\'s energy by the Scottish register\'s files', () => {
+    const sources = [
+      { name: 'epc', path: 'epc/certificates.csv', as_of: '2025-08-31' },
+      { name: 'epc_scotland', path: 'epc/scotland/D_EPC_data.csv', as_of: '2025-06-30' },
+    ];
+    expect(asOfBySource(sources, 'Scotland').energy).toBe('2025-06-30');
+    expect(asOfBySource(sources, 'Wales').energy).toBe('2025-08-31');
   });
 
   it('gives null for a source the build does not have', () => {
@@ -78,5 +87,16 @@ describe('assembleRisks', () => {
     expect(r.planning.designations).toEqual([{ dataset: 'conservation-area', entity: 2, reference: 'CA1', name: 'Clifton' }]);
     expect(r.energy).toEqual({ current_rating: 'F', potential_rating: null, minimum_rating_for_letting: 'E', below_letting_minimum: true });
     expect(r.as_of).toEqual({ flood: null, planning: null, energy: null });
+  });
+});
+
+describe('a Scottish home', () => {
+  it('has no England and Wales minimum for letting: no flag, null minimum and null below-minimum, schema-valid', () => {
+    const r = assembleRisks(record({ country: 'Scotland', epc_current_rating: 'G' }), [], [], 'b1');
+    expect(RisksSchema.parse(r)).toEqual(r);
+    expect(r.energy).toEqual({ current_rating: 'G', potential_rating: 'B', minimum_rating_for_letting: null, below_letting_minimum: null });
+    expect(r.flags).toEqual([]);
+    // Without a certificate it still needs one to be sold or let.
+    expect(riskFlags(record({ country: 'Scotland', epc_current_rating: null }), [], null).map((f) => f.code)).toEqual(['no_epc']);
   });
 });

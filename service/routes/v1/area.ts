@@ -99,7 +99,7 @@ export default defineRoute({
         : null,
       designations: designationShares(counts),
       as_of_date: t.buildDate,
-      sources: placeSources(build, ['addressbase', 'epc', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']),
+      sources: placeSources(build, ['addressbase', 'epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']),
     };
   },
 });

@@ -4,6 +4,7 @@ import { PropertyEpcSchema } from '../../../schemas/api/property-history.ts';
 import { EPC_RATINGS, type EpcRating } from '../../../schemas/api/risks.ts';
 import { certificateExpiry, SQFT_PER_M2 } from '../../domain/lookups.ts';
 import { sourceAsOf } from '../../lookups/tables.ts';
+import { SCOTLAND } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -20,7 +21,8 @@ export default defineRoute({
   description:
     'Every energy performance certificate linked to the property (its own UPRN, else the address match), newest first, with ' +
     'ratings, efficiency scores, floor area, rooms, form, age band and main fuel where the export has it. A certificate is valid ' +
-    'for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0.',
+    'for 10 years: `expired` is judged at the build date. A known property without a certificate is a 200 with count 0. ' +
+    'Scottish homes\' certificates come from the Scottish EPC Register (source `epc_scotland`).',
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
@@ -57,6 +59,7 @@ export default defineRoute({
         occupancy: str(r.tenure),
       };
     });
+    const source = record.country === SCOTLAND ? 'epc_scotland' : 'epc';
     return {
       uprn,
       address: String(record.address),
@@ -64,7 +67,7 @@ export default defineRoute({
       count: certificates.length,
       certificates,
       as_of_date: tables.buildDate,
-      source: { name: 'epc', as_of: sourceAsOf(build, 'epc') },
+      source: { name: source, as_of: sourceAsOf(build, source) },
     };
   },
 });

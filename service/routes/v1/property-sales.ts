@@ -5,6 +5,7 @@ import { priceToday } from '../../domain/lookups.ts';
 import { PPD_TENURE_NAMES, PPD_TYPE_NAMES } from '../../../schemas/property-types.ts';
 import { monthText } from '../../../schemas/months.ts';
 import { sourceAsOf } from '../../lookups/tables.ts';
+import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -19,7 +20,8 @@ export default defineRoute({
   description:
     'Every recorded sale of the property matched from HM Land Registry Price Paid, newest first: deleted records absent, changed ' +
     'records in their latest form; each price brought to today by the local repeat-sales index (the most local of sector, ' +
-    'outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0.',
+    'outcode, district and country with enough sales; docs/marts.md). A known property with no recorded sale is a 200 with count 0; ' +
+    'a Scottish home is a 404 saying why (Scottish sale prices are not open data).',
   tag: 'Identity',
   cost: 1,
   params: z.strictObject({ uprn: Uprn }),
@@ -32,6 +34,7 @@ export default defineRoute({
     const uprn = Number(params.uprn);
     const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
+    if (record.country === SCOTLAND) throw new ApiError('not_found', `No sale prices for UPRN ${params.uprn}: ${SCOTTISH_SALES_NOT_OPEN}.`);
     const rows = tables.sales!.get(uprn);
     const valuer = await data.saleValuer.get();
     const lookup = valuer.lookup;

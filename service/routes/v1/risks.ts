@@ -22,6 +22,7 @@ function toRecord(r: Record<string, RecordValue>): RiskRecord {
     listed_building: r.listed_building === true,
     epc_current_rating: str(r.epc_current_rating),
     epc_potential_rating: str(r.epc_potential_rating),
+    country: str(r.country),
   };
 }
 
@@ -38,7 +39,7 @@ export default defineRoute({
   description:
     'Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, ' +
     'Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the ' +
-    'current EPC rating and whether it is below the minimum for letting (F or G); a list of flags with a short explanation each; ' +
+    'current EPC rating and whether it is below the England and Wales minimum for letting (F or G; null in Scotland, where that standard does not apply); a list of flags with a short explanation each; ' +
     'the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.',
   tag: 'Risk and planning',
   cost: 8,

@@ -12,7 +12,7 @@ export default defineRoute({
   operationId: 'getSaleValuation',
   summary: 'Automated sale valuation (AVM cascade)',
   description:
-    'The value today (the build\'s last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence is a 404 and costs nothing (docs/valuation.md).',
+    'The value today (the build\'s last index month) with bounds at 90% and 110%. High / `last_sold_growth`: the last sale brought to today with the most local area index that has enough sales, weighed against the local £ per sq ft; Medium / `sqft_estimate`: the certificate floor area × the £ per sq ft of the nearest sold homes; Low / `comparables`: the nearest 7 sold homes of the same type brought to today. A home with no usable evidence, and a Scottish home (Scottish sale prices are not open data), is a 404 saying why and costs nothing (docs/valuation.md).',
   tag: 'Valuations',
   cost: 3,
   params: z.strictObject({ uprn: Uprn }),

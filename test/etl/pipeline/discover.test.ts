@@ -22,6 +22,9 @@ describe('discoverSources', () => {
     put('postcodes/names/HY20.csv', 'id,names_uri\n');
     put('epc/certificates.csv', 'LMK_KEY\n');
     put('epc/recommendations_rr.csv', 'LMK_KEY\n');
+    // The Scottish register's extract, either header row first (the descriptive one has a BOM here).
+    put('epc/scotland/D_EPC_data_a.csv', '\uFEFFProperty_UPRN,OSG_UPRN,Postcode\nBUILDING_REFERENCE_NUMBER,OSG_REFERENCE_NUMBER,POSTCODE\n');
+    put('epc/scotland/D_EPC_data_b.csv', 'BUILDING_REFERENCE_NUMBER,OSG_REFERENCE_NUMBER,POSTCODE\n');
     put('ppd/pp-complete.csv', '"{X}","1"\n');
     put('airbnb/listings.csv.gz', 'id,listing_url\n', true);
     put('airbnb/listings.csv', 'id,name\n');
@@ -41,6 +44,8 @@ describe('discoverSources', () => {
       'airbnb/listings.csv.gz': 'airbnb_listings',
       'airbnb/reviews.csv.gz': 'airbnb_reviews',
       'epc/certificates.csv': 'epc',
+      'epc/scotland/D_EPC_data_a.csv': 'epc_scotland',
+      'epc/scotland/D_EPC_data_b.csv': 'epc_scotland',
       'hpi/UK-HPI-full-file.csv': 'ukhpi',
       'planning/flood-risk-zone.geojson': 'planning',
       'postcodes/codepoint/bs.csv': 'codepoint',

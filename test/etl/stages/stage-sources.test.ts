@@ -39,6 +39,35 @@ describe('stageSources', () => {
   });
 });
 
+describe('stageSources: Scottish and England and Wales certificates', () => {
+  it('stages both into stg_epc, each file read by its own reader with its own rejects', async () => {
+    const dir = join(tmp.dir, 'both');
+    mkdirSync(join(dir, 'epc'), { recursive: true });
+    writeFixture(dir, 'epc/certificates.csv', 'LMK_KEY,ADDRESS1,POSTCODE,CURRENT_ENERGY_RATING,LODGEMENT_DATE,UPRN\nk1,1 High St,BS1 1AA,D,2020-01-02,101\n');
+    writeFixture(dir, 'epc/D_EPC_data.csv', [
+      'Property_UPRN,OSG_UPRN,Report Reference Number,Address 1,Post Town,Postcode,Date of Certificate,Current energy efficiency rating band,Total floor area (m²)',
+      'BUILDING_REFERENCE_NUMBER,OSG_REFERENCE_NUMBER,REPORT_REFERENCE_NUMBER,ADDRESS1,POST_TOWN,POSTCODE,LODGEMENT_DATE,CURRENT_ENERGY_RATING,TOTAL_FLOOR_AREA',
+      '1001,906700000001,0100-0001,1 Leith Walk,EDINBURGH,EH6 5AA,2021-03-04,C,61.5',
+      '1002,906700000002,0100-0002,2 Leith Walk,EDINBURGH,EH6 5AA,2021-03-04,X,70',
+    ].join('\n') + '\n');
+    const conn = await db();
+    const { files } = await discoverSources(dir);
+    const reports = await stageSources(conn, files, '2026-01-01');
+    expect(reports.map((r) => [r.name, r.path, r.rows_read, r.rejected_by_reason])).toEqual([
+      ['epc', 'epc/certificates.csv', 1, {}],
+      ['epc_scotland', 'epc/D_EPC_data.csv', 1, { 'invalid:current_energy_rating': 1 }],
+    ]);
+    const rows = (await conn.runAndReadAll(
+      'SELECT certificate_id, uprn::VARCHAR AS uprn, posttown, total_floor_area_m2, country FROM stg_epc ORDER BY certificate_id',
+    )).getRowObjectsJson();
+    expect(rows).toEqual([
+      { certificate_id: '0100-0001', uprn: '906700000001', posttown: 'EDINBURGH', total_floor_area_m2: 61.5, country: 'Scotland' },
+      { certificate_id: 'k1', uprn: '101', posttown: null, total_floor_area_m2: null, country: null },
+    ]);
+    conn.closeSync();
+  });
+});
+
 describe.skipIf(!hasRaw('SOURCES.md'))('stageSources on the shared real samples', () => {
   it('stages every sample with the row counts SOURCES.md states and as-of dates no later than today', async () => {
     const conn = await db();

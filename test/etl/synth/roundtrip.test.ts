@@ -6,6 +6,7 @@ import { readAirbnbCalendar } from '../../../etl/sources/airbnb-calendar.ts';
 import { readAirbnbListings } from '../../../etl/sources/airbnb-listings.ts';
 import { readAirbnbReviews } from '../../../etl/sources/airbnb-reviews.ts';
 import { readEpc } from '../../../etl/sources/epc.ts';
+import { readScottishEpc } from '../../../etl/sources/epc-scotland.ts';
 import { readHmoRegister } from '../../../etl/sources/hmo-register.ts';
 import { readOnsRents } from '../../../etl/sources/ons-rents.ts';
 import { readOnspd } from '../../../etl/sources/onspd.ts';
@@ -29,6 +30,7 @@ const READERS: Record<string, Reader> = {
   [FILES.uprn]: readOsUprn,
   [FILES.onspd]: readOnspd,
   [FILES.epc]: readEpc,
+  [FILES.epcScotland]: readScottishEpc,
   [FILES.ppd]: readPricePaid,
   [FILES.ppdUpdate]: readPricePaid,
   [FILES.listings]: readAirbnbListings,
@@ -103,6 +105,42 @@ describe('synthetic region round trip through the readers', () => {
     expect(rows.some((r) => r.uprn === undefined)).toBe(true);
     // Scotland has its own register: no Scottish postcodes on certificates.
     expect(rows.some((r) => r.postcode?.startsWith('EH'))).toBe(false);
+  });
+
+  it('Scottish EPC: every certificate is in the truth file, of a Scottish home, with its rooms, rating and floor area', () => {
+    const rows = read.get(FILES.epcScotland)!.rows;
+    const csvRows = (rel: string) => {
+      const [head, ...lines] = readFileSync(join(tmp.dir, rel), 'utf8').trim().split('\n');
+      const h = head!.split(',');
+      return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [h[i]!, v])));
+    };
+    const truth = new Map(csvRows(TRUTH.scottishCertificates).map((t) => [t.report_reference_number!, t]));
+    const homes = new Map(csvRows(TRUTH.properties).map((p) => [Number(p.uprn), p]));
+    expect(rows.length).toBe(truth.size);
+    let osg = 0;
+    for (const r of rows) {
+      const t = truth.get(r.certificate_id)!;
+      const home = homes.get(Number(t.true_uprn))!;
+      expect(home.country).toBe('S');
+      expect(r.country).toBe('Scotland');
+      expect(r.postcode).toBe(home.postcode);
+      expect(r.uprn).toBe(t.osg_written === '1' ? Number(t.true_uprn) : undefined);
+      if (r.uprn) osg++;
+      expect(r.lodgement_date).toBe(t.lodgement_date);
+      expect(r.lodgement_date >= '2013-01-01').toBe(true);
+      expect(r.number_habitable_rooms).toBe(Number(home.habitable_rooms));
+      // Older certificates may read one band worse than today's.
+      const band = 'ABCDEFG'.indexOf(r.current_energy_rating) - 'ABCDEFG'.indexOf(home.epc_band!);
+      expect(band === 0 || band === 1).toBe(true);
+      if (r.total_floor_area_m2 !== undefined) expect(Math.abs(Math.log(r.total_floor_area_m2 / Number(home.floor_area_m2)))).toBeLessThan(0.25);
+    }
+    // About 3% without an OSG reference (left to address matching); about 55-60% of homes certified, as in Scotland.
+    expect(osg / rows.length).toBeGreaterThan(0.9);
+    expect(osg).toBeLessThan(rows.length);
+    const scottish = [...homes.values()].filter((p) => p.country === 'S').length;
+    const certified = new Set([...truth.values()].map((t) => t.true_uprn)).size;
+    expect(certified / scottish).toBeGreaterThan(0.45);
+    expect(certified / scottish).toBeLessThan(0.7);
   });
 
   it('every EPC and address-base UPRN is in OS Open UPRN; postcodes include terminated ones in three countries', () => {

@@ -14,7 +14,7 @@ export interface StagingProgress {
 
 /**
  * Reads every discovered source file with its reader into its staging table (`stg_*`),
- * one table per kind whatever the number of files, with `_file_no` recording file order
+ * one table per kind whatever the number of files (kinds of one shape may share a table), with `_file_no` recording file order
  * (Price Paid monthly updates apply in that order). Tables of kinds with no file are
  * created empty so the merge SQL always finds them. `today` (ISO date) bounds as-of dates. A malformed row is counted against its
  * file, never fatal; a file that is not of its kind's format fails the stage.
@@ -26,11 +26,14 @@ export async function stageSources(
   progress?: StagingProgress,
 ): Promise<SourceReport[]> {
   const reports: SourceReport[] = [];
+  const created = new Set<string>();
   for (const spec of STAGING_SPECS) {
     let fileNo = 0;
     const extra: StageColumn<unknown>[] = [{ name: '_file_no', type: 'INTEGER', get: () => fileNo }];
     const columns = [...spec.columns, ...extra];
-    await createTable(conn, spec.table, columns);
+    // Kinds that share a table (England and Wales, and Scottish certificates) append to it.
+    if (!created.has(spec.table)) await createTable(conn, spec.table, columns);
+    created.add(spec.table);
     for (const f of files.filter((x) => x.kind === spec.kind)) {
       fileNo++;
       const rejects = new RejectLog();
