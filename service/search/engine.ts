@@ -62,6 +62,8 @@ interface Term {
   range?: [number, number];
   /** A partial word of one or two letters at the end may be the start of the postcode ("B" for BS16): its ordinal range. */
   pcStart?: [number, number];
+  /** The candidate pass reads `pcStart`'s run too (it is not huge): the area's homes are candidates, at POSTCODE_START_SIM. */
+  readPcStart?: boolean;
   /**
    * The words whose postings the candidate pass reads, best first: all of `sims`, but only
    * the exact word and its prefix extensions when the typed word is itself in the
@@ -169,7 +171,19 @@ export class SearchIndex {
   private rank(p: ParsedQuery): Ranked {
     const terms: Term[] = p.words.map((w, i) => this.wordTerm(w, p.partialLast && i === p.words.length - 1, i === p.words.length - 1 ? p.lastMayBe : []));
     const last = p.words[p.words.length - 1];
-    if (p.partialLast && p.postcodePrefix === undefined && last !== undefined && /^[A-Z]{1,2}$/.test(last)) terms[terms.length - 1]!.pcStart = this.postcodeRange(last);
+    if (p.partialLast && p.postcodePrefix === undefined && last !== undefined && /^[A-Z]{1,2}$/.test(last)) {
+      // The letters may start the postcode's area ("…, penburton ab" on the way to AB1 4SD):
+      // its homes are read into the candidates like the word's, as one term (an address
+      // counts once, by its better reading), unless the run is huge (a one-letter area
+      // nationally), when it still scores on the candidates.
+      const t = terms[terms.length - 1]!;
+      const pc = (t.pcStart = this.postcodeRange(last));
+      const size = pc[1] - pc[0];
+      if (size > 0 && t.df + size <= BIG_TERM) {
+        t.readPcStart = true;
+        t.df += size;
+      }
+    }
     const pcTerm: Term[] = [];
     if (p.postcodePrefix !== undefined) {
       const range = this.postcodeRange(p.postcodePrefix);
@@ -301,9 +315,16 @@ export class SearchIndex {
       // ENOUGH_TOUCHED of its addresses are as good candidates as all of them.
       let budget = t.df > BIG_TERM ? ENOUGH_TOUCHED : t.df;
       // A postcode term is one run of ordinals; a word term, the postings of each scanned word.
+      const idf = Math.log(1 + this.n / t.df);
       const runs: Array<[number, number, number, boolean]> = t.range
         ? [[t.range[0], t.range[1], POSTCODE_WEIGHT, false]]
-        : t.scan.map((id) => [postOff[id]!, postOff[id + 1]!, Math.log(1 + this.n / t.df) * t.sims.get(id)!, true]);
+        : t.scan.map((id) => [postOff[id]!, postOff[id + 1]!, idf * t.sims.get(id)!, true]);
+      // The postcode area being typed, among the words by weight (best first: an address
+      // keeps its best reading).
+      if (t.readPcStart) {
+        const at = runs.findIndex((r) => r[2] < idf * POSTCODE_START_SIM);
+        runs.splice(at < 0 ? runs.length : at, 0, [t.pcStart![0], t.pcStart![1], idf * POSTCODE_START_SIM, false]);
+      }
       for (const [from, to, w, posted] of runs) {
         for (let i = from; i < to && budget-- > 0; i++) {
           const ord = posted ? postings[i]! : i;
