@@ -13,14 +13,15 @@
  * (the generator's true rent of that home in that month, truth/rentals.csv, as the estimate)
  * gives the noise floor: the agreed rents scatter around the truth by design.
  * Writes bench/results/backtest-rental-<addresses>.json unless --out says otherwise; with
- * RENTAL_ROWS=FILE also every valued let (confidence, summed weight, radius, rents) for studying the rules.
+ * RENTAL_ROWS=FILE also every valued let (confidence, rents, and the signals a confidence rule could
+ * read: RentalSignals) for studying the rules (bench/rental-confidence.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createReadStream, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { RENTAL_MODEL, RENTAL_RADII, rentGrowthPerDay, valueRental, type RentalModelParams, type RentComparable, type RentalConfidence } from '../service/domain/valuation/rental.ts';
+import { RENTAL_MODEL, RENTAL_RADII, rentGrowthPerDay, valueRental, type RentalModelParams, type RentComparable, type RentalConfidence, type RentalSubject } from '../service/domain/valuation/rental.ts';
 import { PointGrid } from '../service/valuation/evidence.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 
@@ -114,9 +115,12 @@ export async function backtestRental(dataDir: string, sources: string, params: R
       const o = lets[j]!;
       comps.push({ same_home: o.uprn === s.uprn, floor_area_sqft: o.floor_area_sqft === null ? null : Number(o.floor_area_sqft), rent_pcm: Number(o.rent_pcm), bedrooms: Number(o.bedrooms), flat: o.property_type === 'flat', distance_m: d, age_months: (Number(s.day) - Number(o.day)) / 30.44 });
     });
-    const r = valueRental({ bedrooms: Number(s.subject_bedrooms), flat: s.subject_type === 'Flat', floor_area_sqft: s.floor_area_sqft === null ? null : Number(s.floor_area_sqft) }, comps, growth, params);
+    const subject: RentalSubject = { bedrooms: Number(s.subject_bedrooms), flat: s.subject_type === 'Flat', floor_area_sqft: s.floor_area_sqft === null ? null : Number(s.floor_area_sqft) };
+    const r = valueRental(subject, comps, growth, params);
     if (r.kind === 'not_found') notFound++;
-    else rows.push({ ev: { weight: r.weight, radius: r.estimate.search_radius_m }, confidence: r.estimate.confidence, rent: Number(s.rent_pcm), trueRent, estimate: r.estimate.monthly_rent });
+    else {
+      rows.push({ ev: { ...r.signals }, confidence: r.estimate.confidence, rent: Number(s.rent_pcm), trueRent, estimate: r.estimate.monthly_rent });
+    }
   }
   const by_confidence: Record<string, RentalMetrics> = {};
   for (const k of ['High', 'Medium', 'Low'] as const) by_confidence[k] = rentalMetrics(rows.filter((r) => r.confidence === k));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { comparableWeight, rentalConfidence, rentGrowthPerDay, valueRental, type RentComparable } from '../../service/domain/valuation/rental.ts';
+import { RENTAL_MODEL, comparableWeight, predictedRentalError, rentalConfidence, rentGrowthPerDay, valueRental, type RentalSignals, type RentComparable } from '../../service/domain/valuation/rental.ts';
 
 const let_ = (rent_pcm: number, distance_m: number, o: Partial<RentComparable> = {}): RentComparable => ({
   rent_pcm, bedrooms: 2, flat: false, distance_m, age_months: 0, same_home: false, floor_area_sqft: null, ...o,
@@ -58,20 +58,46 @@ describe('valueRental: the point estimate', () => {
 });
 
 describe('rentalConfidence', () => {
-  it('High at a summed weight of 6, Low at 1,300 m or under 2.5, else Medium', () => {
-    expect(rentalConfidence(220, 6)).toBe('High');
-    expect(rentalConfidence(670, 6)).toBe('High');
-    expect(rentalConfidence(220, 5.9)).toBe('Medium');
-    expect(rentalConfidence(670, 2.5)).toBe('Medium');
-    expect(rentalConfidence(220, 2.4)).toBe('Low');
-    expect(rentalConfidence(1300, 50)).toBe('Low');
+  // Expected predictions computed by hand from the coefficients documented in docs/valuation.md:
+  // 0.1119 − 0.006892 ln W − 0.02061 own + 0.04362 SD − 0.001677 ln n_eff − 0.005586 [670 m]
+  // − 0.0003416 [1,300 m] + 0.0006184 ln(nearest + 10) + 0.00001664 age + 0.0004914 ln lets.
+  const sig = (o: Partial<RentalSignals>): RentalSignals => ({ weight: 1, radius: 220, lets: 1, sd: 0, n_eff: 1, nearest_m: 0, same_home: 0, age_months: 0, ...o });
+
+  it('predicts the error from the signals of the lets used', () => {
+    // ln e = 1: 0.1119 − 0.006892 − 0.02061 + 0.0006184 × ln 10 = 0.085822.
+    expect(predictedRentalError(sig({ weight: Math.E, same_home: 1 }))).toBeCloseTo(0.085822, 6);
+    // W 10 at 670 m, 20 lets, SD 0.2, n_eff 8, nearest 50 m, 3 months old: 0.099735.
+    expect(predictedRentalError(sig({ weight: 10, radius: 670, lets: 20, sd: 0.2, n_eff: 8, nearest_m: 50, age_months: 3 }))).toBeCloseTo(0.099735, 6);
+    // W 1, 5 lets, SD 0.3, n_eff 2, nearest 150 m, 6 months old: 0.127853.
+    expect(predictedRentalError(sig({ weight: 1, lets: 5, sd: 0.3, n_eff: 2, nearest_m: 150, age_months: 6 }))).toBeCloseTo(0.127853, 6);
   });
 
-  it('reads the weight of the lets that answered', () => {
-    expect(ok(valueRental(house2, Array.from({ length: 6 }, () => let_(1000, 0)))).estimate.confidence).toBe('High');
-    expect(ok(valueRental(house2, Array.from({ length: 5 }, () => let_(1000, 0)))).estimate.confidence).toBe('Medium');
-    // Five lets at 210 m weigh 5 / (1 + 210/200) = 2.44.
-    expect(ok(valueRental(house2, Array.from({ length: 5 }, () => let_(1000, 210)))).estimate.confidence).toBe('Low');
+  it('High at a predicted error of at most 0.08848, Low above 0.1081, else Medium', () => {
+    expect(rentalConfidence(sig({ weight: Math.E, same_home: 1 }))).toBe('High');
+    expect(rentalConfidence(sig({ weight: 10, radius: 670, lets: 20, sd: 0.2, n_eff: 8, nearest_m: 50, age_months: 3 }))).toBe('Medium');
+    expect(rentalConfidence(sig({ weight: 1, lets: 5, sd: 0.3, n_eff: 2, nearest_m: 150, age_months: 6 }))).toBe('Low');
+    // The thresholds alone: a rule predicting a constant.
+    const zero = Object.fromEntries(Object.keys(RENTAL_MODEL.confidence.coefficients).map((k) => [k, 0])) as typeof RENTAL_MODEL.confidence.coefficients;
+    const at = (intercept: number) => rentalConfidence(sig({}), { ...RENTAL_MODEL, confidence: { ...RENTAL_MODEL.confidence, coefficients: { ...zero, intercept } } });
+    expect([at(0.08848), at(0.0885), at(0.1081), at(0.10811)]).toEqual(['High', 'Medium', 'Medium', 'Low']);
+  });
+
+  it('reads the signals of the lets that answered', () => {
+    // Six like lets next door, this month, the same rent: W 6, SD 0, n_eff 6, nearest 0 m:
+    // 0.1119 − (0.006892 + 0.001677 − 0.0004914) ln 6 + 0.0006184 ln 10 = 0.098851, Medium.
+    const six = ok(valueRental(house2, Array.from({ length: 6 }, () => let_(1000, 0))));
+    expect(six.signals).toEqual({ weight: 6, radius: 220, lets: 6, sd: 0, n_eff: 6, nearest_m: 0, same_home: 0, age_months: 0 });
+    expect(six.estimate.confidence).toBe('Medium');
+    // Five of them and a let of the home itself (weight 3): W 8, n_eff 64/14, own let: 0.076714, High.
+    const own = ok(valueRental(house2, [...Array.from({ length: 5 }, () => let_(1000, 0)), let_(1000, 0, { same_home: true })]));
+    expect(own.signals.n_eff).toBeCloseTo(64 / 14, 12);
+    expect(own.estimate.confidence).toBe('High');
+    // Five next door, three at £1,000 and two at £2,000: SD of the logs ln 2 × √(0.4 × 0.6) = 0.33957, 0.115136, Low.
+    const spread = ok(valueRental(house2, [1000, 1000, 1000, 2000, 2000].map((r) => let_(r, 0))));
+    expect(spread.signals.sd).toBeCloseTo(Math.log(2) * Math.sqrt(0.24), 12);
+    expect(spread.estimate.confidence).toBe('Low');
+    // One let at 1,250 m (1,300 m radius, W 0.138): 0.129626, Low.
+    expect(ok(valueRental(house2, [let_(950, 1_250)])).estimate.confidence).toBe('Low');
   });
 });
 
