@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { flockSync } from 'fs-ext';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -143,6 +144,31 @@ describe('acquireFileLock', () => {
     // contender's open on every one); fewer means the machine was too busy: say so.
     const handovers = lines.filter((l, i) => i % 2 === 0 && i > 0 && l.slice(3) !== lines[i - 2]?.slice(3)).length;
     expect(handovers, `only ${handovers} hand-overs between processes: the children hardly overlapped`).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a holder that releases between a contender\'s open and its flock: the contender locks the deleted file, sees it, and takes the lock on the new file (no two holders)', async () => {
+    // Deterministic form of the race the churn test meets by chance: the holder (a raw flock,
+    // released as release() does: unlink, then close) lets go at the contender's 'opened' step,
+    // so the contender's flock succeeds on an inode the path no longer names.
+    const path = freshPath();
+    const fd = openSync(path, 'w+');
+    flockSync(fd, 'exnb');
+    writeFileSync(fd, JSON.stringify({ pid: process.pid, hostname: hostname(), started_at: new Date().toISOString() }));
+    let opened = 0;
+    const lock = await acquireFileLock(path, {
+      step: (s) => {
+        if (s !== 'opened' || opened++ > 0) return;
+        unlinkSync(path);
+        closeSync(fd);
+      },
+    });
+    expect(existsSync(path), 'the lock the contender holds is the file its path names').toBe(true);
+    expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+    // A third caller must be refused: the contender holds the file at the path, not a deleted one.
+    await expect(acquireFileLock(path)).rejects.toBeInstanceOf(LockHeldError);
+    expect(opened, 'the contender looked again after finding its file deleted').toBe(2);
+    await lock.release();
+    expect(existsSync(path)).toBe(false);
   });
 
   it('fails with the file system error when the folder cannot hold it', async () => {
