@@ -74,11 +74,12 @@ describe('GET /v1/valuations/{uprn}/sale', () => {
   });
 
   it('is reproducible: the same sources rebuilt by the ETL and served by a second server give the same answers', async () => {
-    // A separate build (its own DATA_DIR, tables and model), not the first server's model asked twice.
+    // A separate ETL run (its own DATA_DIR, tables and model; not a copy from the run's build
+    // cache), not the first server's model asked twice.
     const other = await startTestServer();
     try {
       const otherKey = (await other.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
-      const rebuilt = await publishSynthBuild(other.dataDir, { addresses: 2000, seed: 11 });
+      const rebuilt = await publishSynthBuild(other.dataDir, { addresses: 2000, seed: 11, fresh: true });
       expect(rebuilt.sourcesDir).toBe(sourcesDir);
       for (const home of [sold, unsoldWithArea, unsoldNoArea]) {
         const a = await get(home!.uprn);
