@@ -497,7 +497,7 @@ export interface paths {
         };
         /**
          * Flood, planning designations and energy risk of a property
-         * @description Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the current EPC rating and whether it is below the England and Wales minimum for letting (F or G; null in Scotland, where that standard does not apply); a list of flags with a short explanation each; the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.
+         * @description Flood zone (1–3) and the flood areas containing the property (null flags, with the reason in `coverage`, for a home outside England: the layers are planning.data.gov.uk's, England only); every planning designation containing it (conservation area, Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the current EPC rating and whether it is below the England and Wales minimum for letting (F or G; null in Scotland, where that standard does not apply); a list of flags with a short explanation each; the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.
          *
          *     Cost: 8 credits.
          */
@@ -519,7 +519,7 @@ export interface paths {
         };
         /**
          * Flood zones for a UPRN, postcode or point
-         * @description The flood zone (1, 2 or 3) with the zone-2 and zone-3 flags and the flood-risk-zone features containing the place: for a UPRN the ETL's result (the property record's), for a point or a postcode's point by the same point-in-polygon rule (docs/spatial.md). For a postcode also the share of its addresses by highest zone. The layer's name and as-of date.
+         * @description The flood zone (1, 2 or 3) with the zone-2 and zone-3 flags and the flood-risk-zone features containing the place: for a UPRN the ETL's result (the property record's), for a point or a postcode's point by the same point-in-polygon rule (docs/spatial.md). For a postcode also the share of its addresses by highest zone. The layer's name and as-of date. The layer is planning.data.gov.uk's, which covers England only: for a Welsh or Scottish UPRN or postcode the zone and flags are null and `coverage` says why (Natural Resources Wales and SEPA flood maps are not loaded).
          *
          *     Cost: 2 credits.
          */
@@ -541,7 +541,7 @@ export interface paths {
         };
         /**
          * Planning designations at a UPRN or point
-         * @description Every planning.data.gov.uk feature in force containing the property or point (conservation area, Article 4 direction, flood zone, listed building and any other dataset the ETL loads) with dataset, name, reference and entry date, and each loaded layer's as-of date. For a UPRN the ETL's result (the one the property record and risks report); for a point the same point-in-polygon rule. None is a 200 with an empty list.
+         * @description Every planning.data.gov.uk feature in force containing the property or point (conservation area, Article 4 direction, flood zone, listed building and any other dataset the ETL loads) with dataset, name, reference and entry date, and each loaded layer's as-of date. For a UPRN the ETL's result (the one the property record and risks report); for a point the same point-in-polygon rule. None is a 200 with an empty list. The layers cover England only: for a Welsh or Scottish home `coverage` says the empty list means no data.
          *
          *     Cost: 2 credits.
          */
@@ -678,9 +678,12 @@ export interface components {
             plot_size?: number | null;
             last_sold_price?: number | null;
             last_sold_date?: string | null;
-            flood_zone_2?: boolean;
-            flood_zone_3?: boolean;
-            conservation_area?: boolean;
+            /** @description null outside England, which the flood layers (planning.data.gov.uk) do not cover, and without a position */
+            flood_zone_2?: boolean | null;
+            /** @description null outside England */
+            flood_zone_3?: boolean | null;
+            /** @description null outside England, which the planning layers do not cover */
+            conservation_area?: boolean | null;
         };
         PropertySales: {
             uprn: number;
@@ -808,7 +811,7 @@ export interface components {
             sample_size: number;
         };
         DesignationShares: {
-            /** @description addresses with coordinates, the denominator of the shares */
+            /** @description addresses with coordinates and known flags (in England: the planning and flood layers cover England only), the denominator of the shares */
             located_addresses: number;
             /** @description share in flood zone 2 or 3 (zone 3 lies within the zone-2 extent) */
             flood_zone_2: number | null;
@@ -866,7 +869,8 @@ export interface components {
                 rooms: number;
             };
             gross_yield_pct: number;
-            article_4: boolean;
+            /** @description in an Article 4 direction area in force; null outside England, which the planning layers (planning.data.gov.uk) do not cover */
+            article_4: boolean | null;
             as_of: string;
         };
         DevelopmentGdv: {
@@ -1381,11 +1385,11 @@ export interface components {
             address: string;
             postcode: string;
             flood: {
-                /** @description highest flood zone containing the property; 1 when none */
-                flood_zone: number;
-                /** @description in flood zone 2, or in zone 3 (which lies within the zone-2 extent) */
-                flood_zone_2: boolean;
-                flood_zone_3: boolean;
+                /** @description highest flood zone containing the property; 1 when none; null outside England (see coverage) or without a position */
+                flood_zone: number | null;
+                /** @description in flood zone 2, or in zone 3 (which lies within the zone-2 extent); null when unknown */
+                flood_zone_2: boolean | null;
+                flood_zone_3: boolean | null;
                 /** @description the flood-risk-zone features containing the property */
                 areas: {
                     /** @description planning.data.gov.uk dataset, e.g. conservation-area, green-belt */
@@ -1399,11 +1403,12 @@ export interface components {
                 }[];
             };
             planning: {
-                conservation_area: boolean;
-                /** @description in an Article 4 direction area in force */
-                article_4: boolean;
-                /** @description inside a listed building outline */
-                listed_building: boolean;
+                /** @description in a conservation area in force; null outside England (see coverage) */
+                conservation_area: boolean | null;
+                /** @description in an Article 4 direction area in force; null outside England */
+                article_4: boolean | null;
+                /** @description inside a listed building outline; null outside England */
+                listed_building: boolean | null;
                 /** @description every planning designation (any loaded dataset other than flood zones) containing the property */
                 designations: components["schemas"]["Designation"][];
             };
@@ -1416,6 +1421,7 @@ export interface components {
                 /** @description current rating F or G; null when there is no certificate, and in Scotland */
                 below_letting_minimum: boolean | null;
             };
+            coverage: components["schemas"]["PlanningCoverage"];
             /** @description every risk found, each with a short explanation; empty when none */
             flags: {
                 /** @enum {string} */
@@ -1438,6 +1444,18 @@ export interface components {
             reference: string | null;
             name: string | null;
         };
+        /** @description outside England the flood zone and planning flags are null (unknown), never zone 1 or not designated */
+        PlanningCoverage: {
+            /**
+             * @description the country the planning and flood layers cover (planning.data.gov.uk publishes them for England only)
+             * @constant
+             */
+            area: "England";
+            /** @description whether the place is in England; null for a bare point, whose country is not determined */
+            covered: boolean | null;
+            /** @description why the flags are null (a Welsh or Scottish place: Natural Resources Wales and SEPA flood maps are not loaded), or why a point's zone 1 may mean no data; null when covered */
+            note: string | null;
+        };
         FloodRisk: {
             location: {
                 /** @enum {string} */
@@ -1447,7 +1465,7 @@ export interface components {
                 lat: number | null;
                 lng: number | null;
             };
-            /** @description highest flood zone containing the place (for a postcode: its point); 1 when none; null without a position */
+            /** @description highest flood zone containing the place (for a postcode: its point); 1 when none; null without a position, and for a UPRN or postcode outside England (see coverage) */
             flood_zone: number | null;
             /** @description in zone 2, or in zone 3 (which lies within the zone-2 extent) */
             flood_zone_2: boolean | null;
@@ -1462,7 +1480,7 @@ export interface components {
             }[];
             /** @description for a postcode: the share of its addresses by highest flood zone; null otherwise */
             postcode_addresses: {
-                /** @description the postcode's addresses with a position: the denominator */
+                /** @description the postcode's addresses with a position and known flags (in England): the denominator */
                 located_addresses: number;
                 zone_1: number | null;
                 /** @description share whose highest zone is 2 */
@@ -1479,6 +1497,7 @@ export interface components {
                 /** @description features of the layer in force at the build date */
                 features: number;
             };
+            coverage: components["schemas"]["PlanningCoverage"];
             /**
              * Format: date
              * @description the build date: features in force then
@@ -1519,6 +1538,8 @@ export interface components {
                 /** @description features of the layer in force at the build date */
                 features: number;
             }[];
+            /** @description an empty list outside England means no layer was published there, not no designation */
+            coverage: components["schemas"]["PlanningCoverage"];
             /** Format: date */
             as_of_date: string;
         };

@@ -29,7 +29,7 @@ export const ValueWithSample = z
 
 export const DesignationSharesSchema = z
   .object({
-    located_addresses: z.number().int().meta({ description: 'addresses with coordinates, the denominator of the shares' }),
+    located_addresses: z.number().int().meta({ description: 'addresses with coordinates and known flags (in England: the planning and flood layers cover England only), the denominator of the shares' }),
     flood_zone_2: z.number().nullable().meta({ description: 'share in flood zone 2 or 3 (zone 3 lies within the zone-2 extent)' }),
     flood_zone_3: z.number().nullable().meta({ description: 'share in flood zone 3' }),
     conservation_area: z.number().nullable(),

@@ -24,9 +24,9 @@ export const PropertyRecordSchema = z
     plot_size: z.number().nullable(),
     last_sold_price: z.number().nullable(),
     last_sold_date: z.string().nullable(),
-    flood_zone_2: z.boolean(),
-    flood_zone_3: z.boolean(),
-    conservation_area: z.boolean(),
+    flood_zone_2: z.boolean().nullable().meta({ description: 'null outside England, which the flood layers (planning.data.gov.uk) do not cover, and without a position' }),
+    flood_zone_3: z.boolean().nullable().meta({ description: 'null outside England' }),
+    conservation_area: z.boolean().nullable().meta({ description: 'null outside England, which the planning layers do not cover' }),
   })
   .partial()
   .meta({ id: 'PropertyRecord', description: 'All fields, or those named in `fields`.' });

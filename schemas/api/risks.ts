@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CoverageSchema } from './planning.ts';
 
 /** EPC ratings, best first. */
 export const EPC_RATINGS = ['A', 'B', 'C', 'D', 'E', 'F', 'G'] as const;
@@ -42,15 +43,15 @@ export const RisksSchema = z
     address: z.string(),
     postcode: z.string(),
     flood: z.object({
-      flood_zone: z.number().int().min(1).max(3).meta({ description: 'highest flood zone containing the property; 1 when none' }),
-      flood_zone_2: z.boolean().meta({ description: 'in flood zone 2, or in zone 3 (which lies within the zone-2 extent)' }),
-      flood_zone_3: z.boolean(),
+      flood_zone: z.number().int().min(1).max(3).nullable().meta({ description: 'highest flood zone containing the property; 1 when none; null outside England (see coverage) or without a position' }),
+      flood_zone_2: z.boolean().nullable().meta({ description: 'in flood zone 2, or in zone 3 (which lies within the zone-2 extent); null when unknown' }),
+      flood_zone_3: z.boolean().nullable(),
       areas: z.array(FloodAreaSchema).meta({ description: 'the flood-risk-zone features containing the property' }),
     }),
     planning: z.object({
-      conservation_area: z.boolean(),
-      article_4: z.boolean().meta({ description: 'in an Article 4 direction area in force' }),
-      listed_building: z.boolean().meta({ description: 'inside a listed building outline' }),
+      conservation_area: z.boolean().nullable().meta({ description: 'in a conservation area in force; null outside England (see coverage)' }),
+      article_4: z.boolean().nullable().meta({ description: 'in an Article 4 direction area in force; null outside England' }),
+      listed_building: z.boolean().nullable().meta({ description: 'inside a listed building outline; null outside England' }),
       designations: z.array(DesignationSchema).meta({ description: 'every planning designation (any loaded dataset other than flood zones) containing the property' }),
     }),
     energy: z.object({
@@ -59,6 +60,7 @@ export const RisksSchema = z
       minimum_rating_for_letting: z.enum(EPC_RATINGS).nullable().meta({ description: 'E, the England and Wales minimum standard for letting; null for a Scottish home, where it does not apply' }),
       below_letting_minimum: z.boolean().nullable().meta({ description: 'current rating F or G; null when there is no certificate, and in Scotland' }),
     }),
+    coverage: CoverageSchema,
     flags: z
       .array(z.object({ code: z.enum(RISK_FLAG_CODES), message: z.string() }))
       .meta({ description: 'every risk found, each with a short explanation; empty when none' }),

@@ -28,7 +28,7 @@ export const HmoValuationSchema = z
     hmo_sale_value: z.object({ point: z.number(), low: z.number(), high: z.number(), confidence: z.enum(['high', 'medium', 'low']) }),
     gross_rent_pcm: z.object({ total: z.number(), per_room_avg: z.number(), rooms: z.number().int() }),
     gross_yield_pct: z.number(),
-    article_4: z.boolean(),
+    article_4: z.boolean().nullable().meta({ description: 'in an Article 4 direction area in force; null outside England, which the planning layers (planning.data.gov.uk) do not cover' }),
     as_of: z.string(),
   })
   .meta({ id: 'HmoValuation' });

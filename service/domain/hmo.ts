@@ -65,7 +65,8 @@ export interface HmoInput {
   /** Recorded bedrooms, or null (then the typical count for the kind is assumed). */
   bedrooms: number | null;
   kind: 'house' | 'flat';
-  article_4: boolean;
+  /** Null when unknown: outside England, which the planning layers do not cover. */
+  article_4: boolean | null;
   room_rent: RoomRentFigure;
   hmo_yield: HmoYieldFigure;
   as_of: string;
@@ -76,7 +77,7 @@ export interface HmoValuation {
   hmo_sale_value: { point: number; low: number; high: number; confidence: HmoConfidence };
   gross_rent_pcm: { total: number; per_room_avg: number; rooms: number };
   gross_yield_pct: number;
-  article_4: boolean;
+  article_4: boolean | null;
   as_of: string;
 }
 

@@ -6,6 +6,7 @@ import {
   type RiskFlag,
   type Risks,
 } from '../../schemas/api/risks.ts';
+import { planningCoverage } from './planning-coverage.ts';
 import { SCOTLAND } from './scotland.ts';
 
 /**
@@ -24,12 +25,13 @@ export interface RiskRecord {
   uprn: number;
   address: string;
   postcode: string;
-  flood_zone: number;
-  flood_zone_2: boolean;
-  flood_zone_3: boolean;
-  conservation_area: boolean;
-  article_4: boolean;
-  listed_building: boolean;
+  /** The flags: null when unknown (outside England, the layers' coverage, or without a position). */
+  flood_zone: number | null;
+  flood_zone_2: boolean | null;
+  flood_zone_3: boolean | null;
+  conservation_area: boolean | null;
+  article_4: boolean | null;
+  listed_building: boolean | null;
   epc_current_rating: string | null;
   epc_potential_rating: string | null;
   /** England, Wales or Scotland (null when unknown). */
@@ -148,6 +150,8 @@ export function assembleRisks(r: RiskRecord, rows: readonly DesignationRow[], so
       minimum_rating_for_letting: mees(r) ? MINIMUM_LETTING_RATING : null,
       below_letting_minimum: current === null || !mees(r) ? null : belowLettingMinimum(current),
     },
+    // Outside England no layer was loaded: the flags above are null, and this says why.
+    coverage: planningCoverage(r.country),
     flags: riskFlags(r, rows.map(designation), current),
     as_of: asOfBySource(sources, r.country),
     build_id: buildId,

@@ -101,7 +101,7 @@ export class HmoValuer {
         uprn: String(uprn),
         bedrooms: p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms),
         kind: p.property_type === 'Flat' ? 'flat' : 'house',
-        article_4: p.article_4 === true,
+        article_4: p.article_4 === null || p.article_4 === undefined ? null : p.article_4 === true,
         room_rent: room,
         hmo_yield: yld,
         as_of: this.asOf,

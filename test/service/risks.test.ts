@@ -27,12 +27,25 @@ const greenUprn = { uprn: '' };
 
 const box = (lng: number, lat: number, d: number) => [[[lng - d, lat - d], [lng + d, lat - d], [lng + d, lat + d], [lng - d, lat + d], [lng - d, lat - d]]];
 
+/** The generator's truth: uprn, postcode, country (E, W, S) and flags of every home. */
+let truthHomes: { uprn: string; postcode: string; country: string; flood_zone: number; conservation_area: boolean; article_4: boolean }[] = [];
+function readTruth(dir: string): typeof truthHomes {
+  const [header, ...lines] = readFileSync(join(dir, 'truth', 'properties.csv'), 'utf8').trim().split('\n');
+  const cols = header!.split(',');
+  const at = (n: string) => cols.indexOf(n);
+  return lines.map((l) => l.split(',')).map((c) => ({
+    uprn: c[at('uprn')]!, postcode: c[at('postcode')]!, country: c[at('country')]!, flood_zone: Number(c[at('flood_zone')]),
+    conservation_area: c[at('conservation_area')] === '1', article_4: c[at('article_4')] === '1',
+  }));
+}
+
 /** Two UPRNs the generator put outside every layer, with their coordinates from OS Open UPRN. */
 function quietUprns(dir: string): { uprn: string; lat: number; lng: number }[] {
   const truth = readFileSync(join(dir, 'truth', 'properties.csv'), 'utf8').trim().split('\n');
   const cols = truth[0]!.split(',');
   const at = (n: string) => cols.indexOf(n);
-  const quiet = new Set(truth.slice(1).map((l) => l.split(',')).filter((c) => c[at('flood_zone')] === '0' && c[at('conservation_area')] === '0' && c[at('article_4')] === '0').map((c) => c[at('uprn')]!));
+  // English homes: the layers (and so the added ones' flags) cover England only.
+  const quiet = new Set(truth.slice(1).map((l) => l.split(',')).filter((c) => c[at('country')] === 'E' && c[at('flood_zone')] === '0' && c[at('conservation_area')] === '0' && c[at('article_4')] === '0').map((c) => c[at('uprn')]!));
   const coords = readFileSync(join(dir, 'uprn', 'osopenuprn.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
   const picked = coords.filter((c) => quiet.has(c[0]!));
   // Far apart in the file, so the two small boxes do not catch each other's property.
@@ -66,7 +79,9 @@ const one = async (q: string): Promise<string> => {
 const get = (uprn: string, k = key) => call(s.base, 'GET', `/v1/risks/${uprn}`, { key: k });
 
 beforeAll(async () => {
-  addLayers(await synthRegion(ADDRESSES, SEED));
+  const region = await synthRegion(ADDRESSES, SEED);
+  addLayers(region);
+  truthHomes = readTruth(region);
   s = await startTestServer();
   key = (await s.account('enterprise', { limit: 1_000_000, windowMs: 60_000 })).key;
   ({ manifest } = await publishSynthBuild(s.dataDir, { addresses: ADDRESSES, seed: SEED }));
@@ -227,6 +242,76 @@ describe('GET /v1/risks/{uprn}', () => {
     expect(Number(ok.headers['x-credits-remaining'])).toBe(before - 8);
     const again = await get('999999999999', acc.key);
     expect(Number(again.headers['x-credits-remaining'])).toBe(before - 8);
+  });
+});
+
+describe('coverage: the planning and flood layers cover England only', () => {
+  const NOTE = /planning\.data\.gov\.uk, which covers England only.*Natural Resources Wales and SEPA/;
+  const NONE = { flood_zone: null, flood_zone_2: null, flood_zone_3: null, areas: [] };
+  const home = (country: string) => {
+    const h = truthHomes.find((t) => t.country === country);
+    if (!h) throw new Error(`the region has no home in ${country}`);
+    return h;
+  };
+  const q = (path: string) => call(s.base, 'GET', path, { key });
+
+  for (const [country, name] of [['W', 'Welsh'], ['S', 'Scottish']] as const) {
+    it(`a ${name} home: GET /risks gives null flood and planning flags with the reason, never zone 1`, async () => {
+      const h = home(country);
+      const r = await get(h.uprn);
+      expect(r.status).toBe(200);
+      expect(RisksSchema.safeParse(r.json).success).toBe(true);
+      expect(r.json.flood).toEqual(NONE);
+      expect(r.json.planning).toEqual({ conservation_area: null, article_4: null, listed_building: null, designations: [] });
+      expect(r.json.coverage).toMatchObject({ area: 'England', covered: false });
+      expect(r.json.coverage.note).toMatch(NOTE);
+      const codes = r.json.flags.map((f: any) => f.code);
+      for (const c of ['flood_zone_2', 'flood_zone_3', 'conservation_area', 'article_4', 'listed_building']) expect(codes).not.toContain(c);
+      // The property record says the same: unknown, not "not in a flood zone".
+      const rec = await q(`/v1/properties/${h.uprn}`);
+      expect(rec.json).toMatchObject({ flood_zone_2: null, flood_zone_3: null, conservation_area: null });
+    });
+
+    it(`a ${name} home and postcode: GET /flood-risk gives a null zone with the reason; GET /planning/constraints says an empty list is no data`, async () => {
+      const h = home(country);
+      for (const path of [`/v1/flood-risk?uprn=${h.uprn}`, `/v1/flood-risk?postcode=${encodeURIComponent(h.postcode)}`]) {
+        const r = await q(path);
+        expect(r.status, path).toBe(200);
+        expect(r.json, path).toMatchObject({ flood_zone: null, flood_zone_2: null, flood_zone_3: null, areas: [] });
+        expect(r.json.coverage, path).toMatchObject({ area: 'England', covered: false });
+        expect(r.json.coverage.note, path).toMatch(NOTE);
+      }
+      const pc = await q(`/v1/flood-risk?postcode=${encodeURIComponent(h.postcode)}`);
+      expect(pc.json.postcode_addresses).toMatchObject({ located_addresses: 0, zone_1: null, zone_2: null, zone_3: null });
+      const c = await q(`/v1/planning/constraints?uprn=${h.uprn}`);
+      expect(c.status).toBe(200);
+      expect(c.json).toMatchObject({ count: 0, constraints: [], coverage: { area: 'England', covered: false } });
+      expect(c.json.coverage.note).toMatch(NOTE);
+    });
+  }
+
+  it('an English home: flags as the generator drew them, covered, no note', async () => {
+    // One in zone 3 and a conservation area if the region has one, else any English home.
+    const h = truthHomes.find((t) => t.country === 'E' && t.flood_zone === 3 && t.conservation_area) ?? home('E');
+    const r = await get(h.uprn);
+    expect(r.status).toBe(200);
+    expect(r.json.flood).toMatchObject({ flood_zone: h.flood_zone === 0 ? 1 : h.flood_zone, flood_zone_2: h.flood_zone >= 2, flood_zone_3: h.flood_zone === 3 });
+    expect(r.json.planning).toMatchObject({ conservation_area: h.conservation_area, article_4: h.article_4 });
+    expect(r.json.coverage).toEqual({ area: 'England', covered: true, note: null });
+    const f = await q(`/v1/flood-risk?uprn=${h.uprn}`);
+    expect(f.json).toMatchObject({ flood_zone: h.flood_zone === 0 ? 1 : h.flood_zone, coverage: { area: 'England', covered: true, note: null } });
+    const c = await q(`/v1/planning/constraints?uprn=${h.uprn}`);
+    expect(c.json.coverage).toEqual({ area: 'England', covered: true, note: null });
+  });
+
+  it('a bare point: flags by the layers as before, and a note that its country is not determined', async () => {
+    const h = home('E');
+    const [p] = await rows(`SELECT lat, lng FROM properties WHERE uprn = ${h.uprn}`);
+    const r = await q(`/v1/flood-risk?lat=${p!.lat}&lng=${p!.lng}`);
+    expect(r.status).toBe(200);
+    expect(r.json.flood_zone).toBe(h.flood_zone === 0 ? 1 : h.flood_zone);
+    expect(r.json.coverage).toMatchObject({ area: 'England', covered: null });
+    expect(r.json.coverage.note).toMatch(/country of a point is not determined/);
   });
 });
 

@@ -79,6 +79,22 @@ describe('GET /v1/valuations/{uprn}/hmo', () => {
     expect(r.json.article_4).toBe(true);
   });
 
+  it('article_4 is null (unknown) for a Welsh home: the planning layers cover England only', async () => {
+    const db = await buildSql(s.dataDir);
+    const welsh = await db.q(`SELECT uprn FROM properties WHERE country = 'Wales' AND property_type <> 'Flat' AND bedrooms >= 3 ORDER BY uprn LIMIT 20`);
+    db.close();
+    expect(welsh.length).toBeGreaterThan(0);
+    let valued = 0;
+    for (const w of welsh) {
+      const r = await get(`${w.uprn}/hmo`);
+      if (r.status !== 200) continue; // no room rents or HMO yield measured for its area
+      valued++;
+      expect(HmoValuationSchema.strict().parse(r.json)).toBeTruthy();
+      expect(r.json.article_4).toBeNull();
+    }
+    expect(valued).toBeGreaterThan(0);
+  });
+
   it('no recorded bedrooms: the typical count is assumed and confidence is low', async () => {
     if (!noBedrooms) return expect.fail('the region has no house without recorded bedrooms');
     const r = await get(`${noBedrooms.uprn}/hmo`);

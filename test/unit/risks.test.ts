@@ -100,3 +100,21 @@ describe('a Scottish home', () => {
     expect(riskFlags(record({ country: 'Scotland', epc_current_rating: null }), [], null).map((f) => f.code)).toEqual(['no_epc']);
   });
 });
+
+describe('outside England (the planning and flood layers\' coverage)', () => {
+  const unknown = { flood_zone: null, flood_zone_2: null, flood_zone_3: null, conservation_area: null, article_4: null, listed_building: null };
+  for (const country of ['Wales', 'Scotland']) {
+    it(`a home in ${country}: null flags, no flood or planning flag, coverage says why`, () => {
+      const r = assembleRisks(record({ ...unknown, country, epc_current_rating: 'D' }), [], [], 'b1');
+      expect(RisksSchema.parse(r)).toEqual(r);
+      expect(r.flood).toEqual({ flood_zone: null, flood_zone_2: null, flood_zone_3: null, areas: [] });
+      expect(r.planning).toEqual({ conservation_area: null, article_4: null, listed_building: null, designations: [] });
+      expect(r.coverage).toMatchObject({ area: 'England', covered: false });
+      expect(r.coverage.note).toMatch(/England only.*Natural Resources Wales and SEPA/);
+      expect(r.flags).toEqual([]);
+    });
+  }
+  it('an English home is covered, with no note', () => {
+    expect(assembleRisks(record({}), [], [], 'b1').coverage).toEqual({ area: 'England', covered: true, note: null });
+  });
+});

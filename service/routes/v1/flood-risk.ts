@@ -1,6 +1,8 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { FLOOD_LOCATION, FloodRiskQuerySchema, FloodRiskSchema } from '../../../schemas/api/planning.ts';
 import { share } from '../../domain/lookups.ts';
+import { planningCoverage } from '../../domain/planning-coverage.ts';
+import { postcodeRow } from '../../location/resolve.ts';
 import { placeOrNotFound } from '../place.ts';
 import { areaCounts } from '../../lookups/areas.ts';
 import { floodZone, planningLayers } from '../../lookups/planning.ts';
@@ -17,7 +19,9 @@ export default defineRoute({
   description:
     'The flood zone (1, 2 or 3) with the zone-2 and zone-3 flags and the flood-risk-zone features containing the place: for a ' +
     'UPRN the ETL\'s result (the property record\'s), for a point or a postcode\'s point by the same point-in-polygon rule ' +
-    '(docs/spatial.md). For a postcode also the share of its addresses by highest zone. The layer\'s name and as-of date.',
+    '(docs/spatial.md). For a postcode also the share of its addresses by highest zone. The layer\'s name and as-of date. ' +
+    'The layer is planning.data.gov.uk\'s, which covers England only: for a Welsh or Scottish UPRN or postcode the zone and flags ' +
+    'are null and `coverage` says why (Natural Resources Wales and SEPA flood maps are not loaded).',
   tag: 'Risk and planning',
   cost: 2,
   query: FloodRiskQuerySchema,
@@ -34,8 +38,14 @@ export default defineRoute({
       : located ? idx!.points.query(place.lng!, place.lat!) : []
     ).filter((f) => f.dataset === FLOOD);
     const zone = floodZone(areas);
-    // A UPRN without a position has unknown flags (docs/spatial.md), never zone 1.
-    const known = located;
+    // The layers cover England only: a UPRN's or postcode's country says whether the place is
+    // covered; a bare point's is not determined (the note says what zone 1 then means).
+    const country = place.kind === 'uprn'
+      ? (await data.records.get()).get(place.uprn!)?.country ?? null
+      : place.kind === 'postcode' ? (await postcodeRow(place.postcode!, data))?.country ?? null : null;
+    const coverage = planningCoverage(country == null ? null : String(country), place.kind !== 'point');
+    // A UPRN without a position, or a place outside England, has unknown flags (docs/spatial.md), never zone 1.
+    const known = located && coverage.covered !== false;
     let postcodeAddresses = null;
     if (place.kind === 'postcode') {
       const c = areaCounts(t, 'postcode', place.postcode!);
@@ -55,6 +65,7 @@ export default defineRoute({
       areas: areas.map((f) => ({ entity: f.entity, reference: f.reference, name: f.name, flood_risk_level: f.flood_risk_level })),
       postcode_addresses: postcodeAddresses,
       layer: planningLayers(build, idx!, FLOOD)[0] ?? { dataset: FLOOD, as_of: null, latest_entry_date: null, features: 0 },
+      coverage,
       as_of_date: t.buildDate,
     };
   },

@@ -1,10 +1,13 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { PLANNING_LOCATION, PlanningConstraintsSchema, PlanningQuerySchema } from '../../../schemas/api/planning.ts';
 import { placeOrNotFound } from '../place.ts';
+import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { featureId, planningLayers } from '../../lookups/planning.ts';
 import { buildDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 export default defineRoute({
   method: 'GET',
@@ -15,7 +18,8 @@ export default defineRoute({
     'Every planning.data.gov.uk feature in force containing the property or point (conservation area, Article 4 direction, ' +
     'flood zone, listed building and any other dataset the ETL loads) with dataset, name, reference and entry date, and each ' +
     'loaded layer\'s as-of date. For a UPRN the ETL\'s result (the one the property record and risks report); for a point the ' +
-    'same point-in-polygon rule. None is a 200 with an empty list.',
+    'same point-in-polygon rule. None is a 200 with an empty list. The layers cover England only: for a Welsh or Scottish home ' +
+    '`coverage` says the empty list means no data.',
   tag: 'Risk and planning',
   cost: 2,
   query: PlanningQuerySchema,
@@ -41,6 +45,10 @@ export default defineRoute({
       count: constraints.length,
       constraints,
       layers: planningLayers(build, idx!),
+      // The layers cover England only: for a Welsh or Scottish home an empty list is no data, and this says so.
+      coverage: place.kind === 'uprn'
+        ? planningCoverage(str((await data.records.get()).get(place.uprn!)?.country))
+        : planningCoverage(null, false),
       as_of_date: buildDate(build),
     };
   },

@@ -7,6 +7,7 @@ import { notServedYet } from './not-served.ts';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === true);
 
 /**
  * A `properties` row as the spec's record. `estimate` is the sale valuation of the same build
@@ -34,9 +35,10 @@ export function toPropertyRecord(r: Record<string, unknown>, estimate: number | 
     plot_size: num(r.plot_size),
     last_sold_price: num(r.last_sold_price),
     last_sold_date: str(r.last_sold_date),
-    flood_zone_2: r.flood_zone_2 === true,
-    flood_zone_3: r.flood_zone_3 === true,
-    conservation_area: r.conservation_area === true,
+    // Null (unknown) outside England, which the planning and flood layers do not cover.
+    flood_zone_2: bool(r.flood_zone_2),
+    flood_zone_3: bool(r.flood_zone_3),
+    conservation_area: bool(r.conservation_area),
   };
 }
 

@@ -8,18 +8,20 @@ import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
 const str = (v: RecordValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
+const bool = (v: RecordValue | undefined): boolean | null => (v === null || v === undefined ? null : v === true);
 
 function toRecord(r: Record<string, RecordValue>): RiskRecord {
   return {
     uprn: Number(r.uprn),
     address: String(r.address),
     postcode: String(r.postcode),
-    flood_zone: Number(r.flood_zone ?? 1),
-    flood_zone_2: r.flood_zone_2 === true,
-    flood_zone_3: r.flood_zone_3 === true,
-    conservation_area: r.conservation_area === true,
-    article_4: r.article_4 === true,
-    listed_building: r.listed_building === true,
+    // Null stays null: unknown (outside England, the layers' coverage), never zone 1 or "not designated".
+    flood_zone: r.flood_zone == null ? null : Number(r.flood_zone),
+    flood_zone_2: bool(r.flood_zone_2),
+    flood_zone_3: bool(r.flood_zone_3),
+    conservation_area: bool(r.conservation_area),
+    article_4: bool(r.article_4),
+    listed_building: bool(r.listed_building),
     epc_current_rating: str(r.epc_current_rating),
     epc_potential_rating: str(r.epc_potential_rating),
     country: str(r.country),
@@ -37,7 +39,7 @@ export default defineRoute({
   operationId: 'getRisks',
   summary: 'Flood, planning designations and energy risk of a property',
   description:
-    'Flood zone (1–3) and the flood areas containing the property; every planning designation containing it (conservation area, ' +
+    'Flood zone (1–3) and the flood areas containing the property (null flags, with the reason in `coverage`, for a home outside England: the layers are planning.data.gov.uk\'s, England only); every planning designation containing it (conservation area, ' +
     'Article 4 direction, listed building and any other loaded planning.data.gov.uk dataset) with name, reference and dataset; the ' +
     'current EPC rating and whether it is below the England and Wales minimum for letting (F or G; null in Scotland, where that standard does not apply); a list of flags with a short explanation each; ' +
     'the as-of date of each source. The flags are the ones the property record reports, computed at ETL time by point-in-polygon.',

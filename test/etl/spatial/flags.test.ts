@@ -68,7 +68,8 @@ async function stagePlanning(c: DuckDBConnection, features: object[]): Promise<v
   }
 }
 
-async function loadPoints(c: DuckDBConnection, table: string, points: typeof POINTS): Promise<void> {
+/** The points as a table; every one in England (the layers' coverage) unless `countries` says otherwise by UPRN. */
+async function loadPoints(c: DuckDBConnection, table: string, points: typeof POINTS, countries: Record<number, string | null> = {}): Promise<void> {
   await c.run(`CREATE OR REPLACE TABLE ${table} (uprn BIGINT, lat DOUBLE, lng DOUBLE)`);
   const a = await c.createAppender(table);
   for (const [uprn, lng, lat] of points) {
@@ -81,6 +82,10 @@ async function loadPoints(c: DuckDBConnection, table: string, points: typeof POI
   }
   a.flushSync();
   a.closeSync();
+  await c.run(`ALTER TABLE ${table} ADD COLUMN country VARCHAR DEFAULT 'England'`);
+  for (const [uprn, country] of Object.entries(countries)) {
+    await c.run(`UPDATE ${table} SET country = ${country === null ? 'NULL' : `'${country}'`} WHERE uprn = ${uprn}`);
+  }
 }
 
 const rows = async (c: DuckDBConnection, q: string) => (await c.runAndReadAll(q)).getRowObjectsJson();
@@ -151,11 +156,35 @@ describe('computeFlags on a small in-memory database', () => {
       points: 13,
       uprns: 14,
       located: 13,
+      covered: 13,
       features: 8, // 10 staged, one ended in 2020 and one ends today
       features_by_dataset: { 'article-4-direction-area': 2, 'conservation-area': 1, 'flood-risk-zone': 3, 'green-belt': 1, 'listed-building-outline': 1 },
       designations: 14,
       flagged: { flood_zone_2: 4, flood_zone_3: 2, conservation_area: 4, article_4: 3, listed_building: 1 },
     });
+  });
+
+  it('gives NULL flags (unknown) outside England, the layers\' coverage: Wales, Scotland, an unknown country', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    try {
+      await stagePlanning(c, LAYERS);
+      // 1: inside zones 2 and 3, a conservation area and a listed outline, but given as Welsh;
+      // 12: in no feature, Scottish; 14: no country known; 3: in no feature, English.
+      await loadPoints(c, 'points', POINTS, { 1: 'Wales', 12: 'Scotland', 14: null });
+      const n = await computeFlags(c, 'points', { today: TODAY });
+      expect(n).toMatchObject({ uprns: 14, located: 13, covered: 10 });
+      const none = { flood_zone: null, flood_zone_2: null, flood_zone_3: null, conservation_area: null, article_4: null, listed_building: null };
+      expect(await rows(c, 'SELECT * FROM uprn_flags WHERE uprn IN (1, 3, 12, 14) ORDER BY uprn')).toEqual([
+        { uprn: '1', ...none },
+        { uprn: '3', flood_zone: 1, flood_zone_2: false, flood_zone_3: false, conservation_area: false, article_4: false, listed_building: false },
+        { uprn: '12', ...none },
+        { uprn: '14', ...none },
+      ]);
+    } finally {
+      c.closeSync();
+      db.closeSync();
+    }
   });
 
   it('gives the same tables when run again (replaces, never appends)', async () => {
@@ -182,7 +211,7 @@ describe('computeFlags at scale and on bad input', () => {
     try {
       await stagePlanning(c, LAYERS);
       // A 250 × 1000 grid inside Zone 2 and the conservation area, crossing Zone 3's west edge.
-      await c.run(`CREATE TABLE grid AS SELECT i::BIGINT AS uprn, 51.451 + (i % 1000) * 0.00001 AS lat, -2.599 + (i // 1000) * 0.00002 AS lng FROM range(250000) t(i)`);
+      await c.run(`CREATE TABLE grid AS SELECT i::BIGINT AS uprn, 51.451 + (i % 1000) * 0.00001 AS lat, -2.599 + (i // 1000) * 0.00002 AS lng, 'England' AS country FROM range(250000) t(i)`);
       const n = await computeFlags(c, 'grid', { today: TODAY });
       // Zone 3 by a plain rectangle test in SQL (boundary inclusive), independent of ours.
       const [z3] = await rows(c, `SELECT count(*)::INTEGER AS n FROM grid WHERE lng BETWEEN -2.595 AND -2.585 AND lat BETWEEN 51.455 AND 51.465`);
@@ -207,7 +236,7 @@ describe('computeFlags at scale and on bad input', () => {
       await stagePlanning(c, []);
       await loadPoints(c, 'points', POINTS);
       const n = await computeFlags(c, 'points', { today: TODAY });
-      expect(n).toMatchObject({ uprns: 14, located: 13, features: 0, designations: 0 });
+      expect(n).toMatchObject({ uprns: 14, located: 13, covered: 13, features: 0, designations: 0 });
       expect(await rows(c, 'SELECT DISTINCT flood_zone, conservation_area FROM uprn_flags WHERE uprn <> 11')).toEqual([{ flood_zone: 1, conservation_area: false }]);
     } finally {
       c.closeSync();

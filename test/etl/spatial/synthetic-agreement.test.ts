@@ -86,9 +86,12 @@ describe('spatial flags on the synthetic region', () => {
     const [header, ...lines] = readFileSync(join(dir, 'truth', 'properties.csv'), 'utf8').trim().split('\n');
     const cols = header!.split(',');
     const at = (name: string) => cols.indexOf(name);
-    const truth = new Map(lines.map((l) => {
+    type Flags = { flood_zone: number | null; conservation_area: boolean | null; article_4: boolean | null };
+    const truth = new Map(lines.map((l): [string, Flags] => {
       const c = l.split(',');
       const zone = Number(c[at('flood_zone')]);
+      // The layers cover England only: a Welsh or Scottish home's flags are unknown (null).
+      if (c[at('country')] !== 'E') return [c[at('uprn')]!, { flood_zone: null, conservation_area: null, article_4: null }];
       return [c[at('uprn')]!, { flood_zone: zone === 0 ? 1 : zone, conservation_area: c[at('conservation_area')] === '1', article_4: c[at('article_4')] === '1' }];
     }));
     const flags = await rows('SELECT uprn, flood_zone, conservation_area, article_4 FROM uprn_flags');
@@ -103,6 +106,9 @@ describe('spatial flags on the synthetic region', () => {
     }
     expect(compared).toBeGreaterThan(ADDRESSES * 0.9);
     expect(differ).toEqual([]);
+    // Both kinds were compared: English homes with flags, Welsh and Scottish ones without.
+    const kinds = new Set([...truth.values()].map((t) => (t.flood_zone === null ? 'unknown' : 'known')));
+    expect([...kinds].sort()).toEqual(['known', 'unknown']);
   });
 
   it('uprn_flags, the properties table and the property record file all read the same result', async () => {

@@ -1,6 +1,8 @@
 -- Counts of the flag tables for the build manifest.
+-- located: UPRNs with coordinates; covered: those of them with flags (inside the layers' coverage).
 SELECT count(*)::BIGINT AS uprns,
-       count(flood_zone)::BIGINT AS located,
+       (SELECT count(DISTINCT uprn) FROM spatial_points WHERE lat IS NOT NULL AND lng IS NOT NULL)::BIGINT AS located,
+       count(flood_zone)::BIGINT AS covered,
        count(*) FILTER (WHERE flood_zone_2)::BIGINT AS flood_zone_2,
        count(*) FILTER (WHERE flood_zone_3)::BIGINT AS flood_zone_3,
        count(*) FILTER (WHERE conservation_area)::BIGINT AS conservation_area,

@@ -21,8 +21,13 @@ export interface FlagCounts {
   points: number;
   /** Distinct UPRNs in the points table (rows of `uprn_flags`). */
   uprns: number;
-  /** UPRNs with coordinates, so with flags; the others have NULL flags. */
+  /** UPRNs with coordinates. */
   located: number;
+  /**
+   * Located UPRNs inside the layers' coverage (country England), so with flags; the others
+   * (no coordinates, or in Wales, Scotland or an unknown country) have NULL flags.
+   */
+  covered: number;
   /** Features in force that were indexed, in total and by dataset. */
   features: number;
   features_by_dataset: Record<string, number>;
@@ -123,7 +128,8 @@ async function featuresInForce(conn: DuckDBConnection, today: string): Promise<F
 
 /**
  * Computes every UPRN's planning and flood flags once, at ETL time, from the staged planning
- * layers (`stg_planning`) and a points table (uprn BIGINT, lat DOUBLE, lng DOUBLE).
+ * layers (`stg_planning`) and a points table (uprn BIGINT, lat DOUBLE, lng DOUBLE, country VARCHAR:
+ * England, Wales or Scotland; only England's UPRNs get flags, the layers' coverage).
  *
  * Creates `uprn_designations` (uprn, dataset, entity, reference, name, flood_risk_level: one
  * row per point per containing feature, for the risks and constraints endpoints) and
@@ -142,7 +148,7 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
   const features = await featuresInForce(conn, opts.today);
   const index = buildIndex(features);
   // A fixed name for the points lets the SQL live in files; casts make the column types known.
-  await conn.run(`CREATE OR REPLACE TEMP VIEW spatial_points AS SELECT uprn::BIGINT AS uprn, lat::DOUBLE AS lat, lng::DOUBLE AS lng FROM ${pointsTable}`);
+  await conn.run(`CREATE OR REPLACE TEMP VIEW spatial_points AS SELECT uprn::BIGINT AS uprn, lat::DOUBLE AS lat, lng::DOUBLE AS lng, country::VARCHAR AS country FROM ${pointsTable}`);
   try {
     const hits = new HitBuffer();
     let points = 0;
@@ -171,6 +177,7 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
       points,
       uprns: Number(c.uprns),
       located: Number(c.located),
+      covered: Number(c.covered),
       features: features.length,
       features_by_dataset: byDataset,
       designations,

@@ -4,9 +4,15 @@
 --   within the 0.1% extent that defines Zone 2).
 -- flood_zone: the highest level the point is in, 1 when in none.
 -- A UPRN without coordinates gets NULL flags: unknown, not "outside".
+-- So does a UPRN outside the layers' coverage: planning.data.gov.uk publishes these layers for
+-- England only, so a UPRN whose country (the postcode directory's, else the GSS code prefix) is
+-- not England, or is unknown, gets NULL flags: being in no English feature says nothing about a
+-- home in Wales or Scotland (Natural Resources Wales and SEPA flood maps are not loaded).
 CREATE OR REPLACE TABLE uprn_flags AS
 WITH points AS (
-  SELECT uprn, bool_or(lat IS NOT NULL AND lng IS NOT NULL) AS located
+  SELECT uprn,
+         -- Flags are known for a UPRN with coordinates, in England (the coverage).
+         bool_or(lat IS NOT NULL AND lng IS NOT NULL) AND bool_and(coalesce(country = 'England', false)) AS known
   FROM spatial_points
   WHERE uprn IS NOT NULL
   GROUP BY uprn
@@ -21,12 +27,12 @@ d AS (
   GROUP BY uprn
 )
 SELECT p.uprn,
-       (CASE WHEN p.located THEN coalesce(d.flood_level, 1) END)::INTEGER AS flood_zone,
-       CASE WHEN p.located THEN coalesce(d.flood_level, 1) >= 2 END AS flood_zone_2,
-       CASE WHEN p.located THEN coalesce(d.flood_level, 1) >= 3 END AS flood_zone_3,
-       CASE WHEN p.located THEN coalesce(d.conservation_area, false) END AS conservation_area,
-       CASE WHEN p.located THEN coalesce(d.article_4, false) END AS article_4,
-       CASE WHEN p.located THEN coalesce(d.listed_building, false) END AS listed_building
+       (CASE WHEN p.known THEN coalesce(d.flood_level, 1) END)::INTEGER AS flood_zone,
+       CASE WHEN p.known THEN coalesce(d.flood_level, 1) >= 2 END AS flood_zone_2,
+       CASE WHEN p.known THEN coalesce(d.flood_level, 1) >= 3 END AS flood_zone_3,
+       CASE WHEN p.known THEN coalesce(d.conservation_area, false) END AS conservation_area,
+       CASE WHEN p.known THEN coalesce(d.article_4, false) END AS article_4,
+       CASE WHEN p.known THEN coalesce(d.listed_building, false) END AS listed_building
 FROM points p
 LEFT JOIN d USING (uprn)
 ORDER BY p.uprn;

@@ -58,12 +58,12 @@ SELECT
   s.last_sold_price,
   s.last_sold_date,
   coalesce(s.sale_count, 0) AS sale_count,
-  coalesce(f.flood_zone, 1) AS flood_zone,
-  coalesce(f.flood_zone_2, false) AS flood_zone_2,
-  coalesce(f.flood_zone_3, false) AS flood_zone_3,
-  coalesce(f.conservation_area, false) AS conservation_area,
-  coalesce(f.article_4, false) AS article_4,
-  coalesce(f.listed_building, false) AS listed_building
+  f.flood_zone,
+  f.flood_zone_2,
+  f.flood_zone_3,
+  f.conservation_area,
+  f.article_4,
+  f.listed_building
 FROM addresses a
 LEFT JOIN epc_by_uprn e USING (uprn)
 LEFT JOIN last_sale s USING (uprn)
