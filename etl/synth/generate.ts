@@ -7,10 +7,9 @@ import { EPC_ODC_HEADER } from '../../schemas/sources/epc.ts';
 import { SCOTTISH_EPC_HEADER, SCOTTISH_EPC_LABELS } from '../../schemas/sources/epc-scotland.ts';
 import { ONSPD_HEADER } from '../../schemas/sources/onspd.ts';
 import { OS_UPRN_HEADER } from '../../schemas/sources/os-uprn.ts';
-import { ONS_RENTS_HEADER, RENTAL_EVIDENCE_HEADER } from '../../schemas/sources/rents.ts';
-import { UKHPI_FULL_HEADER } from '../../schemas/sources/ukhpi.ts';
+import { RENTAL_EVIDENCE_HEADER } from '../../schemas/sources/rents.ts';
 import { bngToWgs84 } from '../sources/grid.ts';
-import { buildAreaIndex, trueValue, type AreaIndex } from './area-index.ts';
+import { buildAreaIndex, trueValue } from './area-index.ts';
 import { CrimeWriter } from './crime.ts';
 import { certificatesFor } from './epc.ts';
 import { scottishCertificatesFor } from './epc-scotland.ts';
@@ -19,17 +18,18 @@ import { HMO_TRUTH_HEADER, HmoRegisterWriter } from './hmo.ts';
 import { HpiAccumulator } from './hpi.ts';
 import { csvRow, OutFile } from './out.ts';
 import { DEFAULT_TODAY, GENERATOR_VERSION, RENT, SCRAPE_LAG_DAYS, TOWNS } from './params.ts';
-import { buildPlanning, featureCollection, type PlanningShape } from './planning.ts';
+import { buildPlanning, type PlanningShape } from './planning.ts';
 import { Planter, plantStreamed } from './planted.ts';
 import { rng } from './prng.ts';
-import { planRegion, type District } from './region.ts';
+import { planRegion } from './region.ts';
 import { LISTINGS_TRUTH_HEADER, ListingsWriter } from './listings.ts';
 import { letsFor, onsCategory, rentTruth, RentStats } from './rents.ts';
 import { SchoolsWriter } from './schools.ts';
 import { guid, salesFor, type Sale } from './sales.ts';
-import { listingFor, listingRows, newHost, type Host, type Ids, type Listing } from './str.ts';
-import { dayOf, isoDay, monthOf, monthOfDay, ymStr, type DayIdx, type MonthIdx } from './time.ts';
+import { listingFor, listingRows, newHost, type Host, type Listing } from './str.ts';
+import { dayOf, isoDay, monthOf, monthOfDay, ymStr, type DayIdx } from './time.ts';
 import { UprnAllocator, sectorUnits, type Property, type Unit } from './units.ts';
+import { planningFile, writeHpi, writeOnsRents, type Ctx } from './region-files.ts';
 
 export interface GenerateOptions {
   out: string;
@@ -230,27 +230,6 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
   return { manifest, files: reports };
 }
 
-interface Ctx {
-  seed: number;
-  today: MonthIdx;
-  todayDay: DayIdx;
-  scrape: DayIdx;
-  index: AreaIndex;
-  planning: PlanningShape[];
-  f: Record<string, OutFile>;
-  t: Record<string, OutFile>;
-  planter: Planter;
-  hpi: HpiAccumulator;
-  onsStats: Map<string, RentStats>;
-  ids: Ids;
-  evidenceSeq: number;
-  updates: { c: number; d: number };
-  crime: CrimeWriter;
-  schools: SchoolsWriter;
-  market: ListingsWriter;
-  hmo: HmoRegisterWriter;
-}
-
 function writeSmall(out: string, rel: string, text: string, rows: number): FileReport {
   const p = join(out, rel);
   mkdirSync(join(p, '..'), { recursive: true });
@@ -393,42 +372,4 @@ function writeRentals(ctx: Ctx, p: Property, lets: ReturnType<typeof letsFor>): 
     ]));
     ctx.t.rentals!.row(csvRow([id, p.uprn, isoDay(l.day), l.kind, l.trueRent, l.observedRent]));
   }
-}
-
-function writeHpi(ctx: Ctx, plan: District[]): void {
-  const file = ctx.f.hpi!;
-  file.raw(UKHPI_FULL_HEADER.join(',') + '\n');
-  // The full file lags: the latest month published is two months before today.
-  for (const row of ctx.hpi.rows(plan, ctx.index, ctx.today - 2)) file.row(row);
-  const bad = UKHPI_FULL_HEADER.map((h) => (h === 'Date' ? '01/01/2020' : h === 'RegionName' ? 'Planted' : h === 'AreaCode' ? 'XYZ' : h === 'AveragePrice' ? '100000' : h === 'Index' ? '50.0' : ''));
-  ctx.planter.plant(file, 'invalid:area_code', bad.join(',') + '\n');
-}
-
-const ONS_ORDER = ['Room', 'Studio', 'One Bedroom', 'Two Bedrooms', 'Three Bedrooms', 'Four or more Bedrooms', 'All categories'];
-
-function thousands(x: number): string {
-  return String(Math.round(x)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** ONS private rental market statistics: a title row, the header, then LA × category rows. */
-function writeOnsRents(ctx: Ctx): void {
-  const f = ctx.f.onsRents!;
-  f.raw(`Table 2.7: Summary of monthly rents recorded in the 12 months to ${ymStr(ctx.today)} by bedroom category for each local authority (synthetic)\n\n`);
-  f.raw(ONS_RENTS_HEADER.join(',') + '\n');
-  for (const town of TOWNS) {
-    for (const cat of ONS_ORDER) {
-      const s = ctx.onsStats.get(`${town.laCode}|${cat}`);
-      if (!s || s.count < 5) continue; // ONS suppresses small counts; we leave the row out
-      f.row(csvRow(['', town.laCode, town.laName, cat, s.count, thousands(s.sum / s.count), thousands(s.quantile(0.25)), thousands(s.quantile(0.5)), thousands(s.quantile(0.75))]));
-    }
-  }
-  ctx.planter.plant(f, 'invalid:category', csvRow(['', 'E06000023', 'City of Bristol', 'Five Bedrooms', '10', '900', '800', '900', '1,000']));
-}
-
-function planningFile(ctx: Ctx, rel: string, dataset: PlanningShape['dataset']): { text: string; rows: number } {
-  const doc = JSON.parse(featureCollection(ctx.planning, dataset)) as { features: unknown[] };
-  // One planted feature without geometry (the reader's `geometry:missing`).
-  doc.features.push({ geometry: null, type: 'Feature', properties: { entity: 99_000_001, dataset, reference: 'planted', name: 'Planted feature without geometry' } });
-  ctx.planter.expected[rel] = { 'geometry:missing': 1 };
-  return { text: JSON.stringify(doc), rows: doc.features.length };
 }
