@@ -1451,7 +1451,7 @@ export interface components {
              * @constant
              */
             area: "England";
-            /** @description whether the place is in England; null for a bare point, whose country is not determined */
+            /** @description whether the place is in England (a bare point: by the nearest postcode centroid within 2 km); null for a point farther than that from every postcode */
             covered: boolean | null;
             /** @description why the flags are null (a Welsh or Scottish place: Natural Resources Wales and SEPA flood maps are not loaded), or why a point's zone 1 may mean no data; null when covered */
             note: string | null;

@@ -19,7 +19,7 @@ const PlaceSchema = z.object({
 export const CoverageSchema = z
   .object({
     area: z.literal('England').meta({ description: 'the country the planning and flood layers cover (planning.data.gov.uk publishes them for England only)' }),
-    covered: z.boolean().nullable().meta({ description: 'whether the place is in England; null for a bare point, whose country is not determined' }),
+    covered: z.boolean().nullable().meta({ description: 'whether the place is in England (a bare point: by the nearest postcode centroid within 2 km); null for a point farther than that from every postcode' }),
     note: z.string().nullable().meta({ description: 'why the flags are null (a Welsh or Scottish place: Natural Resources Wales and SEPA flood maps are not loaded), or why a point\'s zone 1 may mean no data; null when covered' }),
   })
   .meta({ id: 'PlanningCoverage', description: 'outside England the flood zone and planning flags are null (unknown), never zone 1 or not designated' });

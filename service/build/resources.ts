@@ -14,6 +14,7 @@ import { StrMarketSet } from '../str/market-set.ts';
 import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuation/evidence.ts';
 import { openHmoValuer, type HmoValuer } from '../valuation/hmo-areas.ts';
 import { loadPostcodePoints, type PostcodePoints } from '../valuation/postcode-points.ts';
+import { loadPointCountry, type PointCountry } from '../location/point-country.ts';
 import { SaleValuer } from '../valuation/sale-valuer.ts';
 import { loadComparables, type ComparablesIndex } from '../lookups/comparables.ts';
 import { loadPlanningIndex, type PlanningIndex } from '../lookups/planning.ts';
@@ -48,6 +49,8 @@ export class BuildResources {
   readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', async () => openHmoValuer(this.build, await this.store.get(), () => this.records.get()));
   /** Every postcode's point. */
   readonly postcodePoints = new Lazy<PostcodePoints>('postcode points', async () => loadPostcodePoints(await this.store.get()));
+  /** The country of a bare point, from the nearest postcode (GET /flood-risk, GET /planning/constraints). */
+  readonly pointCountry = new Lazy<PointCountry>('point country', async () => loadPointCountry(await this.store.get()));
   /** Whole-property lets of the last 24 months (GET /rents/long-term, GET /valuations/{uprn}/rental). */
   readonly rentLets = new Lazy<RentLetsIndex>('rent lets', async () => loadRentLets(await this.store.get()));
   /** Sales with a floor area (POST /valuations/development-gdv). */
@@ -97,7 +100,7 @@ export class BuildResources {
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

@@ -15,7 +15,7 @@ export const OUTSIDE_PLANNING_COVERAGE =
 
 /** Why a bare point's flags are given although its country is not determined. */
 export const POINT_COUNTRY_UNKNOWN =
-  'The country of a point is not determined: the layers cover England only, so for a point in Wales or Scotland zone 1 and no designation mean no data, not no risk.';
+  'The country of this point is not known (no postcode centroid within 2 km of it): the layers cover England only, so outside England zone 1 and no designation mean no data, not no risk.';
 
 /** What the answer says about coverage. */
 export interface Coverage {
@@ -29,11 +29,15 @@ export interface Coverage {
 
 /**
  * The coverage of a place in `country` (England, Wales or Scotland; null when the build does
- * not know it: not covered, as the ETL has it). `determined` false for a bare point, whose
- * country is not looked up.
+ * not know it: not covered, as the ETL has it). `determined` false for a bare point whose
+ * country could not be found (no postcode near it). `placedBy`: for a point, the distance to
+ * the postcode centroid its country was taken from, said in the note.
  */
-export function planningCoverage(country: string | null, determined = true): Coverage {
+export function planningCoverage(country: string | null, determined = true, placedBy?: { distance_m: number }): Coverage {
   if (!determined) return { area: PLANNING_COVERAGE_COUNTRY, covered: null, note: POINT_COUNTRY_UNKNOWN };
   const covered = country === PLANNING_COVERAGE_COUNTRY;
-  return { area: PLANNING_COVERAGE_COUNTRY, covered, note: covered ? null : OUTSIDE_PLANNING_COVERAGE };
+  const why = covered ? null : OUTSIDE_PLANNING_COVERAGE;
+  if (!placedBy) return { area: PLANNING_COVERAGE_COUNTRY, covered, note: why };
+  const placed = `The point's country (${country}) is the nearest postcode centroid's, ${placedBy.distance_m} m away.`;
+  return { area: PLANNING_COVERAGE_COUNTRY, covered, note: why ? `${why} ${placed}` : placed };
 }

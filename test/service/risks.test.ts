@@ -90,6 +90,7 @@ beforeAll(async () => {
   const build = join(s.dataDir, 'current');
   await conn.run(`CREATE VIEW properties AS SELECT * FROM read_parquet('${build}/properties.parquet')`);
   await conn.run(`CREATE VIEW uprn_designations AS SELECT * FROM read_parquet('${build}/uprn_designations.parquet')`);
+  await conn.run(`CREATE VIEW postcodes AS SELECT * FROM read_parquet('${build}/postcodes.parquet')`);
 }, 120_000);
 
 afterAll(async () => {
@@ -304,14 +305,43 @@ describe('coverage: the planning and flood layers cover England only', () => {
     expect(c.json.coverage).toEqual({ area: 'England', covered: true, note: null });
   });
 
-  it('a bare point: flags by the layers as before, and a note that its country is not determined', async () => {
+  const PLACED = /The point's country \((England|Wales|Scotland)\) is the nearest postcode centroid's, \d+ m away\./;
+  const pointOf = async (uprn: number | string) => (await rows(`SELECT lat, lng FROM properties WHERE uprn = ${uprn}`))[0]!;
+
+  for (const [country, name] of [['W', 'Welsh'], ['S', 'Scottish']] as const) {
+    it(`a bare point at a ${name} home: its country from the nearest postcode, so null flags with the reason, not zone 1`, async () => {
+      const p = await pointOf(home(country).uprn);
+      const r = await q(`/v1/flood-risk?lat=${p.lat}&lng=${p.lng}`);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ flood_zone: null, flood_zone_2: null, flood_zone_3: null, coverage: { area: 'England', covered: false } });
+      expect(r.json.coverage.note).toMatch(NOTE);
+      expect(r.json.coverage.note).toMatch(PLACED);
+      expect(r.json.coverage.note).toContain(country === 'W' ? '(Wales)' : '(Scotland)');
+      const c = await q(`/v1/planning/constraints?lat=${p.lat}&lng=${p.lng}`);
+      expect(c.json).toMatchObject({ count: 0, coverage: { area: 'England', covered: false } });
+    });
+  }
+
+  it('a bare point at an English home: flags by the layers, covered, and the postcode its country came from', async () => {
     const h = home('E');
-    const [p] = await rows(`SELECT lat, lng FROM properties WHERE uprn = ${h.uprn}`);
-    const r = await q(`/v1/flood-risk?lat=${p!.lat}&lng=${p!.lng}`);
+    const p = await pointOf(h.uprn);
+    const r = await q(`/v1/flood-risk?lat=${p.lat}&lng=${p.lng}`);
     expect(r.status).toBe(200);
     expect(r.json.flood_zone).toBe(h.flood_zone === 0 ? 1 : h.flood_zone);
-    expect(r.json.coverage).toMatchObject({ area: 'England', covered: null });
-    expect(r.json.coverage.note).toMatch(/country of a point is not determined/);
+    expect(r.json.coverage).toMatchObject({ area: 'England', covered: true });
+    expect(r.json.coverage.note).toMatch(PLACED);
+    expect(r.json.coverage.note).toContain('(England)');
+  });
+
+  it('a bare point more than 2 km from every postcode: flags by the layers, and a note that its country is not known', async () => {
+    // A point in the Highlands, far from the synthetic towns; checked by haversine over every postcode.
+    const [lat, lng] = [57.3, -4.6];
+    const [near] = await rows(`SELECT min(2 * 6371000 * asin(sqrt(sin(radians(lat - ${lat}) / 2) ^ 2 + cos(radians(${lat})) * cos(radians(lat)) * sin(radians(lng - ${lng}) / 2) ^ 2))) AS m FROM postcodes WHERE lat IS NOT NULL`);
+    expect(Number(near!.m)).toBeGreaterThan(5_000);
+    const r = await q(`/v1/flood-risk?lat=${lat}&lng=${lng}`);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ flood_zone: 1, coverage: { area: 'England', covered: null } });
+    expect(r.json.coverage.note).toMatch(/country of this point is not known/);
   });
 });
 

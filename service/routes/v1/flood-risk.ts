@@ -4,11 +4,13 @@ import { share } from '../../domain/lookups.ts';
 import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { postcodeRow } from '../../location/resolve.ts';
 import { placeOrNotFound } from '../place.ts';
+import { pointCoverage } from '../../location/point-country.ts';
 import { areaCounts } from '../../lookups/areas.ts';
 import { floodZone, planningLayers } from '../../lookups/planning.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const FLOOD = 'flood-risk-zone';
 
 export default defineRoute({
@@ -39,11 +41,10 @@ export default defineRoute({
     ).filter((f) => f.dataset === FLOOD);
     const zone = floodZone(areas);
     // The layers cover England only: a UPRN's or postcode's country says whether the place is
-    // covered; a bare point's is not determined (the note says what zone 1 then means).
-    const country = place.kind === 'uprn'
-      ? (await data.records.get()).get(place.uprn!)?.country ?? null
-      : place.kind === 'postcode' ? (await postcodeRow(place.postcode!, data))?.country ?? null : null;
-    const coverage = planningCoverage(country == null ? null : String(country), place.kind !== 'point');
+    // covered; a bare point's is the nearest postcode's (none within 2 km: not determined).
+    const coverage = place.kind === 'point'
+      ? located ? pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!) : planningCoverage(null, false)
+      : planningCoverage(str(place.kind === 'uprn' ? (await data.records.get()).get(place.uprn!)?.country : (await postcodeRow(place.postcode!, data))?.country));
     // A UPRN without a position, or a place outside England, has unknown flags (docs/spatial.md), never zone 1.
     const known = located && coverage.covered !== false;
     let postcodeAddresses = null;

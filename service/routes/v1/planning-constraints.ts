@@ -2,6 +2,7 @@ import { toLocation } from '../../../schemas/api/location.ts';
 import { PLANNING_LOCATION, PlanningConstraintsSchema, PlanningQuerySchema } from '../../../schemas/api/planning.ts';
 import { placeOrNotFound } from '../place.ts';
 import { planningCoverage } from '../../domain/planning-coverage.ts';
+import { pointCoverage } from '../../location/point-country.ts';
 import { featureId, planningLayers } from '../../lookups/planning.ts';
 import { buildDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';
@@ -48,7 +49,7 @@ export default defineRoute({
       // The layers cover England only: for a Welsh or Scottish home an empty list is no data, and this says so.
       coverage: place.kind === 'uprn'
         ? planningCoverage(str((await data.records.get()).get(place.uprn!)?.country))
-        : planningCoverage(null, false),
+        : pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!),
       as_of_date: buildDate(build),
     };
   },
