@@ -5,12 +5,11 @@ import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { postcodeRow } from '../../location/resolve.ts';
 import { placeOrNotFound } from '../place.ts';
 import { pointCoverage } from '../../location/point-country.ts';
-import { areaCounts } from '../../lookups/areas.ts';
+import { areaCounts, str } from '../../lookups/areas.ts';
 import { floodZone, planningLayers } from '../../lookups/planning.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const FLOOD = 'flood-risk-zone';
 
 export default defineRoute({
@@ -43,7 +42,7 @@ export default defineRoute({
     // The layers cover England only: a UPRN's or postcode's country says whether the place is
     // covered; a bare point's is the nearest postcode's (none within 2 km: not determined).
     const coverage = place.kind === 'point'
-      ? located ? pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!) : planningCoverage(null, false)
+      ? pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!)
       : planningCoverage(str(place.kind === 'uprn' ? (await data.records.get()).get(place.uprn!)?.country : (await postcodeRow(place.postcode!, data))?.country));
     // A UPRN without a position, or a place outside England, has unknown flags (docs/spatial.md), never zone 1.
     const known = located && coverage.covered !== false;

@@ -3,12 +3,11 @@ import { PLANNING_LOCATION, PlanningConstraintsSchema, PlanningQuerySchema } fro
 import { placeOrNotFound } from '../place.ts';
 import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { pointCoverage } from '../../location/point-country.ts';
+import { str } from '../../lookups/areas.ts';
 import { featureId, planningLayers } from '../../lookups/planning.ts';
 import { buildDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 export default defineRoute({
   method: 'GET',
