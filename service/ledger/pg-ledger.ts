@@ -342,6 +342,9 @@ class PgLedgerImpl implements PgLedger {
 
   /** Locks the account's row and rolls it into `now`'s cycle (one `rollover` record) if due. */
   private async lockTouch(c: Queryable, accountId: string, now: Date): Promise<AccountRec | undefined> {
+    // The account lock the hot path takes (ledger_lock_account, migration 004), then the row
+    // read after it, so it sees every hold and debit committed before.
+    await q(c, 'account_serialise', [accountId]);
     const [row] = await q<AccountRow>(c, 'account_lock', [accountId]);
     if (!row) return undefined;
     const acc = toRec(row);

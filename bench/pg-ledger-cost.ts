@@ -1,0 +1,141 @@
+/**
+ * What one metered request costs PostgreSQL: the PostgreSQL ledger and rate limiter driven
+ * through the calls the middleware makes for a metered 2xx (auth.ts: authenticate + account;
+ * rate-limit.ts: hit; credits.ts: reserve, commit, account), `--concurrency` at once over
+ * `--accounts` enterprise accounts (the mixed bench's: 1e9 per 10 s, so every accepted time
+ * stays in the window), against a real PostgreSQL on loopback (test/support/postgres.ts).
+ * Reports requests/s, PostgreSQL CPU ms per request (postmaster and its children, from /proc)
+ * and this client's CPU ms per request.
+ *
+ * `--baseline DIR` also runs another version of the code (a `git archive <rev> service schemas`
+ * unpacked in DIR, with a node_modules link), alternating with this one round by round, each
+ * round on a fresh cluster: before/after in one run on a busy machine.
+ *
+ * `nice -n 19 npx tsx bench/pg-ledger-cost.ts [--seconds 10] [--runs 3] [--accounts 40]
+ *   [--concurrency 40] [--baseline DIR] [--statements]` (`--statements`: pg_stat_statements'
+ * top statements by time for the last round of each version). Prints; writes nothing.
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startPostgres } from '../test/support/postgres.ts';
+import { loadAverage } from './support/machine.ts';
+import { familyCpuSeconds } from './support/proc.ts';
+import { median, r2 } from './support/stats.ts';
+import type { Ledger } from '../service/ledger/types.ts';
+import type { RateLimiter } from '../service/ledger/rate-limiter.ts';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    accounts: { type: 'string', default: '40' },
+    concurrency: { type: 'string', default: '40' },
+    baseline: { type: 'string' },
+    statements: { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(values.seconds);
+const runs = Number(values.runs);
+const nAccounts = Number(values.accounts);
+const concurrency = Number(values.concurrency);
+
+interface Impl {
+  label: string;
+  openPgLedger(o: { url: string }): Promise<Ledger & { close(): Promise<void> }>;
+  pgRateLimiter(o: { url: string }): RateLimiter & { close(): Promise<void> };
+}
+
+async function load(label: string, root: string): Promise<Impl> {
+  const l = (await import(resolve(root, 'service/ledger/pg-ledger.ts'))) as Pick<Impl, 'openPgLedger'>;
+  const r = (await import(resolve(root, 'service/ledger/pg-rate-limiter.ts'))) as Pick<Impl, 'pgRateLimiter'>;
+  return { label, openPgLedger: l.openPgLedger, pgRateLimiter: r.pgRateLimiter };
+}
+
+const ENDPOINT = 'GET /v1/properties/{uprn}';
+const rateLimit = { limit: 1_000_000_000, windowMs: 10_000 };
+
+interface Round {
+  rps: number;
+  pg_ms_per_req: number;
+  client_ms_per_req: number;
+}
+
+async function round(impl: Impl, statements: boolean): Promise<Round> {
+  const pg = await startPostgres({
+    settings: { max_connections: 400, ...(statements ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : {}) },
+  });
+  try {
+    const ledger = await impl.openPgLedger({ url: pg.url });
+    const limiter = impl.pgRateLimiter({ url: pg.url });
+    const keys: string[] = [];
+    for (let a = 0; a < nAccounts; a++) keys.push((await ledger.createAccount({ tier: 'enterprise', name: `cost-${a}`, rateLimit }, new Date())).api_key);
+    if (statements) pg.tool('psql', ['-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c', 'CREATE EXTENSION pg_stat_statements']);
+
+    const request = async (apiKey: string, i: number): Promise<void> => {
+      const now = new Date();
+      const principal = await ledger.authenticate(apiKey);
+      const account = principal && (await ledger.account(principal.account_id, now));
+      if (!principal || !account) throw new Error('authentication failed');
+      const d = await limiter.hit(principal.key_id, account.rate_limit, now.getTime());
+      if (!d.allowed) throw new Error('rate limited');
+      const r = await ledger.reserve(principal.account_id, 1, now);
+      if (!r.ok) throw new Error(`reserve refused: ${r.reason}`);
+      await ledger.commit(r.reservation, { endpoint: ENDPOINT, request_id: `r${i}` }, now);
+      await ledger.account(principal.account_id, now);
+    };
+    const drive = async (ms: number): Promise<number> => {
+      let done = 0;
+      const until = performance.now() + ms;
+      await Promise.all(
+        Array.from({ length: concurrency }, async (_, w) => {
+          for (let i = 0; performance.now() < until; i++) {
+            await request(keys[w % keys.length]!, i);
+            done++;
+          }
+        }),
+      );
+      return done;
+    };
+    await drive(1_000); // warm: pools filled, statements prepared, windows populated
+    if (statements) pg.tool('psql', ['-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c', 'SELECT pg_stat_statements_reset()']);
+    const pg0 = familyCpuSeconds(pg.pid());
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const done = await drive(seconds * 1000);
+    const wall = (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(c0);
+    const pgCpu = familyCpuSeconds(pg.pid()) - pg0;
+    if (statements) {
+      const top = pg.tool('psql', [
+        '-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c',
+        `SELECT calls, round(total_exec_time::numeric / ${done} * 1000, 1) AS exec_us_per_req, round(total_plan_time::numeric / ${done} * 1000, 1) AS plan_us_per_req, round(mean_exec_time::numeric * 1000, 1) AS mean_us, wal_records, wal_bytes, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 14`,
+      ]);
+      console.log(`${impl.label} statements (per request; nested statements inside functions included):\n${top.stdout}`);
+    }
+    await limiter.close();
+    await ledger.close();
+    return { rps: done / wall, pg_ms_per_req: (pgCpu * 1000) / done, client_ms_per_req: (c.user + c.system) / 1000 / done };
+  } finally {
+    await pg.stop();
+  }
+}
+
+const impls = [await load('this', resolve('.')), ...(values.baseline ? [await load('baseline', values.baseline)] : [])];
+console.log(`load average before: ${loadAverage().join(' ')}; ${nAccounts} accounts, concurrency ${concurrency}, ${runs} × ${seconds} s per version`);
+const samples = new Map<string, Round[]>(impls.map((i) => [i.label, []]));
+for (let k = 0; k < runs; k++) {
+  // Alternate which version goes first, so a drift in the machine's load favours neither.
+  const order = k % 2 === 0 ? impls : [...impls].reverse();
+  for (const impl of order) {
+    const r = await round(impl, values.statements && k === runs - 1);
+    samples.get(impl.label)!.push(r);
+    console.log(`round ${k} ${impl.label}: ${Math.round(r.rps)} req/s, PostgreSQL ${r2(r.pg_ms_per_req)} ms CPU/req, client ${r2(r.client_ms_per_req)} ms CPU/req`);
+  }
+}
+for (const [label, rs] of samples) {
+  console.log(
+    `${label}: median ${Math.round(median(rs.map((r) => r.rps)))} req/s, PostgreSQL ${r2(median(rs.map((r) => r.pg_ms_per_req)))} ms CPU/req, ` +
+      `client ${r2(median(rs.map((r) => r.client_ms_per_req)))} ms CPU/req (${rs.length} rounds)`,
+  );
+}
+console.log(`load average after: ${loadAverage().join(' ')}`);

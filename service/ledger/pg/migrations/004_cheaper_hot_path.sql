@@ -1,0 +1,94 @@
+-- The metered request's hot path made cheaper for PostgreSQL (ADR 0007; bench/pg-ledger-cost.ts).
+--
+-- 1. The account lock is a transaction-scoped advisory lock (ledger_lock_account) instead of
+--    SELECT … FOR UPDATE. A row lock writes a WAL record (heap lock) and so made every hold,
+--    whose only other write goes to the UNLOGGED reservations, wait for a WAL flush at its
+--    commit; the advisory lock writes nothing. Every change to an account's row or holds
+--    takes it first (ledger_reserve, ledger_debit, and the renewals and plan changes of
+--    pg-ledger.ts via account_serialise.sql), so they are serialised exactly as before, and a
+--    statement run after it sees every change committed before it was granted.
+-- 2. A hold's transaction writes no WAL at all, so it commits without a flush: its foreign key
+--    check (a KEY SHARE row lock on the account, i.e. WAL, and multixacts under concurrency)
+--    goes; ledger_reserve checks the account exists under the lock, and accounts are never
+--    deleted. A hold lost in a crash is refused at its commit, as before (ADR 0007).
+-- 3. rate_hit counts the window with count/min instead of building and sorting an array of
+--    every time in it: the same decision, same figures.
+-- 4. A debit's usage cell is an UPDATE (one WAL record), inserting only a day's first call.
+
+CREATE FUNCTION ledger_lock_account(p_account text) RETURNS void
+LANGUAGE sql AS $$ SELECT pg_advisory_xact_lock(hashtextextended('acct:' || p_account, 0)) $$;
+
+ALTER TABLE reservations DROP CONSTRAINT reservations_account_id_fkey;
+
+CREATE OR REPLACE FUNCTION ledger_reserve(p_account text, p_cost integer, p_cycle integer, p_ttl_s double precision)
+RETURNS TABLE (outcome text, remaining bigint, reservation_id bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  a_cycle integer;
+  a_grant bigint;
+  a_spent bigint;
+  held bigint;
+  left_ bigint;
+  rid bigint;
+BEGIN
+  PERFORM ledger_lock_account(p_account);
+  SELECT a.cycle, a.grant_credits, a.spent INTO a_cycle, a_grant, a_spent FROM accounts a WHERE a.id = p_account;
+  IF NOT FOUND THEN RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::bigint; RETURN; END IF;
+  IF a_cycle < p_cycle THEN RETURN QUERY SELECT 'due'::text, NULL::bigint, NULL::bigint; RETURN; END IF;
+  IF a_grant IS NOT NULL THEN
+    left_ := greatest(0, a_grant - a_spent);
+    SELECT coalesce(sum(r.cost), 0) INTO held FROM reservations r WHERE r.account_id = p_account AND r.expires_at > clock_timestamp();
+    IF p_cost > left_ - held THEN RETURN QUERY SELECT 'exhausted'::text, greatest(0, left_ - held), NULL::bigint; RETURN; END IF;
+  END IF;
+  INSERT INTO reservations (account_id, cost, expires_at) VALUES (p_account, p_cost, clock_timestamp() + make_interval(secs => p_ttl_s)) RETURNING id INTO rid;
+  RETURN QUERY SELECT 'ok'::text, NULL::bigint, rid;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_debit(p_reservation bigint, p_account text, p_cycle integer, p_cost integer, p_endpoint text, p_day date, p_at timestamptz, p_rec jsonb)
+RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  a_cycle integer;
+  live boolean;
+BEGIN
+  PERFORM ledger_lock_account(p_account);
+  SELECT a.cycle INTO a_cycle FROM accounts a WHERE a.id = p_account;
+  IF NOT FOUND THEN RETURN 'unknown'; END IF;
+  IF a_cycle < p_cycle THEN RETURN 'due'; END IF;
+  DELETE FROM reservations WHERE id = p_reservation RETURNING expires_at > clock_timestamp() INTO live;
+  IF NOT FOUND THEN RETURN 'settled'; END IF;
+  IF NOT live THEN RETURN 'expired'; END IF;
+  UPDATE accounts SET spent = spent + p_cost, used = used + p_cost WHERE id = p_account;
+  INSERT INTO ledger_records (account_id, t, rec, at) VALUES (p_account, 'debit', p_rec, p_at);
+  UPDATE usage_cells SET calls = calls + 1, credits = credits + p_cost
+    WHERE account_id = p_account AND cycle = a_cycle AND day = p_day AND endpoint = p_endpoint;
+  IF NOT FOUND THEN
+    INSERT INTO usage_cells (account_id, cycle, day, endpoint, calls, credits) VALUES (p_account, a_cycle, p_day, p_endpoint, 1, p_cost)
+      ON CONFLICT (account_id, cycle, day, endpoint) DO UPDATE SET calls = usage_cells.calls + 1, credits = usage_cells.credits + EXCLUDED.credits;
+  END IF;
+  RETURN 'ok';
+END
+$$;
+
+CREATE OR REPLACE FUNCTION rate_hit(p_key text, p_limit integer, p_window_ms bigint, p_now_ms bigint)
+RETURNS TABLE (allowed boolean, counted integer, oldest_ms bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  n integer;
+  oldest bigint;
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtextextended('rate:' || p_key, 0));
+  DELETE FROM rate_hits r WHERE r.key = p_key AND r.at_ms <= p_now_ms - p_window_ms;
+  -- The newest p_limit times in the window: how many, and the oldest of them.
+  SELECT count(*), min(s.at_ms) INTO n, oldest
+    FROM (SELECT h.at_ms FROM rate_hits h WHERE h.key = p_key AND h.at_ms > p_now_ms - p_window_ms AND h.at_ms <= p_now_ms + p_window_ms
+          ORDER BY h.at_ms DESC LIMIT p_limit) s;
+  IF n < p_limit THEN
+    INSERT INTO rate_hits (key, at_ms) VALUES (p_key, p_now_ms);
+    RETURN QUERY SELECT true, n + 1, least(p_now_ms, coalesce(oldest, p_now_ms));
+  ELSE
+    RETURN QUERY SELECT false, n, oldest;
+  END IF;
+END
+$$;
