@@ -117,6 +117,17 @@ class PgLedgerImpl implements PgLedger {
     return k && { account_id: k.account_id, key_id: k.key_id };
   }
 
+  async authenticateAccount(apiKey: string, now: Date): Promise<{ principal: KeyPrincipal; account: AccountView } | undefined> {
+    if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return undefined;
+    // The key and its account in one round trip; rolled over under the lock only when due.
+    const [row] = await this.run(() => once<AccountRow & { key_id: string }>(this.pool, 'key_account', [hashApiKey(apiKey)]));
+    if (!row) return undefined;
+    const principal = { account_id: row.id, key_id: row.key_id };
+    let acc: AccountRec | undefined = toRec(row);
+    if (this.due(acc, now)) acc = await this.run(() => this.roll(row.id, now));
+    return acc && { principal, account: accountView(acc) };
+  }
+
   async account(accountId: string, now: Date): Promise<AccountView | undefined> {
     const acc = await this.read(accountId, now);
     return acc && accountView(acc);
@@ -149,19 +160,19 @@ class PgLedgerImpl implements PgLedger {
     }
   }
 
-  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void> {
+  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<AccountView | void> {
     if (reservation.cost === 0) return;
     const { id, account_id: a, cost } = reservation;
-    await this.run(async () => {
+    const charged = await this.run(async (): Promise<AccountView> => {
       const cycle = await this.cycleOf(a, now);
       if (cycle === undefined) throw new LedgerError('unknown_account', `unknown account ${a}`);
       const at = now.toISOString();
       const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
       for (;;) {
-        const [r] = await once<{ outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
+        const [r] = await once<AccountRow & { outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
         switch (r!.outcome) {
-          case 'ok':
-            return;
+          case 'ok': // the account as the charge left it
+            return accountView(toRec(r!));
           case 'settled':
             // Also what a hold lost in a PostgreSQL crash looks like (holds are UNLOGGED): the
             // call cannot be charged, so it is refused (503), never served free.
@@ -178,6 +189,7 @@ class PgLedgerImpl implements PgLedger {
       }
     });
     if (++this.settles % 1000 === 0) this.sweep();
+    return charged;
   }
 
   /** Never throws: a hold that cannot be deleted now (PostgreSQL away) expires by itself. */
