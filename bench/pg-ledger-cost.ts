@@ -115,7 +115,7 @@ async function round(impl: Impl, statements: boolean): Promise<Round> {
     if (statements) {
       const top = pg.tool('psql', [
         '-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c',
-        `SELECT calls, round(total_exec_time::numeric / ${done} * 1000, 1) AS exec_us_per_req, round(total_plan_time::numeric / ${done} * 1000, 1) AS plan_us_per_req, round(mean_exec_time::numeric * 1000, 1) AS mean_us, wal_records, wal_bytes, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 14`,
+        `SELECT calls, round(total_exec_time::numeric / ${done} * 1000, 1) AS exec_us_per_req, round(total_plan_time::numeric / ${done} * 1000, 1) AS plan_us_per_req, round(mean_exec_time::numeric * 1000, 1) AS mean_us, wal_records, wal_bytes, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 24`,
       ]);
       console.log(`${impl.label} statements (per request; nested statements inside functions included):\n${top.stdout}`);
     }

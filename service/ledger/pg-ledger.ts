@@ -4,14 +4,17 @@
  *
  * - State in tables (accounts with their billing state, keys, usage cells), every change
  *   also written as the file ledger's record to `ledger_records`, in the same transaction.
- * - Every change to an account runs under that account's row lock (SELECT … FOR UPDATE) and
- *   goes through the pure functions of domain/billing.ts, exactly as the file ledger's replay.
- * - Reservations are rows: a reservation is taken under the row lock only if the cost fits
- *   in remaining − (live holds), so concurrent requests on any replicas can never spend
+ * - Every change to an account runs under that account's lock (ledger_lock_account, a
+ *   transaction-scoped advisory lock: it writes no WAL; ADR 0007) and goes through the pure
+ *   functions of domain/billing.ts, exactly as the file ledger's replay.
+ * - Reservations are rows: a reservation is taken under the account lock only if the cost
+ *   fits in remaining − (live holds), so concurrent requests on any replicas can never spend
  *   past the balance; commit deletes the hold and debits in one transaction (committed,
  *   i.e. durable, before the response); a hold left by a dead replica expires. Both are one
- *   round trip (ledger_reserve / ledger_debit in pg/migrations/001_ledger.sql); when the
- *   account is due a renewal they do nothing and the renewal runs here, then they retry.
+ *   round trip (ledger_reserve / ledger_charge, pg/migrations/004_cheaper_hot_path.sql); when
+ *   the account is due a renewal they do nothing and the renewal runs here, then they retry.
+ *   A metered 2xx costs four round trips: key and account (authenticateAccount), the rate
+ *   window (pg-rate-limiter.ts), the hold, the charge (which returns the new balance).
  * - PostgreSQL unreachable, restarting or paused: reserve answers `unavailable`, commit and
  *   every other call reject with LedgerUnavailableError (503 ledger_unavailable); nothing is
  *   served free, and the pool reconnects by itself when the server is back.
