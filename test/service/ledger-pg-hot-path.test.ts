@@ -97,9 +97,9 @@ describe.skipIf(why !== undefined)('PostgreSQL ledger hot path', () => {
       // Background processes write WAL now and then (a standby snapshot): a hold that wrote
       // none shows zero growth in at least one of a few tries; one that wrote some never does.
       const holds: number[] = [];
-      for (let i = 0; i < 5 && !holds.includes(0); i++) holds.push(await walGrowth('SELECT * FROM ledger_reserve($1, 1, 0, 120)', [account.account_id]));
+      for (let i = 0; i < 5 && !holds.includes(0); i++) holds.push(await walGrowth('SELECT * FROM ledger_hold($1, 1, 0, 120)', [account.account_id]));
       expect(holds).toContain(0);
-      const [hold] = (await c.query<{ id: string }>('SELECT id FROM reservations WHERE account_id = $1 LIMIT 1', [account.account_id])).rows;
+      const [hold] = (await c.query<{ id: string }>('SELECT hold AS id FROM reservations WHERE account_id = $1 LIMIT 1', [account.account_id])).rows;
       const at = T0.toISOString();
       const rec = JSON.stringify({ t: 'debit', a: account.account_id, c: 1, e: meta.endpoint, r: 'wal', at });
       expect(await walGrowth('SELECT * FROM ledger_charge($1, $2, 0, 1, $3, $4, $5, $6)', [hold!.id, account.account_id, meta.endpoint, at.slice(0, 10), at, rec])).toBeGreaterThan(0);
@@ -137,7 +137,31 @@ describe.skipIf(why !== undefined)('PostgreSQL ledger hot path', () => {
     expect(await ledger.reserve(id, 1, T0)).toEqual({ ok: false, reason: 'credits_exhausted', remaining: 0 });
   }, 60_000);
 
-  it('a ledger at schema 3 with holds in flight moves to 4 at open: the new code charges them, and the old call still answers', async () => {
+  it('a hold id is never reused after a crash: a charge from before it cannot take a new hold, nor spend past the balance', async () => {
+    const x = (await ledger.createAccount({ tier: 'free' }, T0)).account.account_id;
+    const y = (await ledger.createAccount({ tier: 'pro' }, T0)).account.account_id;
+    const before = await ledger.reserve(x, 60, T0);
+    if (!before.ok) throw new Error('refused');
+    await server.crash();
+    const reserve = async (id: string, cost: number) => {
+      for (let i = 0; ; i++) {
+        const r = await ledger.reserve(id, cost, T0);
+        if (r.ok || r.reason !== 'unavailable' || i === 20) return r;
+        await new Promise((res) => setTimeout(res, 100)); // connections the crash broke
+      }
+    };
+    // Enough new holds on another account to pass any id the holds before the crash had.
+    const others = [];
+    for (let i = 0; i < 60; i++) others.push(await reserve(y, 1));
+    expect(others.every((r) => r.ok)).toBe(true);
+    const all = await reserve(x, 100);
+    if (!all.ok) throw new Error(`refused: ${all.reason}`);
+    await expect(ledger.commit(before.reservation, meta, T0)).rejects.toThrow(/already committed or released/);
+    expect((await ledger.pool.query('SELECT count(*)::int AS n FROM reservations WHERE account_id = $1', [y])).rows[0].n).toBe(60);
+    expect(await ledger.commit(all.reservation, meta, T0)).toMatchObject({ remaining: 0, used_this_cycle: 100 });
+  }, 60_000);
+
+  it('a ledger at schema 3 with holds in flight moves to 4 at open: the calls of the previous code still settle its holds, the new code charges its own', async () => {
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
     await admin.query('CREATE DATABASE v3');
@@ -162,12 +186,20 @@ describe.skipIf(why !== undefined)('PostgreSQL ledger hot path', () => {
     const l = await openPgLedger({ url });
     try {
       expect((await c.query<{ version: number }>('SELECT max(version) AS version FROM schema_migrations')).rows[0]!.version).toBe(4);
-      expect(await l.commit({ id: h1, account_id: 'acc_v3', cost: 10 }, meta, T0)).toMatchObject({ remaining: 90, used_this_cycle: 10 });
       const at = T0.toISOString();
       const rec = JSON.stringify({ t: 'debit', a: 'acc_v3', c: 10, e: meta.endpoint, r: 'old', at });
-      const old = await c.query<{ outcome: string }>('SELECT ledger_debit($1, $2, 0, 10, $3, $4, $5, $6) AS outcome', [h2, 'acc_v3', meta.endpoint, at.slice(0, 10), at, rec]);
-      expect(old.rows[0]!.outcome).toBe('ok');
-      expect(await l.account('acc_v3', T0)).toMatchObject({ remaining: 80, used_this_cycle: 20 });
+      const debit = async (id: string) =>
+        (await c.query<{ outcome: string }>('SELECT ledger_debit($1, $2, 0, 10, $3, $4, $5, $6) AS outcome', [id, 'acc_v3', meta.endpoint, at.slice(0, 10), at, rec])).rows[0]!.outcome;
+      expect(await debit(h1)).toBe('ok');
+      expect(await debit(h1)).toBe('settled');
+      // The previous code's release (reservation_take by id) of its other hold.
+      expect((await c.query('DELETE FROM reservations WHERE id = $1', [h2])).rowCount).toBe(1);
+      // A hold taken by the previous code's call after the move, charged by it too.
+      expect(await debit(await hold())).toBe('ok');
+      const r = await l.reserve('acc_v3', 30, T0);
+      if (!r.ok) throw new Error(`refused: ${r.reason}`);
+      expect(await l.commit(r.reservation, meta, T0)).toMatchObject({ remaining: 50, used_this_cycle: 50 });
+      expect(await l.reserve('acc_v3', 51, T0)).toEqual({ ok: false, reason: 'credits_exhausted', remaining: 50 });
     } finally {
       await l.close();
       await c.end();
