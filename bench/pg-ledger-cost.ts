@@ -15,6 +15,7 @@
  *   [--concurrency 40] [--baseline DIR] [--statements]` (`--statements`: pg_stat_statements'
  * top statements by time for the last round of each version). Prints; writes nothing.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startPostgres } from '../test/support/postgres.ts';
@@ -58,6 +59,28 @@ interface Round {
   rps: number;
   pg_ms_per_req: number;
   client_ms_per_req: number;
+  /** PostgreSQL's CPU ms per request by process (backends, walwriter, autovacuum …) and user/kernel. */
+  pg_split: Record<string, number>;
+}
+
+/** CPU seconds of the postmaster's live children by role (`postgres: walwriter`, a backend: `pi pi …`), user and kernel. */
+function pgRoles(postmaster: number): Map<string, { user: number; sys: number }> {
+  const out = new Map<string, { user: number; sys: number }>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(rest[1]) !== postmaster) continue;
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      const role = /postgres: (?:pi pi|pi \w+) /.test(cmd) ? 'backends' : (/postgres: ([a-z ]+?)( worker|\s*$| )/.exec(cmd)?.[1] ?? 'other').trim();
+      const t = out.get(role) ?? { user: 0, sys: 0 };
+      t.user += Number(rest[11]) / 100;
+      t.sys += Number(rest[12]) / 100;
+      out.set(role, t);
+    } catch {} // exited meanwhile
+  }
+  return out;
 }
 
 async function round(impl: Impl, statements: boolean): Promise<Round> {
@@ -106,12 +129,19 @@ async function round(impl: Impl, statements: boolean): Promise<Round> {
     await drive(1_000); // warm: pools filled, statements prepared, windows populated
     if (statements) pg.tool('psql', ['-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c', 'SELECT pg_stat_statements_reset()']);
     const pg0 = familyCpuSeconds(pg.pid());
+    const roles0 = pgRoles(pg.pid());
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const done = await drive(seconds * 1000);
     const wall = (performance.now() - t0) / 1000;
     const c = process.cpuUsage(c0);
     const pgCpu = familyCpuSeconds(pg.pid()) - pg0;
+    const pg_split: Record<string, number> = {};
+    for (const [role, t] of pgRoles(pg.pid())) {
+      const t0 = roles0.get(role) ?? { user: 0, sys: 0 };
+      pg_split[`${role} user`] = r2(((t.user - t0.user) * 1000) / done);
+      pg_split[`${role} kernel`] = r2(((t.sys - t0.sys) * 1000) / done);
+    }
     if (statements) {
       const top = pg.tool('psql', [
         '-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c',
@@ -121,7 +151,7 @@ async function round(impl: Impl, statements: boolean): Promise<Round> {
     }
     await limiter.close();
     await ledger.close();
-    return { rps: done / wall, pg_ms_per_req: (pgCpu * 1000) / done, client_ms_per_req: (c.user + c.system) / 1000 / done };
+    return { rps: done / wall, pg_ms_per_req: (pgCpu * 1000) / done, client_ms_per_req: (c.user + c.system) / 1000 / done, pg_split };
   } finally {
     await pg.stop();
   }
@@ -137,6 +167,7 @@ for (let k = 0; k < runs; k++) {
     const r = await round(impl, values.statements && k === runs - 1);
     samples.get(impl.label)!.push(r);
     console.log(`round ${k} ${impl.label}: ${Math.round(r.rps)} req/s, PostgreSQL ${r2(r.pg_ms_per_req)} ms CPU/req, client ${r2(r.client_ms_per_req)} ms CPU/req`);
+    console.log(`  PostgreSQL ms/req by process: ${Object.entries(r.pg_split).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   }
 }
 for (const [label, rs] of samples) {

@@ -43,17 +43,19 @@ DECLARE
   left_ bigint;
   h uuid;
 BEGIN
-  PERFORM ledger_lock_account(p_account);
+  -- Answers by RETURN NEXT, and simple expressions where possible: each SQL statement in a
+  -- function costs an executor start and end, most of what PostgreSQL spends here.
+  PERFORM pg_advisory_xact_lock(hashtextextended('acct:' || p_account, 0)); -- ledger_lock_account, inline
   SELECT a.cycle, a.grant_credits, a.spent INTO a_cycle, a_grant, a_spent FROM accounts a WHERE a.id = p_account;
-  IF NOT FOUND THEN RETURN QUERY SELECT 'unknown'::text, NULL::bigint, NULL::uuid; RETURN; END IF;
-  IF a_cycle < p_cycle THEN RETURN QUERY SELECT 'due'::text, NULL::bigint, NULL::uuid; RETURN; END IF;
+  IF NOT FOUND THEN outcome := 'unknown'; RETURN NEXT; RETURN; END IF;
+  IF a_cycle < p_cycle THEN outcome := 'due'; RETURN NEXT; RETURN; END IF;
   IF a_grant IS NOT NULL THEN
     left_ := greatest(0, a_grant - a_spent);
     SELECT coalesce(sum(r.cost), 0) INTO held FROM reservations r WHERE r.account_id = p_account AND r.expires_at > clock_timestamp();
-    IF p_cost > left_ - held THEN RETURN QUERY SELECT 'exhausted'::text, greatest(0, left_ - held), NULL::uuid; RETURN; END IF;
+    IF p_cost > left_ - held THEN outcome := 'exhausted'; remaining := greatest(0, left_ - held); RETURN NEXT; RETURN; END IF;
   END IF;
   INSERT INTO reservations (account_id, cost, expires_at) VALUES (p_account, p_cost, clock_timestamp() + make_interval(secs => p_ttl_s)) RETURNING reservations.hold INTO h;
-  RETURN QUERY SELECT 'ok'::text, NULL::bigint, h;
+  outcome := 'ok'; hold := h; RETURN NEXT;
 END
 $$;
 
@@ -80,13 +82,13 @@ DECLARE
   live boolean;
   a accounts%ROWTYPE;
 BEGIN
-  PERFORM ledger_lock_account(p_account);
+  PERFORM pg_advisory_xact_lock(hashtextextended('acct:' || p_account, 0)); -- ledger_lock_account, inline
   SELECT x.cycle INTO a_cycle FROM accounts x WHERE x.id = p_account;
-  IF NOT FOUND THEN RETURN QUERY SELECT 'unknown'::text, NULL, NULL, NULL::timestamptz, NULL::jsonb, NULL, NULL::integer, NULL::bigint, NULL::bigint, NULL::bigint, NULL, NULL::boolean; RETURN; END IF;
-  IF a_cycle < p_cycle THEN RETURN QUERY SELECT 'due'::text, NULL, NULL, NULL::timestamptz, NULL::jsonb, NULL, NULL::integer, NULL::bigint, NULL::bigint, NULL::bigint, NULL, NULL::boolean; RETURN; END IF;
+  IF NOT FOUND THEN outcome := 'unknown'; RETURN NEXT; RETURN; END IF;
+  IF a_cycle < p_cycle THEN outcome := 'due'; RETURN NEXT; RETURN; END IF;
   DELETE FROM reservations r WHERE r.hold = p_hold RETURNING r.expires_at > clock_timestamp() INTO live;
-  IF NOT FOUND THEN RETURN QUERY SELECT 'settled'::text, NULL, NULL, NULL::timestamptz, NULL::jsonb, NULL, NULL::integer, NULL::bigint, NULL::bigint, NULL::bigint, NULL, NULL::boolean; RETURN; END IF;
-  IF NOT live THEN RETURN QUERY SELECT 'expired'::text, NULL, NULL, NULL::timestamptz, NULL::jsonb, NULL, NULL::integer, NULL::bigint, NULL::bigint, NULL::bigint, NULL, NULL::boolean; RETURN; END IF;
+  IF NOT FOUND THEN outcome := 'settled'; RETURN NEXT; RETURN; END IF;
+  IF NOT live THEN outcome := 'expired'; RETURN NEXT; RETURN; END IF;
   UPDATE accounts x SET spent = x.spent + p_cost, used = x.used + p_cost WHERE x.id = p_account RETURNING x.* INTO a;
   INSERT INTO ledger_records (account_id, t, rec, at) VALUES (p_account, 'debit', p_rec, p_at);
   UPDATE usage_cells u SET calls = u.calls + 1, credits = u.credits + p_cost
@@ -95,7 +97,10 @@ BEGIN
     INSERT INTO usage_cells (account_id, cycle, day, endpoint, calls, credits) VALUES (p_account, a_cycle, p_day, p_endpoint, 1, p_cost)
       ON CONFLICT (account_id, cycle, day, endpoint) DO UPDATE SET calls = usage_cells.calls + 1, credits = usage_cells.credits + EXCLUDED.credits;
   END IF;
-  RETURN QUERY SELECT 'ok'::text, a.id, a.name, a.created_at, a.rate_limit, a.tier, a.cycle, a.grant_credits, a.spent, a.used, a.pending_tier, a.free_granted;
+  outcome := 'ok'; acc_id := a.id; acc_name := a.name; acc_created_at := a.created_at; acc_rate_limit := a.rate_limit; acc_tier := a.tier;
+  acc_cycle := a.cycle; acc_grant_credits := a.grant_credits; acc_spent := a.spent; acc_used := a.used; acc_pending_tier := a.pending_tier;
+  acc_free_granted := a.free_granted;
+  RETURN NEXT;
 END
 $$;
 
@@ -114,10 +119,11 @@ BEGIN
           ORDER BY h.at_ms DESC LIMIT p_limit) s;
   IF n < p_limit THEN
     INSERT INTO rate_hits (key, at_ms) VALUES (p_key, p_now_ms);
-    RETURN QUERY SELECT true, n + 1, least(p_now_ms, coalesce(oldest, p_now_ms));
+    allowed := true; counted := n + 1; oldest_ms := least(p_now_ms, coalesce(oldest, p_now_ms));
   ELSE
-    RETURN QUERY SELECT false, n, oldest;
+    allowed := false; counted := n; oldest_ms := oldest;
   END IF;
+  RETURN NEXT;
 END
 $$;
 
