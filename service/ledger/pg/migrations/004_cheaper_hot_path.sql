@@ -43,8 +43,8 @@ DECLARE
   left_ bigint;
   h uuid;
 BEGIN
-  -- Answers by RETURN NEXT, and simple expressions where possible: each SQL statement in a
-  -- function costs an executor start and end, most of what PostgreSQL spends here.
+  -- Answers by RETURN NEXT, and locks directly: each SQL statement run in a function costs
+  -- an executor start and end, most of what PostgreSQL spends here.
   PERFORM pg_advisory_xact_lock(hashtextextended('acct:' || p_account, 0)); -- ledger_lock_account, inline
   SELECT a.cycle, a.grant_credits, a.spent INTO a_cycle, a_grant, a_spent FROM accounts a WHERE a.id = p_account;
   IF NOT FOUND THEN outcome := 'unknown'; RETURN NEXT; RETURN; END IF;
