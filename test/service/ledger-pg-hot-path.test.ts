@@ -40,6 +40,9 @@ describe.skipIf(why !== undefined)('PostgreSQL ledger hot path', () => {
     expect(await hit(300)).toEqual({ allowed: false, limit: 3, windowMs: 1000, remaining: 0, resetMs: 700, retryAfterMs: 700 });
     // At 1000 the request at 0 has left ((now - window, now]): 100, 200, 1000 count.
     expect(await hit(1000)).toMatchObject({ allowed: true, remaining: 0, resetMs: 100 });
+    // …and is deleted, so the table keeps only what a window can still count.
+    const kept = await ledger.pool.query<{ at_ms: string }>("SELECT at_ms FROM rate_hits WHERE key = 'key_window' ORDER BY at_ms");
+    expect(kept.rows.map((r) => Number(r.at_ms))).toEqual([100, 200, 1000]);
     // A smaller limit counts only the newest 2 (1000 and 200): refused until 200 leaves.
     expect(await hit(1050, { limit: 2, windowMs: 1_000 })).toMatchObject({ allowed: false, limit: 2, remaining: 0, retryAfterMs: 150 });
     // A time more than a window ahead of a request (another replica's clock far off) does not count for it.

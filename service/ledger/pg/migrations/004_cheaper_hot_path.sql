@@ -112,13 +112,20 @@ DECLARE
   oldest bigint;
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtextextended('rate:' || p_key, 0));
-  DELETE FROM rate_hits r WHERE r.key = p_key AND r.at_ms <= p_now_ms - p_window_ms;
-  -- The newest p_limit times in the window: how many, and the oldest of them.
-  SELECT count(*), min(s.at_ms) INTO n, oldest
-    FROM (SELECT h.at_ms FROM rate_hits h WHERE h.key = p_key AND h.at_ms > p_now_ms - p_window_ms AND h.at_ms <= p_now_ms + p_window_ms
-          ORDER BY h.at_ms DESC LIMIT p_limit) s;
+  -- One statement after the lock: drop the times that have left the window, count the newest
+  -- p_limit times inside it (the count does not see the deletes, one snapshot, but skips
+  -- those times anyway) and record this one if it fits.
+  WITH gone AS (
+    DELETE FROM rate_hits r WHERE r.key = p_key AND r.at_ms <= p_now_ms - p_window_ms
+  ), w AS (
+    SELECT count(*)::integer AS n, min(s.at_ms) AS oldest
+      FROM (SELECT h.at_ms FROM rate_hits h WHERE h.key = p_key AND h.at_ms > p_now_ms - p_window_ms AND h.at_ms <= p_now_ms + p_window_ms
+            ORDER BY h.at_ms DESC LIMIT p_limit) s
+  ), added AS (
+    INSERT INTO rate_hits (key, at_ms) SELECT p_key, p_now_ms FROM w WHERE w.n < p_limit
+  )
+  SELECT w.n, w.oldest INTO n, oldest FROM w;
   IF n < p_limit THEN
-    INSERT INTO rate_hits (key, at_ms) VALUES (p_key, p_now_ms);
     allowed := true; counted := n + 1; oldest_ms := least(p_now_ms, coalesce(oldest, p_now_ms));
   ELSE
     allowed := false; counted := n; oldest_ms := oldest;
