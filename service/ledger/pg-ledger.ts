@@ -373,7 +373,7 @@ class PgLedgerImpl implements PgLedger {
     return acc;
   }
 
-  /** A plan or key change: under the row lock, rolled to `now` first; returns the new view. */
+  /** A plan or key change: under the account lock, rolled to `now` first; returns the new view. */
   private async change(accountId: string, now: Date, f: (c: Queryable, acc: AccountRec) => Promise<void>): Promise<AccountView> {
     return this.run(() =>
       transaction(this.pool, async (c) => {
