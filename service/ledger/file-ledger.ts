@@ -51,6 +51,7 @@ export interface FileLedger extends Ledger {
   // Answered from memory, synchronously.
   authenticate(apiKey: string): KeyPrincipal | undefined;
   account(accountId: string, now: Date): AccountView | undefined;
+  authenticateAccount(apiKey: string, now: Date): { principal: KeyPrincipal; account: AccountView } | undefined;
   reserve(accountId: string, cost: number, now: Date): ReserveResult;
   release(reservation: Reservation): void;
   usage(q: UsageQuery, now: Date): UsageReport;
@@ -125,6 +126,12 @@ class FileLedgerImpl implements FileLedger {
     const k = this.state.activeByHash.get(hash);
     if (!k || !hashesEqual(k.hash, hash)) return undefined;
     return { account_id: k.account_id, key_id: k.key_id };
+  }
+
+  authenticateAccount(apiKey: string, now: Date): { principal: KeyPrincipal; account: AccountView } | undefined {
+    const principal = this.authenticate(apiKey);
+    const account = principal && this.account(principal.account_id, now);
+    return account && { principal: principal!, account };
   }
 
   // --- accounts and credits -------------------------------------------------------

@@ -4,14 +4,17 @@
  *
  * - State in tables (accounts with their billing state, keys, usage cells), every change
  *   also written as the file ledger's record to `ledger_records`, in the same transaction.
- * - Every change to an account runs under that account's row lock (SELECT … FOR UPDATE) and
- *   goes through the pure functions of domain/billing.ts, exactly as the file ledger's replay.
- * - Reservations are rows: a reservation is taken under the row lock only if the cost fits
- *   in remaining − (live holds), so concurrent requests on any replicas can never spend
+ * - Every change to an account runs under that account's lock (ledger_lock_account, a
+ *   transaction-scoped advisory lock: it writes no WAL; ADR 0007) and goes through the pure
+ *   functions of domain/billing.ts, exactly as the file ledger's replay.
+ * - Reservations are rows: a reservation is taken under the account lock only if the cost
+ *   fits in remaining − (live holds), so concurrent requests on any replicas can never spend
  *   past the balance; commit deletes the hold and debits in one transaction (committed,
  *   i.e. durable, before the response); a hold left by a dead replica expires. Both are one
- *   round trip (ledger_reserve / ledger_debit in pg/migrations/001_ledger.sql); when the
- *   account is due a renewal they do nothing and the renewal runs here, then they retry.
+ *   round trip (ledger_reserve / ledger_charge, pg/migrations/004_cheaper_hot_path.sql); when
+ *   the account is due a renewal they do nothing and the renewal runs here, then they retry.
+ *   A metered 2xx costs four round trips: key and account (authenticateAccount), the rate
+ *   window (pg-rate-limiter.ts), the hold, the charge (which returns the new balance).
  * - PostgreSQL unreachable, restarting or paused: reserve answers `unavailable`, commit and
  *   every other call reject with LedgerUnavailableError (503 ledger_unavailable); nothing is
  *   served free, and the pool reconnects by itself when the server is back.
@@ -117,6 +120,17 @@ class PgLedgerImpl implements PgLedger {
     return k && { account_id: k.account_id, key_id: k.key_id };
   }
 
+  async authenticateAccount(apiKey: string, now: Date): Promise<{ principal: KeyPrincipal; account: AccountView } | undefined> {
+    if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return undefined;
+    // The key and its account in one round trip; rolled over under the lock only when due.
+    const [row] = await this.run(() => once<AccountRow & { key_id: string }>(this.pool, 'key_account', [hashApiKey(apiKey)]));
+    if (!row) return undefined;
+    const principal = { account_id: row.id, key_id: row.key_id };
+    let acc: AccountRec | undefined = toRec(row);
+    if (this.due(acc, now)) acc = await this.run(() => this.roll(row.id, now));
+    return acc && { principal, account: accountView(acc) };
+  }
+
   async account(accountId: string, now: Date): Promise<AccountView | undefined> {
     const acc = await this.read(accountId, now);
     return acc && accountView(acc);
@@ -149,19 +163,19 @@ class PgLedgerImpl implements PgLedger {
     }
   }
 
-  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void> {
+  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<AccountView | void> {
     if (reservation.cost === 0) return;
     const { id, account_id: a, cost } = reservation;
-    await this.run(async () => {
+    const charged = await this.run(async (): Promise<AccountView> => {
       const cycle = await this.cycleOf(a, now);
       if (cycle === undefined) throw new LedgerError('unknown_account', `unknown account ${a}`);
       const at = now.toISOString();
       const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
       for (;;) {
-        const [r] = await once<{ outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
+        const [r] = await once<AccountRow & { outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
         switch (r!.outcome) {
-          case 'ok':
-            return;
+          case 'ok': // the account as the charge left it
+            return accountView(toRec(r!));
           case 'settled':
             // Also what a hold lost in a PostgreSQL crash looks like (holds are UNLOGGED): the
             // call cannot be charged, so it is refused (503), never served free.
@@ -178,6 +192,7 @@ class PgLedgerImpl implements PgLedger {
       }
     });
     if (++this.settles % 1000 === 0) this.sweep();
+    return charged;
   }
 
   /** Never throws: a hold that cannot be deleted now (PostgreSQL away) expires by itself. */
@@ -342,6 +357,9 @@ class PgLedgerImpl implements PgLedger {
 
   /** Locks the account's row and rolls it into `now`'s cycle (one `rollover` record) if due. */
   private async lockTouch(c: Queryable, accountId: string, now: Date): Promise<AccountRec | undefined> {
+    // The account lock the hot path takes (ledger_lock_account, migration 004), then the row
+    // read after it, so it sees every hold and debit committed before.
+    await q(c, 'account_serialise', [accountId]);
     const [row] = await q<AccountRow>(c, 'account_lock', [accountId]);
     if (!row) return undefined;
     const acc = toRec(row);
@@ -355,7 +373,7 @@ class PgLedgerImpl implements PgLedger {
     return acc;
   }
 
-  /** A plan or key change: under the row lock, rolled to `now` first; returns the new view. */
+  /** A plan or key change: under the account lock, rolled to `now` first; returns the new view. */
   private async change(accountId: string, now: Date, f: (c: Queryable, acc: AccountRec) => Promise<void>): Promise<AccountView> {
     return this.run(() =>
       transaction(this.pool, async (c) => {

@@ -1,6 +1,6 @@
 /**
  * The exact sliding window shared by every replica, kept in PostgreSQL (ADR 0006): one
- * round trip per request to `rate_hit` (pg/migrations/002_rate_limit.sql), which takes a
+ * round trip per request to `rate_hit` (pg/migrations/004_cheaper_hot_path.sql), which takes a
  * transaction-scoped advisory lock on the key, so no two replicas can both take the last
  * place in a window. Same decisions as the in-process SlidingWindowLimiter. Fails closed:
  * when PostgreSQL cannot answer (down, restarting, paused) it throws

@@ -79,6 +79,8 @@ export interface Ledger {
   /** Resolve a presented key (hash lookup, constant-time compare). */
   authenticate(apiKey: string): Awaitable<KeyPrincipal | undefined>;
   account(accountId: string, now: Date): Awaitable<AccountView | undefined>;
+  /** `authenticate` and then `account` of the key's account, as one call (PostgreSQL: one round trip). */
+  authenticateAccount(apiKey: string, now: Date): Awaitable<{ principal: KeyPrincipal; account: AccountView } | undefined>;
 
   /**
    * Hold `cost` credits before the handler runs. Concurrent reservations can never
@@ -88,8 +90,10 @@ export interface Ledger {
   /**
    * Make the charge durable (fsync, group commit allowed) before the response is sent.
    * Rejects with LedgerUnavailableError when it cannot be made durable (the charge is void).
+   * May resolve to the account as the charge left it, when the ledger has it from the same
+   * write (PostgreSQL), so the caller need not read it again.
    */
-  commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void>;
+  commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<AccountView | void>;
   /** Give held credits back (non-2xx response). Never throws: a hold that cannot be released expires. */
   release(reservation: Reservation): Awaitable<void>;
 

@@ -17,8 +17,8 @@ export function authenticate(ledger: Ledger) {
     const unauthorized = (detail: string) => new ApiError('unauthorized', detail, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
     if (header === '') throw unauthorized('Send your API key as "Authorization: Bearer <key>".');
     const m = BEARER.exec(header);
-    const principal = m ? await ledger.authenticate(m[1]!) : undefined;
-    const account = principal ? await ledger.account(principal.account_id, ctx.state.now) : undefined;
+    const found = m ? await ledger.authenticateAccount(m[1]!, ctx.state.now) : undefined;
+    const { principal, account } = found ?? {};
     if (!principal || !account || account.status !== 'active') throw unauthorized('The API key is malformed, unknown or revoked.');
     ctx.state.principal = principal;
     ctx.state.account = account;

@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
-import type { Ledger } from '../ledger/types.ts';
+import type { AccountView, Ledger } from '../ledger/types.ts';
 import type { Metrics } from '../metrics.ts';
 import { PLANS } from '../../schemas/plans.ts';
 import { ApiError, ledgerUnavailable } from './errors.ts';
@@ -31,9 +31,9 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
     const reservation = r.reservation;
     // After a charge or release the balance header is fresh; if the ledger cannot say, the
     // header keeps the value auth set.
-    const remaining = async () => {
+    const remaining = async (after?: AccountView | void) => {
       try {
-        ctx.set('X-Credits-Remaining', remainingHeader((await ledger.account(principal.account_id, ctx.state.now))?.remaining ?? null));
+        ctx.set('X-Credits-Remaining', remainingHeader((after ?? (await ledger.account(principal.account_id, ctx.state.now)))?.remaining ?? null));
       } catch {}
     };
     try {
@@ -43,9 +43,10 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       await remaining();
       throw err;
     }
+    let after: AccountView | void = undefined;
     if (ctx.status >= 200 && ctx.status < 300) {
       try {
-        await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
+        after = await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
       } catch (err) {
         // The charge is not durable, so the answer is not served: 503 (or 500 for anything
         // but a failed write). Release is idempotent: it returns the hold only if unsettled.
@@ -60,7 +61,7 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
     } else {
       await ledger.release(reservation);
     }
-    await remaining();
+    await remaining(after);
   };
 }
 

@@ -216,6 +216,27 @@ for (const impl of [fileImpl(), pgImpl()] as LedgerImpl[]) {
       await o.close();
     });
 
+    it('authenticateAccount answers as authenticate then account (renewed when due); a charge returns, if anything, the account after it', async () => {
+      const o = await impl.open();
+      const l = o.ledger;
+      const { account, api_key } = await l.createAccount({ tier: 'starter' }, T0);
+      const id = account.account_id;
+      const r = await l.reserve(id, 40, T0);
+      if (!r.ok) throw new Error('refused');
+      const after = await l.commit(r.reservation, meta('a'), T0);
+      // 2,000 − 40: the PostgreSQL ledger has it from the charge's own write; the file ledger returns nothing.
+      if (after) expect(after).toMatchObject({ account_id: id, remaining: 1960, used_this_cycle: 40 });
+      const found = await l.authenticateAccount(api_key, T0);
+      expect(found).toEqual({ principal: await l.authenticate(api_key), account: await l.account(id, T0) });
+      expect(found?.account).toMatchObject({ remaining: 1960, used_this_cycle: 40 });
+      const renewed = at('2026-05-01T00:00:00Z'); // the next cycle's first instant
+      expect((await l.authenticateAccount(api_key, renewed))?.account).toMatchObject({ remaining: 2000, used_this_cycle: 0 });
+      expect(await l.authenticateAccount('not-a-key-at-all', T0)).toBeUndefined();
+      await l.revokeKey(id, renewed);
+      expect(await l.authenticateAccount(api_key, renewed)).toBeUndefined();
+      await o.close();
+    });
+
     it('keys: authenticated by hash, revoked and rotated; survive a restart', async () => {
       const o = await impl.open();
       const l = o.ledger;

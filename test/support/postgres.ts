@@ -66,6 +66,12 @@ export interface PgServer {
   pid(): number;
   /** Fast shutdown, then start again on the same port and data (a restart). */
   restart(): Promise<void>;
+  /**
+   * A crash: immediate shutdown (SIGQUIT: no checkpoint, backends killed, as after a power
+   * cut for everything not yet flushed), then a start, which runs crash recovery and so
+   * empties the UNLOGGED tables.
+   */
+  crash(): Promise<void>;
   /** Stops the server (fast shutdown) without removing its data. */
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
@@ -179,6 +185,13 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
     pid: () => child!.pid!,
     restart: async () => {
       await stopServer();
+      await startServer();
+    },
+    crash: async () => {
+      const c = child!;
+      const exited = new Promise<void>((r) => c.once('exit', () => r()));
+      c.kill('SIGQUIT');
+      await exited;
       await startServer();
     },
     stopServer,

@@ -1,1 +1,1 @@
-DELETE FROM reservations WHERE id = $1 RETURNING expires_at > clock_timestamp() AS live
+DELETE FROM reservations WHERE hold = $1 RETURNING expires_at > clock_timestamp() AS live

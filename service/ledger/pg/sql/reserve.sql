@@ -1,1 +1,1 @@
-SELECT outcome, remaining, reservation_id FROM ledger_reserve($1, $2, $3, $4)
+SELECT outcome, remaining, hold AS reservation_id FROM ledger_hold($1, $2, $3, $4)

@@ -1,0 +1,1 @@
+SELECT ledger_lock_account($1)
