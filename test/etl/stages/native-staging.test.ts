@@ -111,6 +111,14 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
     ]);
   });
 
+  it('a line break csv-parse reads as text (a lone CR in an LF file) hands the file to the TS reader', async () => {
+    const header = 'LMK_KEY,ADDRESS1,POSTCODE,CURRENT_ENERGY_RATING,LODGEMENT_DATE';
+    const file = fixture('epc', 'epc/lone-cr.csv', `${header}\nk1,1 High St,BS1 1AA,D,2020-01-02\nk2,2 High\rSt,BS1 1AA,D,2020-01-02\n`);
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(native.fallbacks).toEqual({ 'epc/lone-cr.csv': 'mixed line breaks' });
+    expect(ts.reports[0]).toMatchObject({ rows_read: 2, rows_rejected: 0 });
+  });
+
   it('Airbnb calendar: a short row and a bad date are column_count and invalid:date', async () => {
     const file = fixture('airbnb_calendar', 'airbnb/calendar.csv', [
       'listing_id,date,available,price,adjusted_price,minimum_nights,maximum_nights',

@@ -7,7 +7,7 @@ import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
 import type { StagingSpec } from '../specs/spec.ts';
 import type { SourceReport } from '../stage-file.ts';
 import { NATIVE_KINDS } from './native-layouts.ts';
-import { quotesWellFormed } from './quote-scan.ts';
+import { sameSplitAsCsvParse } from './csv-bytes.ts';
 
 /** A refused row: its reason and, for a row the CSV parser refused, its line; for a checked row, its record number. */
 export interface NativeReject {
@@ -51,9 +51,9 @@ async function dropWork(conn: DuckDBConnection): Promise<void> {
  * checking SQL (`native_check_<kind>.sql`: the TS reader's rules, each row's first failing
  * field as its reason) and appends the accepted rows in file order. Rows of the wrong width
  * are counted under the TS reader's reason for them. Anything else the two parsers could
- * read differently (another layout, a parse error of another type, a quote csv-parse would
- * refuse, bytes that are not UTF-8) returns `fallback` before a row is appended, and the caller
- * stages the file with the TS reader.
+ * read differently (another layout; a quote or line break csv-parse reads otherwise,
+ * `csv-bytes.ts`; a parse error of another type, such as bytes that are not UTF-8) returns
+ * `fallback` before a row is appended, and the caller stages the file with the TS reader.
  */
 export async function stageFileNative(
   conn: DuckDBConnection,
@@ -68,6 +68,8 @@ export async function stageFileNative(
   if (typeof first === 'string') return { fallback: first };
   const layout = kind.layout(first);
   if (!layout) return { fallback: 'a layout only the TS reader reads (or refuses)' };
+  const split = await sameSplitAsCsvParse(file.path);
+  if (split) return { fallback: split };
   for (const m of MACROS) await runSql(conn, m);
   await dropWork(conn);
   let errors: Record<string, unknown>[];
@@ -80,8 +82,6 @@ export async function stageFileNative(
     errors = await queryRows(conn, sqlText('native_parse_errors'));
     const other = errors.find((e) => !WIDTH_ERRORS.has(String(e.error_type)) || !kind.widthReason);
     if (other) return dropWork(conn).then(() => ({ fallback: `CSV parser: ${String(other.error_type)} at line ${String(other.line)}` }));
-    const [quoted] = await queryRows(conn, sqlText('native_quoted_cells'));
-    if (Number(quoted?.n) > 0 && !(await quotesWellFormed(file.path))) return dropWork(conn).then(() => ({ fallback: 'a quote csv-parse refuses' }));
   } catch (e) {
     // A read DuckDB gives up on (a quote left open to the end of the file, say) is read by the TS reader.
     await dropWork(conn);
