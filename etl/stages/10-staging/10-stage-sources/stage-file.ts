@@ -1,18 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { z } from 'zod';
-import type { ManifestSource } from '../../../../schemas/manifest.ts';
 import { sha256File, type SourceFile } from '../../../pipeline/discover.ts';
 import { appendRows, type StageColumn } from '../../../pipeline/load-rows.ts';
 import { RejectLog } from '../../../sources/rejects.ts';
 import { stageFileNative } from './native/stage-native.ts';
 import type { StagingSpec } from './specs/spec.ts';
+import type { SourceReport, StagingProgress } from './source-report.ts';
 import { stagingPath, type StagingPath } from './staging-path.ts';
 
-export type SourceReport = z.infer<typeof ManifestSource>;
-
-export interface StagingProgress {
-  (event: { file: string; rows: number }): void;
-}
+export type { SourceReport, StagingProgress } from './source-report.ts';
 
 /** A kind's staging columns: its reader's, then `_file_no` (the file's place among its kind's files). */
 export function stagedColumns(spec: StagingSpec<unknown>, fileNo: number): StageColumn<unknown>[] {

@@ -5,7 +5,7 @@ import { RejectLog } from '../../../../sources/rejects.ts';
 import { sha256File, type SourceFile } from '../../../../pipeline/discover.ts';
 import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
 import type { StagingSpec } from '../specs/spec.ts';
-import type { SourceReport } from '../stage-file.ts';
+import type { SourceReport } from '../source-report.ts';
 import { NATIVE_KINDS } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
 
