@@ -96,18 +96,21 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
       'k3,3 High St,B,D,2020-01-02,103,3',
       'k4,4 High St',
       'k5,"5 High St, rear",BS1 1AA,N/A,2020-01-02,UPRN-000000000105,4',
+      // JS trim strips Unicode white space (no-break and ideographic spaces), not only ASCII.
+      'k8,\u00a08 High St\u3000,\tbs1\u00a01aa ,B,2020-01-02,,\u2003',
     ].join('\n') + '\n');
     const stray = fixture('epc', 'epc/stray.csv', [header, 'k6,6 "High" St,BS1 1AA,D,2020-01-02,106,3'].join('\n') + '\n');
     const { ts, native } = await expectSamePaths([good, stray], '2026-01-01');
     expect(Object.keys(native.fallbacks)).toEqual(['epc/stray.csv']);
     expect(ts.reports.map((r) => [r.rows_read, r.rejected_by_reason])).toEqual([
-      [2, { 'invalid:lodgement_date': 1, 'invalid:postcode': 1, wrong_column_count: 1 }],
+      [3, { 'invalid:lodgement_date': 1, 'invalid:postcode': 1, wrong_column_count: 1 }],
       [0, { csv_syntax: 1 }],
     ]);
     const rows = ts.rows.stg_epc!.map((r) => JSON.parse(r as string));
-    expect(rows.map((r) => [r.certificate_id, r.uprn, r.postcode, r.current_energy_rating, r.number_habitable_rooms])).toEqual([
-      ['k1', 101, 'BS1 1AA', 'D', null],
-      ['k5', 105, 'BS1 1AA', null, 4],
+    expect(rows.map((r) => [r.certificate_id, r.uprn, r.address1, r.postcode, r.current_energy_rating, r.number_habitable_rooms])).toEqual([
+      ['k1', 101, '1 High St', 'BS1 1AA', 'D', null],
+      ['k5', 105, '5 High St, rear', 'BS1 1AA', null, 4],
+      ['k8', null, '8 High St', 'BS1 1AA', 'B', null],
     ]);
   });
 

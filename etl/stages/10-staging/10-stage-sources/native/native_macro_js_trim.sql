@@ -1,5 +1,5 @@
--- String.prototype.trim: strips JS white space and line terminators, not only spaces.
-CREATE OR REPLACE TEMP MACRO js_trim(s) AS trim(coalesce(s, ''),
-  ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13) || chr(160) || chr(5760)
-  || chr(8192) || chr(8193) || chr(8194) || chr(8195) || chr(8196) || chr(8197) || chr(8198) || chr(8199)
-  || chr(8200) || chr(8201) || chr(8202) || chr(8232) || chr(8233) || chr(8239) || chr(8287) || chr(12288) || chr(65279))
+-- String.prototype.trim: strips JS white space and line terminators, not only spaces (a
+-- constant RE2 pattern: several times faster here than trim() with a set of characters).
+CREATE OR REPLACE TEMP MACRO js_trim(s) AS regexp_replace(coalesce(s, ''),
+  '^[\s\x{0B}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+|[\s\x{0B}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+$',
+  '', 'g')
