@@ -1,10 +1,11 @@
 /**
  * ETL throughput and peak memory at a given scale.
- *   npx tsx bench/etl.ts [--addresses N] [--seed S]
+ *   npx tsx bench/etl.ts [--addresses N] [--seed S] [--staging native|ts]
  * Generates the synthetic region once into data/bench/region-<N>-<S> (reused by later runs),
  * runs one build in a child process (so peak RSS is the build's own) into a temporary
  * DATA_DIR, and writes bench/results/etl-<N>.json: per stage its time, and for staging the
- * source rows per second; the whole build's wall time and peak RSS.
+ * source rows per second; the whole build's wall time and peak RSS. `--staging` sets the
+ * child's ETL_STAGING (which path stages the bulk formats) and suffixes the results file.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { runBuild } from '../etl/pipeline/run.ts';
 import { generateRegion } from '../etl/synth/generate.ts';
 
 const { values } = parseArgs({
-  options: { addresses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, child: { type: 'string' }, data: { type: 'string' } },
+  options: { addresses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, child: { type: 'string' }, data: { type: 'string' }, staging: { type: 'string' } },
 });
 const addresses = Number(values.addresses);
 const seed = Number(values.seed);
@@ -40,6 +41,7 @@ if (!existsSync(join(region, 'manifest.json'))) {
 const dataDir = mkdtempSync(join(tmpdir(), `etl-bench-${addresses}-`));
 const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/etl.ts'), '--addresses', String(addresses), '--child', region, '--data', dataDir], {
   cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'],
+  env: values.staging ? { ...process.env, ETL_STAGING: values.staging } : process.env,
 });
 rmSync(dataDir, { recursive: true, force: true });
 if (r.status !== 0) {
@@ -50,17 +52,18 @@ const { wall, cpu, maxRssKb, manifest } = JSON.parse(r.stdout) as { wall: number
 const sourceRows = manifest.sources.reduce((n, s) => n + s.rows_read + s.rows_rejected, 0);
 const stageMs = manifest.stage_timings_ms;
 const result = {
-  addresses, seed, when: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, load_avg_1m: loadavg()[0] },
+  addresses, seed, staging: values.staging ?? process.env.ETL_STAGING ?? 'native', when: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, load_avg_1m: loadavg()[0] },
   wall_s: Math.round(wall * 10) / 10, cpu_s: Math.round(cpu * 10) / 10, peak_rss_mb: Math.round(maxRssKb / 1024),
   source_rows: sourceRows,
   source_rows_per_s_staging: Math.round(sourceRows / ((stageMs.stage_sources ?? 1) / 1000)),
   source_rows_per_s_overall: Math.round(sourceRows / wall),
   stages_ms: stageMs,
   tables: Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows])),
+  sources: manifest.sources.map((s) => ({ path: s.path, as_of: s.as_of, rows_read: s.rows_read, rejected_by_reason: s.rejected_by_reason })),
   match_rates: manifest.match_rates,
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-writeFileSync(join(root, 'bench', 'results', `etl-${addresses}.json`), JSON.stringify(result, null, 2) + '\n');
-process.stdout.write(`${addresses} addresses: ${result.wall_s} s, peak ${result.peak_rss_mb} MB, ${sourceRows} source rows, ` +
+writeFileSync(join(root, 'bench', 'results', `etl-${addresses}${values.staging ? `-${values.staging}` : ''}.json`), JSON.stringify(result, null, 2) + '\n');
+process.stdout.write(`${addresses} addresses (${result.staging} staging): ${result.wall_s} s, peak ${result.peak_rss_mb} MB, ${sourceRows} source rows, ` +
   `${result.source_rows_per_s_staging} rows/s staging, ${result.source_rows_per_s_overall} rows/s overall\n`);
 for (const [k, v] of Object.entries(stageMs)) process.stdout.write(`  ${k.padEnd(16)} ${(v / 1000).toFixed(1)} s\n`);

@@ -4,12 +4,12 @@ import type { RejectLog } from './rejects.ts';
 import { validateRow } from './validate.ts';
 
 /** Columns a row cannot do without; the rest of the published header is optional. */
-const REQUIRED = [
+export const ADDRESSBASE_REQUIRED = [
   'UPRN', 'CLASSIFICATION_CODE', 'EASTING', 'NORTHING', 'LATITUDE', 'LONGITUDE', 'SINGLE_LINE_ADDRESS', 'POSTCODE',
 ] as const;
 
 /** Output field ← AddressBase Core column. */
-const COLUMNS = {
+export const ADDRESSBASE_COLUMNS = {
   uprn: 'UPRN',
   parent_uprn: 'PARENT_UPRN',
   classification_code: 'CLASSIFICATION_CODE',
@@ -38,11 +38,11 @@ const COLUMNS = {
  */
 export async function* readAddressBase(path: string, rejects: RejectLog): AsyncGenerator<AddressBaseRow> {
   const records = readHeadedCsv(path, rejects, {
-    what: 'an AddressBase Core file', required: REQUIRED, normalise: (h) => h.trim().toUpperCase(), checkWidth: true,
+    what: 'an AddressBase Core file', required: ADDRESSBASE_REQUIRED, normalise: (h) => h.trim().toUpperCase(), checkWidth: true,
   });
   for await (const { get, line } of records) {
     const candidate: Record<string, string | undefined> = {};
-    for (const [field, name] of Object.entries(COLUMNS)) candidate[field] = get(name);
+    for (const [field, name] of Object.entries(ADDRESSBASE_COLUMNS)) candidate[field] = get(name);
     const row = validateRow(AddressBaseRow, candidate, rejects, line);
     if (row) yield row;
   }

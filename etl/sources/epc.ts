@@ -4,14 +4,14 @@ import type { RejectLog } from './rejects.ts';
 import { validateRow } from './validate.ts';
 
 /** Certificate id column, by export: old ODC bulk, register open-data export, data warehouse. */
-const ID_COLUMNS = ['LMK_KEY', 'ASSESSMENT_ID', 'CERTIFICATE_NUMBER'] as const;
+export const EPC_ID_COLUMNS = ['LMK_KEY', 'ASSESSMENT_ID', 'CERTIFICATE_NUMBER'] as const;
 /** Columns every accepted layout has; their absence means this is not a certificates file. */
-const REQUIRED = ['POSTCODE', 'LODGEMENT_DATE', 'CURRENT_ENERGY_RATING'] as const;
+export const EPC_REQUIRED = ['POSTCODE', 'LODGEMENT_DATE', 'CURRENT_ENERGY_RATING'] as const;
 /** Markers the register writes for "no value"; treated as blank. */
 const MISSING = new Set(['N/A', 'NO DATA!', 'INVALID!']);
 
 /** Output field ← source column (upper case), where the name differs only by case or unit. */
-const DIRECT = {
+export const EPC_DIRECT = {
   address1: 'ADDRESS1',
   address2: 'ADDRESS2',
   address3: 'ADDRESS3',
@@ -49,11 +49,11 @@ export async function* readEpc(path: string, rejects: RejectLog): AsyncGenerator
   for await (const { fields, line } of readCsvRecords(path, rejects)) {
     if (!col) {
       col = headerIndex(fields.map((f) => f.trim().toUpperCase())).index;
-      const id = ID_COLUMNS.find((c) => col!.has(c));
-      const missing = REQUIRED.filter((c) => !col!.has(c));
+      const id = EPC_ID_COLUMNS.find((c) => col!.has(c));
+      const missing = EPC_REQUIRED.filter((c) => !col!.has(c));
       if (id === undefined || missing.length > 0) {
         throw new Error(
-          `${path}: not an EPC certificates file (needs one of ${ID_COLUMNS.join('/')} and ${REQUIRED.join(', ')}; missing ${[...(id ? [] : ['id']), ...missing].join(', ')})`,
+          `${path}: not an EPC certificates file (needs one of ${EPC_ID_COLUMNS.join('/')} and ${EPC_REQUIRED.join(', ')}; missing ${[...(id ? [] : ['id']), ...missing].join(', ')})`,
         );
       }
       idCol = col.get(id)!;
@@ -75,7 +75,7 @@ export async function* readEpc(path: string, rejects: RejectLog): AsyncGenerator
       certificate_id: fields[idCol]?.trim(),
       uprn: uprnFrom(get('UPRN'), get('BUILDING_REFERENCE_NUMBER')),
     };
-    for (const [field, name] of Object.entries(DIRECT)) candidate[field] = get(name);
+    for (const [field, name] of Object.entries(EPC_DIRECT)) candidate[field] = get(name);
     const row = validateRow(EpcRow, candidate, rejects, line);
     if (row) yield row;
   }

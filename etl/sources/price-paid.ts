@@ -4,7 +4,7 @@ import { headerIndex, readCsvRecords } from './csv.ts';
 import type { RejectLog } from './rejects.ts';
 import { validateRow } from './validate.ts';
 
-const GUID_CELL = /^\{?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}?$/;
+export const GUID_CELL = /^\{?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}?$/;
 const REPORT_HEADER_TEXT = PPD_REPORT_BUILDER_HEADER.join(',');
 /** Longest first line we buffer while looking for a glued header; real first lines are < 1 KB. */
 const HEAD_LIMIT = 1 << 16;

@@ -1,0 +1,121 @@
+import { ADDRESSBASE_REQUIRED, ADDRESSBASE_COLUMNS } from '../../../../sources/addressbase.ts';
+import { EPC_DIRECT, EPC_ID_COLUMNS, EPC_REQUIRED } from '../../../../sources/epc.ts';
+import { GUID_CELL } from '../../../../sources/price-paid.ts';
+import { headerIndex } from '../../../../sources/csv.ts';
+import type { SourceKind } from '../../../../pipeline/discover.ts';
+import { PPD_COLUMNS } from '../../../../../schemas/sources/price-paid.ts';
+import { OS_UPRN_HEADER } from '../../../../../schemas/sources/os-uprn.ts';
+import { AIRBNB_CALENDAR_HEADER, AIRBNB_REVIEWS_HEADER, AIRBNB_REVIEWS_SUMMARY_HEADER } from '../../../../../schemas/sources/airbnb.ts';
+
+/**
+ * How one file of a kind is read natively, decided from its first record as its TS reader
+ * decides: the name of each column in file order (the roles the checking SQL reads, `x<i>`
+ * for the rest), whether that first record is a header, and the checking SQL's parameters.
+ */
+export interface NativeLayout {
+  names: string[];
+  header: boolean;
+  params?: Record<string, boolean>;
+}
+
+export interface NativeKind {
+  /** `native_check_<kind>.sql` and `native_insert_<kind>.sql`. */
+  sql: string;
+  /** The reason the TS reader gives a row of the wrong width; undefined: it has no width check, so such a file is read by it. */
+  widthReason?: 'wrong_column_count' | 'column_count';
+  /** Undefined when the TS reader would read the file another way or refuse it (it then does). */
+  layout(first: string[]): NativeLayout | undefined;
+}
+
+/** Names per position: `roles` maps a role to the position the reader takes it from. */
+function named(width: number, roles: Map<string, number>): string[] {
+  const names = Array.from({ length: width }, (_, i) => `x${i}`);
+  for (const [role, i] of roles) names[i] = role;
+  return names;
+}
+
+/** Roles found in a header: role → first position of its column (the TS readers keep the first of a repeated name). */
+function rolesIn(header: string[], columns: Record<string, string>): Map<string, number> {
+  const index = headerIndex(header).index;
+  const roles = new Map<string, number>();
+  for (const [role, name] of Object.entries(columns)) {
+    const i = index.get(name);
+    if (i !== undefined) roles.set(role, i);
+  }
+  return roles;
+}
+
+const has = (header: string[], names: readonly string[]) => names.every((n) => headerIndex(header).index.has(n));
+
+const pricePaid: NativeKind = {
+  sql: 'price_paid',
+  widthReason: 'wrong_column_count',
+  // Only the headerless bulk layout; the report-builder CSV (header, other order, glued header) stays with the TS reader.
+  layout(first) {
+    if (first.length !== PPD_COLUMNS.length) return undefined;
+    const cell = first[0]!.trim();
+    const header = cell.toLowerCase() === PPD_COLUMNS[0];
+    if (!header && !GUID_CELL.test(cell)) return undefined;
+    return { names: first.map((_, i) => `c${i}`), header };
+  },
+};
+
+const epc: NativeKind = {
+  sql: 'epc',
+  widthReason: 'wrong_column_count',
+  layout(first) {
+    const header = first.map((f) => f.trim().toUpperCase());
+    const id = EPC_ID_COLUMNS.find((c) => header.includes(c));
+    if (id === undefined || !has(header, EPC_REQUIRED)) return undefined;
+    const roles = rolesIn(header, { ...EPC_DIRECT, uprn: 'UPRN', building_reference_number: 'BUILDING_REFERENCE_NUMBER', id });
+    return { names: named(first.length, roles), header: true };
+  },
+};
+
+const addressbase: NativeKind = {
+  sql: 'addressbase',
+  widthReason: 'wrong_column_count',
+  layout(first) {
+    const header = first.map((f) => f.trim().toUpperCase());
+    if (!has(header, ADDRESSBASE_REQUIRED)) return undefined;
+    return { names: named(first.length, rolesIn(header, ADDRESSBASE_COLUMNS)), header: true };
+  },
+};
+
+const osUprn: NativeKind = {
+  sql: 'os_uprn',
+  layout(first) {
+    const header = first.map((f) => f.trim());
+    if (!has(header, OS_UPRN_HEADER)) return undefined;
+    const roles = rolesIn(header, { uprn: 'UPRN', x: 'X_COORDINATE', y: 'Y_COORDINATE', lat: 'LATITUDE', lng: 'LONGITUDE' });
+    return { names: named(first.length, roles), header: true };
+  },
+};
+
+const airbnbCalendar: NativeKind = {
+  sql: 'airbnb_calendar',
+  widthReason: 'column_count',
+  layout(first) {
+    const header = first.map((f) => f.trim());
+    if (!has(header, AIRBNB_CALENDAR_HEADER)) return undefined;
+    const roles = rolesIn(header, Object.fromEntries(AIRBNB_CALENDAR_HEADER.map((c) => [c, c])));
+    return { names: named(first.length, roles), header: true };
+  },
+};
+
+const airbnbReviews: NativeKind = {
+  sql: 'airbnb_reviews',
+  widthReason: 'column_count',
+  layout(first) {
+    const header = first.map((f) => f.trim());
+    const detailed = header.includes('comments');
+    if (!has(header, detailed ? AIRBNB_REVIEWS_HEADER : AIRBNB_REVIEWS_SUMMARY_HEADER)) return undefined;
+    const roles = rolesIn(header, { listing_id: 'listing_id', date: 'date', ...(detailed ? { id: 'id', reviewer_id: 'reviewer_id' } : {}) });
+    return { names: named(first.length, roles), header: true, params: { detailed } };
+  },
+};
+
+/** The kinds with a native path: the regular bulk formats. Every other kind is read by its TS reader. */
+export const NATIVE_KINDS: Partial<Record<SourceKind, NativeKind>> = {
+  price_paid: pricePaid, epc, addressbase, os_uprn: osUprn, airbnb_calendar: airbnbCalendar, airbnb_reviews: airbnbReviews,
+};

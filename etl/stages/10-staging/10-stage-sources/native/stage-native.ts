@@ -1,0 +1,116 @@
+import { STRUCT, VARCHAR, structValue, type DuckDBConnection } from '@duckdb/node-api';
+import { isGzip } from '../../../../sources/io.ts';
+import { readCsvRecords } from '../../../../sources/csv.ts';
+import { RejectLog } from '../../../../sources/rejects.ts';
+import { sha256File, type SourceFile } from '../../../../pipeline/discover.ts';
+import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
+import type { StagingSpec } from '../specs/spec.ts';
+import type { SourceReport } from '../source-report.ts';
+import { NATIVE_KINDS } from './native-layouts.ts';
+import { sameSplitAsCsvParse } from './csv-bytes.ts';
+
+/** A refused row: its reason and, for a row the CSV parser refused, its line; for a checked row, its record number. */
+export interface NativeReject {
+  reason: string;
+  line?: number;
+  record?: number;
+  detail: string;
+}
+
+export type NativeOutcome = { report: SourceReport; samples: NativeReject[] } | { fallback: string };
+
+/** The SQL helpers the checks use (JS trim, Number, postcode and date rules), in dependency order. */
+const MACROS = [
+  'native_macro_js_trim', 'native_macro_js_blank', 'native_macro_js_number', 'native_macro_js_finite', 'native_macro_js_int',
+  'native_macro_format_postcode', 'native_macro_postcode_ok', 'native_macro_date_shape', 'native_macro_any_date',
+  'native_macro_opt_str', 'native_macro_epc_get', 'native_macro_undouble',
+];
+const WIDTH_ERRORS = new Set(['MISSING COLUMNS', 'TOO MANY COLUMNS']);
+const MAX_SAMPLES = 20;
+
+/** The file's first CSV record as csv-parse reads it, or why the native path should not read the file. */
+async function firstRecord(path: string): Promise<string[] | string> {
+  const rejects = new RejectLog();
+  const records = readCsvRecords(path, rejects);
+  try {
+    const { value, done } = await records.next();
+    if (done) return 'empty file';
+    if (value.line !== 1 || rejects.total > 0) return 'first record is not on line 1';
+    return value.fields;
+  } finally {
+    await records.return(undefined);
+  }
+}
+
+async function dropWork(conn: DuckDBConnection): Promise<void> {
+  for (const t of ['native_raw_drop', 'native_rejects_drop', 'native_scan_drop', 'native_checked_drop']) await runSql(conn, t);
+}
+
+/**
+ * Stages one file with DuckDB's CSV reader (all cells text) into `native_raw`, then the kind's
+ * checking SQL (`native_check_<kind>.sql`: the TS reader's rules, each row's first failing
+ * field as its reason) and appends the accepted rows in file order. Rows of the wrong width
+ * are counted under the TS reader's reason for them. Anything else the two parsers could
+ * read differently (another layout; a quote or line break csv-parse reads otherwise,
+ * `csv-bytes.ts`; a parse error of another type, such as bytes that are not UTF-8) returns
+ * `fallback` before a row is appended, and the caller stages the file with the TS reader.
+ */
+export async function stageFileNative(
+  conn: DuckDBConnection,
+  spec: StagingSpec<unknown>,
+  file: SourceFile,
+  fileNo: number,
+  today: string,
+): Promise<NativeOutcome> {
+  const kind = NATIVE_KINDS[spec.kind];
+  if (!kind) return { fallback: `no native path for ${spec.kind}` };
+  const first = await firstRecord(file.path);
+  if (typeof first === 'string') return { fallback: first };
+  const layout = kind.layout(first);
+  if (!layout) return { fallback: 'a layout only the TS reader reads (or refuses)' };
+  const split = await sameSplitAsCsvParse(file.path);
+  if (split) return { fallback: split };
+  for (const m of MACROS) await runSql(conn, m);
+  await dropWork(conn);
+  let errors: Record<string, unknown>[];
+  try {
+    const columns = Object.fromEntries(layout.names.map((n) => [n, 'VARCHAR']));
+    await conn.run(sqlText('native_raw_read'), {
+      path: file.path, header: layout.header, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
+      columns: structValue(columns),
+    }, { columns: STRUCT(Object.fromEntries(layout.names.map((n) => [n, VARCHAR]))) });
+    errors = await queryRows(conn, sqlText('native_parse_errors'));
+    const other = errors.find((e) => !WIDTH_ERRORS.has(String(e.error_type)) || !kind.widthReason);
+    if (other) return dropWork(conn).then(() => ({ fallback: `CSV parser: ${String(other.error_type)} at line ${String(other.line)}` }));
+  } catch (e) {
+    // A read DuckDB gives up on (a quote left open to the end of the file, say) is read by the TS reader.
+    await dropWork(conn);
+    if (/^(Invalid Input|Conversion) Error/.test((e as Error).message)) return { fallback: (e as Error).message.split('\n')[0]! };
+    throw e;
+  }
+  // From here rows are appended: nothing falls back.
+  try {
+    await runSql(conn, `native_check_${kind.sql}`, { ...layout.params });
+    await runSql(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
+    const counts = new Map<string, number>();
+    if (errors.length > 0) counts.set(kind.widthReason!, errors.length);
+    for (const r of await queryRows(conn, sqlText('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
+    const [acc] = await queryRows(conn, sqlText('native_accepted'), { today });
+    const samples: NativeReject[] = [
+      ...errors.map((e) => ({ reason: kind.widthReason!, line: Number(e.line), detail: String(e.message) })),
+      ...(await queryRows(conn, sqlText('native_reject_samples'))).map((r) => ({ reason: String(r.reason), record: Number(r.record) + 1, detail: '' })),
+    ].slice(0, MAX_SAMPLES);
+    const by_reason: Record<string, number> = {};
+    for (const k of [...counts.keys()].sort()) by_reason[k] = counts.get(k)!;
+    return {
+      report: {
+        name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sha256File(file.path),
+        as_of: (acc?.as_of as string | null) ?? null, rows_read: Number(acc?.n ?? 0),
+        rows_rejected: [...counts.values()].reduce((a, b) => a + b, 0), rejected_by_reason: by_reason,
+      },
+      samples,
+    };
+  } finally {
+    await dropWork(conn);
+  }
+}

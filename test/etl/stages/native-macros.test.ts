@@ -1,0 +1,52 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatPostcode, POSTCODE_RE, toIsoDate } from '../../../schemas/sources/fields.ts';
+import { runSql } from '../../../etl/pipeline/sql.ts';
+
+/** The SQL helpers the native checks use, each against the JS function it stands for. */
+let conn: DuckDBConnection;
+beforeAll(async () => {
+  conn = await (await DuckDBInstance.create(':memory:')).connect();
+  for (const m of ['native_macro_js_trim', 'native_macro_js_number', 'native_macro_format_postcode', 'native_macro_postcode_ok',
+    'native_macro_date_shape', 'native_macro_any_date']) await runSql(conn, m);
+});
+
+async function sql(expr: string, v: string): Promise<unknown> {
+  return (await conn.runAndReadAll(`SELECT ${expr} AS r`, { v })).getRowObjectsJson()[0]!.r;
+}
+
+const SPACES = ['\u00a0', '\u3000', '\u2003', '\ufeff', '\t', '\v', '\f', '\r\n', '\u2028', '\u202f'];
+
+describe('native SQL helpers agree with the JS they replace', () => {
+  it('js_trim is String.prototype.trim', async () => {
+    for (const v of ['', 'a', ' a ', ...SPACES.map((s) => `${s}a b${s}`), '\u200ba\u200b' /* zero-width space: not white space */]) {
+      expect(await sql('js_trim($v)', v), JSON.stringify(v)).toBe(v.trim());
+    }
+  });
+
+  it('js_number is Number() (NaN as NULL; Infinity, refused by zod either way, as NULL or infinite)', async () => {
+    const cases = ['12', ' 12 ', '+5', '-.5', '1.', '1e3', '1E+05', '0x1A', '0b101', '0o17', '1_000', '1e400', 'abc', '',
+      '\u00a07\u3000', '0x', '-0x1A', '00012', '5e', '1,000', '12abc', '.', '-'];
+    for (const v of cases) {
+      const got = await sql('js_number($v)', v);
+      const js = Number(v);
+      if (Number.isNaN(js)) expect(got, JSON.stringify(v)).toBeNull();
+      else if (!Number.isFinite(js)) expect(got, JSON.stringify(v)).toBe('Infinity');
+      else expect(got, JSON.stringify(v)).toBe(js);
+    }
+  });
+
+  it('format_postcode and postcode_ok are formatPostcode and POSTCODE_RE', async () => {
+    for (const v of ['bs1 4dj', 'BS14DJ', 'BS1  1AA', ' ec1a\u00a01bb ', 'W1A 0AX', 'B', 'NOT A POSTCODE', 'SW1A2AAX', '']) {
+      const js = formatPostcode(v);
+      expect(await sql('format_postcode($v)', v), JSON.stringify(v)).toBe(js);
+      expect(await sql('postcode_ok(format_postcode($v))', v), JSON.stringify(v)).toBe(POSTCODE_RE.test(js));
+    }
+  });
+
+  it('any_date is toIsoDate', async () => {
+    const cases = ['2020-01-02', '2020-01-02 00:00', '2020-01-02T12:30:45', ' 2020-01-02 ', '02/01/2020', '02/01/2020 10:00',
+      '2015-02-30', '2016-02-29', '2015-02-29', '2020-13-01', '31/04/2020', '2020-1-2', '20200102', '', 'x'];
+    for (const v of cases) expect(await sql('any_date($v)', v), JSON.stringify(v)).toBe(toIsoDate(v) ?? null);
+  });
+});

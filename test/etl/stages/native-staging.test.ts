@@ -1,0 +1,147 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { discoverSources, type SourceFile, type SourceKind } from '../../../etl/pipeline/discover.ts';
+import { NATIVE_KINDS } from '../../../etl/stages/10-staging/10-stage-sources/native/native-layouts.ts';
+import { stagingPath } from '../../../etl/stages/10-staging/10-stage-sources/staging-path.ts';
+import { RAW_DIR } from '../../support/raw.ts';
+import { synthRegion } from '../../support/region.ts';
+import { stageWith } from '../../support/staging-paths.ts';
+import { tempDir, writeFixture } from '../../support/tmp.ts';
+
+const tmp = tempDir();
+afterAll(tmp.cleanup);
+
+const nativeKind = (f: SourceFile) => NATIVE_KINDS[f.kind] !== undefined;
+
+/** Stages the files both ways and checks every report and every staged row (in order) agree. */
+async function expectSamePaths(files: SourceFile[], today: string) {
+  const ts = await stageWith('ts', files, today);
+  const native = await stageWith('native', files, today);
+  expect(native.reports).toEqual(ts.reports);
+  expect(Object.keys(native.rows).sort()).toEqual(Object.keys(ts.rows).sort());
+  for (const [table, rows] of Object.entries(ts.rows)) {
+    expect(native.rows[table]!.length, table).toBe(rows.length);
+    expect(native.rows[table], table).toEqual(rows);
+  }
+  return { ts, native };
+}
+
+describe('native staging: the same rows and reports as the TS readers', () => {
+  it('on a synthetic region (3,000 addresses, messy rows planted), every file read natively', async () => {
+    const dir = await synthRegion(3000, 5);
+    const files = (await discoverSources(dir)).files.filter(nativeKind);
+    expect(new Set(files.map((f) => f.kind))).toEqual(new Set(Object.keys(NATIVE_KINDS)));
+    const { ts, native } = await expectSamePaths(files, '2025-09-30');
+    // No file handed back to the TS reader: the comparison above is of the native path itself.
+    expect(native.fallbacks).toEqual({});
+    // The planted mess is there to be refused, by both.
+    expect(ts.reports.reduce((n, r) => n + r.rows_rejected, 0)).toBeGreaterThan(0);
+  }, 120_000);
+
+  const present = existsSync(RAW_DIR);
+  if (!present) process.stderr.write(`SKIP: real samples not found under ${RAW_DIR}; the real-sample comparison is skipped\n`);
+  it.skipIf(!present)('on every real sample of those kinds under ../shared/data/raw', async () => {
+    const files = (await discoverSources(RAW_DIR)).files.filter(nativeKind);
+    expect(files.length).toBeGreaterThan(0);
+    const { native } = await expectSamePaths(files, '2026-01-01');
+    // Only the Price Paid report-builder files (another layout) and appd-test.csv (an unquoted
+    // cell with doubled quotes, read with relax_quotes) go to the TS reader.
+    for (const rel of Object.keys(native.fallbacks)) expect(rel).toMatch(/^ppd\/ppd_/);
+    expect(files.length - Object.keys(native.fallbacks).length).toBeGreaterThanOrEqual(files.length - 3);
+  }, 300_000);
+});
+
+const GUID = (n: number) => `{${String(n).padStart(8, '0')}-0000-4000-8000-000000000000}`;
+const pp = (n: number, date: string, postcode: string) =>
+  `"${GUID(n)}","250000","${date}","${postcode}","T","N","F","12","","HIGH STREET","","BRISTOL","BRISTOL","CITY OF BRISTOL","A","A"`;
+
+function fixture(kind: SourceKind, rel: string, content: string): SourceFile {
+  mkdirSync(dirname(join(tmp.dir, rel)), { recursive: true });
+  const path = writeFixture(tmp.dir, rel, content);
+  return { kind, path, rel, bytes: statSync(path).size };
+}
+
+describe('native staging: hand-made bad rows get the TS reader\'s reasons', () => {
+  it('Price Paid: a short row, a bad date and a bad postcode, read natively', async () => {
+    const file = fixture('price_paid', 'ppd/bad.csv', [
+      pp(1, '2020-01-02 00:00', 'BS1 1AA'),
+      pp(2, '2020-02-30 00:00', 'BS1 1AA'),
+      pp(3, '2020-03-04 00:00', 'NOT A POSTCODE'),
+      `"${GUID(4)}","250000","2020-01-02 00:00"`,
+      pp(5, '2020-05-06 00:00', 'bs11aa'),
+    ].join('\r\n') + '\r\n');
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(native.fallbacks).toEqual({});
+    expect(ts.reports[0]).toMatchObject({
+      rows_read: 2, rows_rejected: 3, as_of: '2020-05-06',
+      rejected_by_reason: { 'invalid:date': 1, 'invalid:postcode': 1, wrong_column_count: 1 },
+    });
+    expect(ts.rows.stg_price_paid!.map((r) => JSON.parse(r as string).postcode)).toEqual(['BS1 1AA', 'BS1 1AA']);
+  });
+
+  it('Price Paid: an unterminated quote is a csv_syntax reject in both (the native path hands the file back)', async () => {
+    const file = fixture('price_paid', 'ppd/open-quote.csv', [pp(1, '2020-01-02 00:00', 'BS1 1AA'), `"${GUID(2)}","250000","2020-01-02 00:00","BS1 1AA`].join('\n') + '\n');
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(Object.keys(native.fallbacks)).toEqual(['ppd/open-quote.csv']);
+    expect(ts.reports[0]).toMatchObject({ rows_read: 1, rows_rejected: 1, rejected_by_reason: { csv_syntax: 1 } });
+  });
+
+  it('EPC: a short row, a bad lodgement date, a bad postcode and a stray quote', async () => {
+    const header = 'LMK_KEY,ADDRESS1,POSTCODE,CURRENT_ENERGY_RATING,LODGEMENT_DATE,UPRN,NUMBER_HABITABLE_ROOMS';
+    const good = fixture('epc', 'epc/bad.csv', [
+      header,
+      'k1,1 High St,bs1 1aa,d,2020-01-02,101,',
+      'k2,2 High St,BS1 1AA,D,02/13/2020,102,3',
+      'k3,3 High St,B,D,2020-01-02,103,3',
+      'k4,4 High St',
+      'k5,"5 High St, rear",BS1 1AA,N/A,2020-01-02,UPRN-000000000105,4',
+      // JS trim strips Unicode white space (no-break and ideographic spaces), not only ASCII.
+      'k8,\u00a08 High St\u3000,\tbs1\u00a01aa ,B,2020-01-02,,\u2003',
+    ].join('\n') + '\n');
+    const stray = fixture('epc', 'epc/stray.csv', [header, 'k6,6 "High" St,BS1 1AA,D,2020-01-02,106,3'].join('\n') + '\n');
+    const { ts, native } = await expectSamePaths([good, stray], '2026-01-01');
+    expect(Object.keys(native.fallbacks)).toEqual(['epc/stray.csv']);
+    expect(ts.reports.map((r) => [r.rows_read, r.rejected_by_reason])).toEqual([
+      [3, { 'invalid:lodgement_date': 1, 'invalid:postcode': 1, wrong_column_count: 1 }],
+      [0, { csv_syntax: 1 }],
+    ]);
+    const rows = ts.rows.stg_epc!.map((r) => JSON.parse(r as string));
+    expect(rows.map((r) => [r.certificate_id, r.uprn, r.address1, r.postcode, r.current_energy_rating, r.number_habitable_rooms])).toEqual([
+      ['k1', 101, '1 High St', 'BS1 1AA', 'D', null],
+      ['k5', 105, '5 High St, rear', 'BS1 1AA', null, 4],
+      ['k8', null, '8 High St', 'BS1 1AA', 'B', null],
+    ]);
+  });
+
+  it('a line break csv-parse reads as text (a lone CR in an LF file) hands the file to the TS reader', async () => {
+    const header = 'LMK_KEY,ADDRESS1,POSTCODE,CURRENT_ENERGY_RATING,LODGEMENT_DATE';
+    const file = fixture('epc', 'epc/lone-cr.csv', `${header}\nk1,1 High St,BS1 1AA,D,2020-01-02\nk2,2 High\rSt,BS1 1AA,D,2020-01-02\n`);
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(native.fallbacks).toEqual({ 'epc/lone-cr.csv': 'mixed line breaks' });
+    expect(ts.reports[0]).toMatchObject({ rows_read: 2, rows_rejected: 0 });
+  });
+
+  it('Airbnb calendar: a short row and a bad date are column_count and invalid:date', async () => {
+    const file = fixture('airbnb_calendar', 'airbnb/calendar.csv', [
+      'listing_id,date,available,price,adjusted_price,minimum_nights,maximum_nights',
+      '1,2025-01-01,t,"$1,040.00",,2,30',
+      '1,2025-13-01,t,$100.00,,2,30',
+      '1,2025-01-02,t',
+      '1,2025-01-03,x,$100.00,,2,30',
+    ].join('\n') + '\n');
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(native.fallbacks).toEqual({});
+    expect(ts.reports[0]!.rejected_by_reason).toEqual({ column_count: 1, 'invalid:available': 1, 'invalid:date': 1 });
+  });
+});
+
+describe('stagingPath', () => {
+  it('is native unless ETL_STAGING says ts, and refuses anything else', () => {
+    expect(stagingPath({})).toBe('native');
+    expect(stagingPath({ ETL_STAGING: 'ts' })).toBe('ts');
+    expect(stagingPath({ ETL_STAGING: 'native' })).toBe('native');
+    expect(() => stagingPath({ ETL_STAGING: 'fast' })).toThrow(/ETL_STAGING/);
+  });
+});
+
