@@ -61,6 +61,10 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       await stage.run(ctx);
       timings[stage.name] = Math.round(performance.now() - t0);
       log.info({ build_id: id, stage: stage.name, ms: timings[stage.name] }, 'stage done');
+      if (process.env.ETL_PROFILE) {
+        const [m] = await queryRows(conn, "SELECT (SELECT sum(memory_usage_bytes) FROM duckdb_memory())::BIGINT AS duck, (SELECT sum(temporary_storage_bytes) FROM duckdb_memory())::BIGINT AS tmp");
+        process.stderr.write(`PROFILE ${stage.name} rss=${Math.round(process.memoryUsage().rss / 1048576)} heap=${Math.round(process.memoryUsage().heapUsed / 1048576)} ext=${Math.round(process.memoryUsage().arrayBuffers / 1048576)} duck=${Math.round(Number(m?.duck) / 1048576)} tmp=${Math.round(Number(m?.tmp) / 1048576)} ms=${timings[stage.name]}\n`);
+      }
     }
     const t0 = performance.now();
     const tables = await writeTables(ctx);

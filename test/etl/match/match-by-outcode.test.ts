@@ -114,7 +114,7 @@ describe.skipIf(!hasRaw(LINKED))('matchByOutcode on real addresses (the linked P
     async function* fed() {
       yield* inputs;
     }
-    await matchByOutcode(db, conn, 'cert_matches', fed(), keyOf);
+    await matchByOutcode(db, conn, [{ table: 'cert_matches', inputs: fed(), keyOf }]);
     expect(await table(conn, 'cert_matches')).toEqual(want.rows);
     expect(want.crossOutcode).toBeGreaterThan(100);
     expect(want.rows.filter((r) => r.uprn !== null).length).toBeGreaterThan(inputs.length * 0.8);

@@ -30,10 +30,16 @@ export const matchAddresses: Stage = {
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
-    const sales = matchInputs(ctx, sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]);
-    const saleCount = await matchByOutcode(db, conn, 'sale_matches', sales, (p) => saleKey(p[0], p[1], p[2]));
-    const epcs = matchInputs(ctx, sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]);
-    const epcCount = await matchByOutcode(db, conn, 'epc_matches', epcs, (p) => epcKey([...p]));
+    const [saleCount, epcCount] = await matchByOutcode(db, conn, [
+      {
+        table: 'sale_matches', keyOf: (p) => saleKey(p[0], p[1], p[2]),
+        inputs: matchInputs(ctx, sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]),
+      },
+      {
+        table: 'epc_matches', keyOf: (p) => epcKey([...p]),
+        inputs: matchInputs(ctx, sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]),
+      },
+    ]);
     const [rates] = await queryRows(conn, sqlText('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);

@@ -20,9 +20,11 @@ export const locationMartsStage: Stage = {
   async run(ctx) {
     const { conn, db } = ctx;
     for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
-    const listings = matchInputs(ctx, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id',
-      (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]);
-    await matchByOutcode(db, conn, 'listing_matches', listings, (p) => epcKey([...p]));
+    await matchByOutcode(db, conn, [{
+      table: 'listing_matches', keyOf: (p) => epcKey([...p]),
+      inputs: matchInputs(ctx, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id',
+        (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]),
+    }]);
     await runSql(conn, 'location_listings');
     const [q] = await queryRows(conn, `
       SELECT (SELECT count(*) FROM crime) AS crimes, (SELECT count(DISTINCT month) FROM crime) AS crime_months,

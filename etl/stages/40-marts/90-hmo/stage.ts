@@ -34,8 +34,10 @@ export const hmoLicencesStage: Stage = {
       { name: 'exemptions', type: 'BOOLEAN', get: (r: (typeof registers)[number]) => r.exemptions },
     ], registers);
     // The line's key cuts the post town off, so the town travels raw as the second part.
-    const licences = matchInputs(ctx, sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)]);
-    await matchByOutcode(db, conn, 'hmo_matches', licences, (p) => registerKey(p[0]!, p[1]));
+    await matchByOutcode(db, conn, [{
+      table: 'hmo_matches', keyOf: (p) => registerKey(p[0]!, p[1]),
+      inputs: matchInputs(ctx, sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)]),
+    }]);
     await runSql(conn, 'hmo_licences', { today: ctx.today });
     const [q] = await queryRows(conn, `
       SELECT count(*)::INTEGER AS licences, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed,
