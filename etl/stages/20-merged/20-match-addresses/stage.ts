@@ -26,7 +26,7 @@ export const matchAddresses: Stage = {
   name: 'match_addresses',
   description: 'match price-paid sales and UPRN-less certificates to address-base UPRNs by normalised address',
   reads: ['addresses', 'stg_price_paid', 'stg_epc'],
-  writes: ['ppd_current', 'sale_matches', 'epc_matches'],
+  writes: ['ppd_current', 'sale_matches', 'epc_matches', 'match_street_keys'],
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
