@@ -68,6 +68,37 @@ export async function appendRows<Row>(
   return n;
 }
 
+/** An open appender on an existing table: rows added one at a time, flushed and closed once (a second close is a no-op). */
+export interface RowSink<Row> {
+  add(row: Row): void;
+  close(): void;
+}
+
+/**
+ * Opens an appender for code that writes to more than one table as it goes (the streamed
+ * matcher). One appender per connection: open a second table's on a connection of its own.
+ */
+export async function openAppender<Row>(conn: DuckDBConnection, table: string, columns: readonly StageColumn<Row>[]): Promise<RowSink<Row>> {
+  checkIdentifiers(table, columns);
+  const appender = await conn.createAppender(table);
+  let open = true;
+  return {
+    add(row) {
+      for (const c of columns) appendOne(appender, c.type, c.get(row));
+      appender.endRow();
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      try {
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+    },
+  };
+}
+
 /** Creates `table` and appends `rows` to it. */
 export async function loadRows<Row>(
   conn: DuckDBConnection,

@@ -46,7 +46,9 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   await pruneBuilds(opts.dataDir, opts.keep ?? 3);
   const { id, dir } = await beginBuild(opts.dataDir, now);
   log.info({ build_id: id, sources: opts.sourcesDir }, 'build started');
-  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dir, '.spill') });
+  // Bounded: past the limit DuckDB evicts table blocks and spills sorts and joins into .spill
+  // (docs/etl.md, "Memory").
+  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dir, '.spill'), memory_limit: etlMemoryLimit() });
   const conn = await db.connect();
   try {
     const { files, ignored } = await discoverSources(opts.sourcesDir);
@@ -89,6 +91,14 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     log.error({ build_id: id, err: (e as Error).message }, 'build failed; current unchanged');
     throw e;
   }
+}
+
+/** DuckDB's memory limit for a build: ETL_MEMORY_LIMIT (a DuckDB size such as `1GB`, `512MB`), else 1GB. */
+export function etlMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
+  const v = env.ETL_MEMORY_LIMIT?.trim();
+  if (!v) return '1GB';
+  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)$/i.test(v)) throw new Error(`ETL_MEMORY_LIMIT: not a size like 1GB or 512MB: ${v}`);
+  return v;
 }
 
 async function writeTables(ctx: BuildContext): Promise<Manifest['tables']> {

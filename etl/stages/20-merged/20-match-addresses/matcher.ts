@@ -32,6 +32,11 @@ export class AddressMatcher {
     if (c.key.street) push(this.byStreet, `${c.key.street}|${c.town}`, c);
   }
 
+  /** Whether some candidate is in this postcode (then the match never leaves its outcode). */
+  hasPostcode(postcode: string): boolean {
+    return this.byPostcode.has(postcode);
+  }
+
   match(postcode: string | undefined, town: string, key: AddressKey): MatchResult {
     const inPostcode = postcode ? this.byPostcode.get(postcode) ?? [] : [];
     const first = best(inPostcode, key, MIN_SIMILARITY);

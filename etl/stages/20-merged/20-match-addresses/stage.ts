@@ -1,33 +1,21 @@
-import type { DuckDBInstance } from '@duckdb/node-api';
 import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
-import { addressBaseKey, epcKey, saleKey } from './keys.ts';
-import { AddressMatcher, type MatchResult } from './matcher.ts';
+import { epcKey, saleKey } from './keys.ts';
+import { matchByOutcode, type MatchInput } from './match-by-outcode.ts';
 import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
-import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
+
+export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
-export async function buildMatcher(db: DuckDBInstance): Promise<AddressMatcher> {
-  const m = new AddressMatcher();
-  for await (const a of streamRows(db, sqlText('match_address_base'))) {
-    m.add({ uprn: Number(a.uprn), postcode: String(a.postcode), town: normaliseText(s(a.post_town)), key: addressBaseKey(a as never) });
+/** The rows of a query as matcher inputs: `id`, `postcode`, `town`, and `parts` read from each row. */
+export async function* matchInputs(
+  ctx: Pick<BuildContext, 'db'>, sql: string, id: string, parts: (r: Record<string, unknown>) => (string | undefined)[],
+): AsyncGenerator<MatchInput> {
+  for await (const r of streamRows(ctx.db, sql)) {
+    yield { id: String(r[id]), postcode: normalisePostcode(s(r.postcode)), town: normaliseText(s(r.town)), parts: parts(r) };
   }
-  return m;
 }
-
-export interface MatchRow {
-  id: string;
-  result: MatchResult;
-}
-
-export const MATCH_COLUMNS: StageColumn<MatchRow>[] = [
-  { name: 'id', type: 'VARCHAR', get: (r) => r.id },
-  { name: 'uprn', type: 'BIGINT', get: (r) => r.result.uprn },
-  { name: 'method', type: 'VARCHAR', get: (r) => (r.result.uprn !== null ? r.result.method : null) },
-  { name: 'score', type: 'DOUBLE', get: (r) => (r.result.uprn !== null ? r.result.score : null) },
-  { name: 'reason', type: 'VARCHAR', get: (r) => (r.result.uprn === null ? r.result.reason : null) },
-];
 
 /**
  * Matches every current price-paid sale and every certificate without a known UPRN to the
@@ -38,29 +26,20 @@ export const matchAddresses: Stage = {
   name: 'match_addresses',
   description: 'match price-paid sales and UPRN-less certificates to address-base UPRNs by normalised address',
   reads: ['addresses', 'stg_price_paid', 'stg_epc'],
-  writes: ['ppd_current', 'sale_matches', 'epc_matches'],
+  writes: ['ppd_current', 'sale_matches', 'epc_matches', 'match_street_keys'],
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
-    const matcher = await buildMatcher(db);
-    const sales = async function* () {
-      for await (const r of streamRows(db, sqlText('match_sales_to_match'))) {
-        yield {
-          id: String(r.transaction_id),
-          result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), saleKey(s(r.saon), s(r.paon), s(r.street))),
-        };
-      }
-    };
-    const saleCount = await loadRows(conn, 'sale_matches', MATCH_COLUMNS, sales());
-    const epcs = async function* () {
-      for await (const r of streamRows(db, sqlText('match_epc_to_match'))) {
-        yield {
-          id: String(r.certificate_id),
-          result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.posttown)), epcKey([s(r.address1), s(r.address2), s(r.address3)])),
-        };
-      }
-    };
-    const epcCount = await loadRows(conn, 'epc_matches', MATCH_COLUMNS, epcs());
+    const [saleCount, epcCount] = await matchByOutcode(db, conn, [
+      {
+        table: 'sale_matches', keyOf: (p) => saleKey(p[0], p[1], p[2]),
+        inputs: matchInputs(ctx, sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]),
+      },
+      {
+        table: 'epc_matches', keyOf: (p) => epcKey([...p]),
+        inputs: matchInputs(ctx, sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]),
+      },
+    ]);
     const [rates] = await queryRows(conn, sqlText('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);

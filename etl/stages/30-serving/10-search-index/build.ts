@@ -20,6 +20,23 @@ function stringTable(list: readonly string[]): { off: Uint32Array; bytes: Uint8A
   return { off, bytes: blob.bytes() };
 }
 
+/** A Uint32Array that grows as values are appended (a number[] of the same values takes twice the memory or more). */
+class GrowableU32 {
+  private buf = new Uint32Array(1 << 16);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.buf.length) {
+      const next = new Uint32Array(this.buf.length * 2);
+      next.set(this.buf);
+      this.buf = next;
+    }
+    this.buf[this.length++] = v;
+  }
+  view(): Uint32Array {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
 /**
  * Builds the index arrays from address rows that arrive ordered by postcode then address
  * (the published `addresses` table read with that ORDER BY), so each postcode is one
@@ -35,9 +52,10 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
   const postcodes: string[] = [];
   const pcFirstList: number[] = [];
   const wordIds = new Map<string, number>();
-  const wordPostings: number[][] = [];
   const docOff = new Uint32Array(expected + 1);
-  const docList: number[] = [];
+  // Each address's word ids in order; the postings are inverted from it afterwards, into
+  // typed arrays, rather than grown as a list per word.
+  const docList = new GrowableU32();
   let n = 0;
   for await (const r of rows) {
     if (n >= expected) throw new Error(`more address rows than the ${expected} counted`);
@@ -54,12 +72,7 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
     addrOff[n + 1] = addr.length;
     for (const w of docWords(r.address, r.postcode)) {
       let id = wordIds.get(w);
-      if (id === undefined) {
-        wordIds.set(w, (id = wordPostings.length));
-        wordPostings.push([]);
-      }
-      const list = wordPostings[id]!;
-      if (list[list.length - 1] !== n) list.push(n); // a word twice in one address is posted once
+      if (id === undefined) wordIds.set(w, (id = wordIds.size));
       docList.push(id);
     }
     docOff[n + 1] = docList.length;
@@ -70,17 +83,44 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
   const pcs = stringTable(postcodes);
   const vocab = [...wordIds.keys()].sort();
   const voc = stringTable(vocab);
-  const postOff = new Uint32Array(vocab.length + 1);
-  vocab.forEach((w, i) => (postOff[i + 1] = postOff[i]! + wordPostings[wordIds.get(w)!]!.length));
-  const postings = new Uint32Array(postOff[vocab.length]!);
   const sortedId = new Uint32Array(vocab.length);
-  vocab.forEach((w, i) => {
-    postings.set(wordPostings[wordIds.get(w)!]!, postOff[i]!);
-    sortedId[wordIds.get(w)!] = i;
-  });
-  const docWordIds = Uint32Array.from(docList, (id) => sortedId[id]!);
+  vocab.forEach((w, i) => (sortedId[wordIds.get(w)!] = i));
+  const docWordIds = docList.view().map((id) => sortedId[id]!);
+  const { postOff, postings } = invert(docWordIds, docOff, n, vocab.length);
   return {
     n, uprn, lat, lng, addrOff, addrBytes: addr.bytes(), pcOf, pcFirst, pcOff: pcs.off, pcBytes: pcs.bytes,
     vocabOff: voc.off, vocabBytes: voc.bytes, postOff, postings, docOff, docWords: docWordIds,
   };
+}
+
+/**
+ * Per word (sorted id), the ordinals whose words include it, ascending, each once (a word
+ * twice in one address is posted once): a count, then a fill, over the addresses' words.
+ */
+function invert(docWords: Uint32Array, docOff: Uint32Array, n: number, words: number): { postOff: Uint32Array; postings: Uint32Array } {
+  const lastDoc = new Int32Array(words).fill(-1);
+  const postOff = new Uint32Array(words + 1);
+  for (let i = 0; i < n; i++) {
+    for (let k = docOff[i]!; k < docOff[i + 1]!; k++) {
+      const w = docWords[k]!;
+      if (lastDoc[w] !== i) {
+        lastDoc[w] = i;
+        postOff[w + 1]!++;
+      }
+    }
+  }
+  for (let w = 0; w < words; w++) postOff[w + 1]! += postOff[w]!;
+  const postings = new Uint32Array(postOff[words]!);
+  const next = postOff.slice(0, words);
+  lastDoc.fill(-1);
+  for (let i = 0; i < n; i++) {
+    for (let k = docOff[i]!; k < docOff[i + 1]!; k++) {
+      const w = docWords[k]!;
+      if (lastDoc[w] !== i) {
+        lastDoc[w] = i;
+        postings[next[w]!++] = i;
+      }
+    }
+  }
+  return { postOff, postings };
 }

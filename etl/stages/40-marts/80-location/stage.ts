@@ -1,9 +1,8 @@
-import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
 import type { Stage } from '../../../pipeline/context.ts';
-import { loadRows } from '../../../pipeline/load-rows.ts';
-import { queryRows, runSql, streamRows } from '../../../pipeline/sql.ts';
+import { queryRows, runSql } from '../../../pipeline/sql.ts';
 import { epcKey } from '../../20-merged/20-match-addresses/keys.ts';
-import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
+import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
+import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -21,16 +20,11 @@ export const locationMartsStage: Stage = {
   async run(ctx) {
     const { conn, db } = ctx;
     for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
-    const matcher = await buildMatcher(db);
-    const rows = async function* () {
-      for await (const r of streamRows(db, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current')) {
-        yield {
-          id: String(r.listing_id),
-          result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), epcKey([s(r.address_1), s(r.address_2), s(r.address_3)])),
-        };
-      }
-    };
-    await loadRows(conn, 'listing_matches', MATCH_COLUMNS, rows());
+    await matchByOutcode(db, conn, [{
+      table: 'listing_matches', keyOf: (p) => epcKey([...p]),
+      inputs: matchInputs(ctx, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id',
+        (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]),
+    }]);
     await runSql(conn, 'location_listings');
     const [q] = await queryRows(conn, `
       SELECT (SELECT count(*) FROM crime) AS crimes, (SELECT count(DISTINCT month) FROM crime) AS crime_months,

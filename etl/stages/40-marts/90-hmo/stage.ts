@@ -1,9 +1,9 @@
-import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
 import type { Stage } from '../../../pipeline/context.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
-import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { registerKey } from '../../20-merged/20-match-addresses/keys.ts';
-import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
+import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
+import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -33,17 +33,11 @@ export const hmoLicencesStage: Stage = {
       { name: 'as_of', type: 'VARCHAR', get: (r: (typeof registers)[number]) => r.as_of },
       { name: 'exemptions', type: 'BOOLEAN', get: (r: (typeof registers)[number]) => r.exemptions },
     ], registers);
-    const matcher = await buildMatcher(db);
-    const rows = async function* () {
-      for await (const r of streamRows(db, sqlText('hmo_to_match'))) {
-        const town = s(r.town);
-        yield {
-          id: String(r.id),
-          result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(town), registerKey(String(r.address), town)),
-        };
-      }
-    };
-    await loadRows(conn, 'hmo_matches', MATCH_COLUMNS, rows());
+    // The line's key cuts the post town off, so the town travels raw as the second part.
+    await matchByOutcode(db, conn, [{
+      table: 'hmo_matches', keyOf: (p) => registerKey(p[0]!, p[1]),
+      inputs: matchInputs(ctx, sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)]),
+    }]);
     await runSql(conn, 'hmo_licences', { today: ctx.today });
     const [q] = await queryRows(conn, `
       SELECT count(*)::INTEGER AS licences, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed,

@@ -1,0 +1,2 @@
+-- The streamed matcher's work table, dropped once its results are written.
+DROP TABLE IF EXISTS match_deferred
