@@ -2,7 +2,8 @@ import type { DuckDBInstance } from '@duckdb/node-api';
 import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
 import { addressBaseKey, epcKey, saleKey } from './keys.ts';
 import { AddressMatcher, type MatchResult } from './matcher.ts';
-import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { MatchCache } from './match-cache.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
 
@@ -42,25 +43,38 @@ export const matchAddresses: Stage = {
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
-    const matcher = await buildMatcher(db);
+    // Unchanged ids keep their cached result (match-cache.ts); the matcher is built only if some are left.
+    const cache = await MatchCache.open(ctx);
+    let built: AddressMatcher | undefined;
+    const matcherNow = async () => (built ??= await buildMatcher(db));
+    const saleSql = cache ? await cache.prepare('sale', sqlText('match_sales_to_match'), 'transaction_id') : sqlText('match_sales_to_match');
     const sales = async function* () {
-      for await (const r of streamRows(db, sqlText('match_sales_to_match'))) {
+      for await (const r of streamRows(db, saleSql)) {
+        const matcher = await matcherNow();
         yield {
           id: String(r.transaction_id),
           result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), saleKey(s(r.saon), s(r.paon), s(r.street))),
         };
       }
     };
-    const saleCount = await loadRows(conn, 'sale_matches', MATCH_COLUMNS, sales());
+    let saleCount = await loadRows(conn, 'sale_matches', MATCH_COLUMNS, sales());
+    if (cache) await cache.complete('sale', 'sale_matches');
+    const epcSql = cache ? await cache.prepare('epc', sqlText('match_epc_to_match'), 'certificate_id') : sqlText('match_epc_to_match');
     const epcs = async function* () {
-      for await (const r of streamRows(db, sqlText('match_epc_to_match'))) {
+      for await (const r of streamRows(db, epcSql)) {
+        const matcher = await matcherNow();
         yield {
           id: String(r.certificate_id),
           result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.posttown)), epcKey([s(r.address1), s(r.address2), s(r.address3)])),
         };
       }
     };
-    const epcCount = await loadRows(conn, 'epc_matches', MATCH_COLUMNS, epcs());
+    let epcCount = await loadRows(conn, 'epc_matches', MATCH_COLUMNS, epcs());
+    if (cache) {
+      await cache.complete('epc', 'epc_matches');
+      ctx.quality.match_cache = await cache.finish();
+      [saleCount, epcCount] = [await countRows(conn, 'sale_matches'), await countRows(conn, 'epc_matches')];
+    }
     const [rates] = await queryRows(conn, sqlText('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);
