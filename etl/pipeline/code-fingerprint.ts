@@ -11,8 +11,9 @@ const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
  * (statements are loaded by name, not imported). A cache keyed by it cannot outlive an
  * edit to that code, so a forgotten manual version bump costs a re-stage, never stale rows.
  * Package code is not walked: callers add the versions that matter (DuckDB's) to their keys.
+ * `seenFiles` collects the files hashed (for tests).
  */
-export function codeFingerprint(entries: readonly string[]): string {
+export function codeFingerprint(entries: readonly string[], seenFiles?: string[]): string {
   const seen = new Set<string>();
   const queue = entries.map((e) => resolve(e));
   for (const e of queue.slice()) {
@@ -23,6 +24,7 @@ export function codeFingerprint(entries: readonly string[]): string {
     const file = queue.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
+    seenFiles?.push(file);
     const text = readFileSync(file, 'utf8');
     h.update(`${relative(ROOT, file)}\0${text}\0`);
     if (!file.endsWith('.ts')) continue;

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { ManifestSource } from '../../schemas/manifest.ts';
 import type { StagingSpec } from '../stages/10-staging/10-stage-sources/specs/spec.ts';
-import type { EtlLogger } from './context.ts';
 import { sha256File, type SourceFile } from './discover.ts';
 import { countRows, queryRows } from './sql.ts';
 
 type SourceReport = z.infer<typeof ManifestSource>;
 type Progress = (event: { file: string; rows: number }) => void;
+/** The part of the build's logger the cache uses (context.ts imports staging, which imports this). */
+type WarnLog = { warn(obj: object, msg?: string): void };
 /** Stages one file the ordinary way (stage-sources.ts `stageFile`). */
 export type StageFileFn = (
   conn: DuckDBConnection, spec: StagingSpec<unknown>, f: SourceFile, fileNo: number, today: string, progress?: Progress,
@@ -112,14 +113,14 @@ export class StageCache {
     private readonly dir: string,
     private readonly code: string,
     private readonly duckdb: string,
-    private readonly log: EtlLogger,
+    private readonly log: WarnLog,
     read: boolean,
   ) {
     this.stats = { read, hits: 0, misses: 0, corrupt: 0, pruned: 0 };
   }
 
   /** `code` is the staging code's fingerprint (`codeFingerprint`). */
-  static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: EtlLogger }): Promise<StageCache> {
+  static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog }): Promise<StageCache> {
     await mkdir(opts.dir, { recursive: true });
     const [v] = await queryRows(conn, 'SELECT version() AS v');
     return new StageCache(opts.dir, opts.code, String(v?.v), opts.log, opts.read);

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { appendFileSync, cpSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../schemas/manifest.ts';
@@ -125,4 +125,15 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     }
     expect(readdirSync(join(tmp.dir, 'cached', 'cache', 'staging')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
+
+  it('matches every row again when the match cache is unreadable, with the same result', async () => {
+    const matches = join(tmp.dir, 'cached', 'cache', 'matches');
+    const files = readdirSync(matches).filter((n) => n.endsWith('.parquet'));
+    expect(files.length).toBe(2);
+    for (const f of files) writeFileSync(join(matches, f), 'not parquet');
+    const again = (await runBuild({ dataDir: join(tmp.dir, 'cached'), sourcesDir: join(tmp.dir, 'region'), log: quietLog, now })).manifest;
+    expect(again.quality.match_cache).toMatchObject({ corrupt: 2, reused: { sale: 0, epc: 0 } });
+    expect(again.match_rates).toEqual(fresh.match_rates);
+    expect(again.tables.sales!.rows).toBe(fresh.tables.sales!.rows);
+  }, 120_000);
 });
