@@ -82,6 +82,10 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     // and the deleted one is gone from ppd_current.
     expect(refresh.quality.match_cache).toMatchObject({ read: true, matched: { sale: 1, epc: 0 }, corrupt: 0 });
     expect((refresh.quality.match_cache as { reused: { sale: number } }).reused.sale).toBeGreaterThan(2000);
+    // The HMO licences and listings are unchanged: all reused, the matcher never built for them.
+    expect(refresh.quality.hmo_match_cache).toMatchObject({ matched: { hmo: 0 }, corrupt: 0 });
+    expect(refresh.quality.listing_match_cache).toMatchObject({ matched: { listing: 0 }, corrupt: 0 });
+    expect((refresh.quality.hmo_match_cache as { reused: { hmo: number } }).reused.hmo).toBeGreaterThan(0);
   });
 
   it('publishes the same content as a fresh build without the cache', async () => {
@@ -127,7 +131,7 @@ describe('an incremental refresh with only the monthly Price Paid update changed
   });
 
   it('matches every row again when the match cache is unreadable, with the same result', async () => {
-    const matches = join(tmp.dir, 'cached', 'cache', 'matches');
+    const matches = join(tmp.dir, 'cached', 'cache', 'matches', 'addresses');
     const files = readdirSync(matches).filter((n) => n.endsWith('.parquet'));
     expect(files.length).toBe(2);
     for (const f of files) writeFileSync(join(matches, f), 'not parquet');

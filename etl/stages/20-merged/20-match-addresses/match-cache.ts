@@ -10,12 +10,14 @@ import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.t
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /**
- * Everything a match result depends on besides its own input row: this stage's code, the
- * `addresses` stage that builds the candidates and the staging code (their fingerprint),
- * the address-base reader's version, and the bytes of every address-base file in order.
+ * Everything a match result depends on besides its own input row: the calling stage's code
+ * (how it reads its rows into address keys), this stage's, the `addresses` stage that builds
+ * the candidates and the staging code (their fingerprint), the address-base reader's
+ * version, and the bytes of every address-base file in order.
  */
-function matcherKey(ctx: BuildContext, duckdb: string): string {
+function matcherKey(ctx: BuildContext, caller: string, duckdb: string): string {
   const code = codeFingerprint([
+    caller,
     join(import.meta.dirname, 'stage.ts'),
     join(import.meta.dirname, '..', '10-addresses', 'stage.ts'),
     join(import.meta.dirname, '..', '..', '10-staging', '10-stage-sources', 'stage-sources.ts'),
@@ -32,7 +34,7 @@ export interface MatchCacheStats {
 }
 
 /**
- * Address matches reused across builds (`DATA_DIR/cache/matches/<key>.<name>.parquet`):
+ * Address matches reused across builds (`DATA_DIR/cache/matches/<stage>/<key>.<name>.parquet`):
  * while the matcher's key is unchanged, an id whose input row (hashed as JSON) is the same
  * as when it was matched keeps its result, and only new or changed ids go through the
  * matcher. The result is the one a full match gives: the matcher is a pure function of
@@ -46,12 +48,13 @@ export class MatchCache {
     this.stats = { read, reused: {}, matched: {}, corrupt: 0 };
   }
 
-  static async open(ctx: BuildContext): Promise<MatchCache | undefined> {
+  /** `folder` is the caller's own (each prunes its own), `caller` its module file. */
+  static async open(ctx: BuildContext, folder: string, caller: string): Promise<MatchCache | undefined> {
     if (!ctx.cache) return undefined;
-    const dir = join(ctx.cache.dir, 'matches');
+    const dir = join(ctx.cache.dir, 'matches', folder);
     await mkdir(dir, { recursive: true });
     const [v] = await queryRows(ctx.conn, 'SELECT version() AS v');
-    return new MatchCache(ctx, dir, matcherKey(ctx, String(v?.v)), ctx.cache.read);
+    return new MatchCache(ctx, dir, matcherKey(ctx, caller, String(v?.v)), ctx.cache.read);
   }
 
   private file(name: string) {

@@ -44,7 +44,7 @@ export const matchAddresses: Stage = {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
     // Unchanged ids keep their cached result (match-cache.ts); the matcher is built only if some are left.
-    const cache = await MatchCache.open(ctx);
+    const cache = await MatchCache.open(ctx, 'addresses', import.meta.filename);
     let built: AddressMatcher | undefined;
     const matcherNow = async () => (built ??= await buildMatcher(db));
     const saleSql = cache ? await cache.prepare('sale', sqlText('match_sales_to_match'), 'transaction_id') : sqlText('match_sales_to_match');

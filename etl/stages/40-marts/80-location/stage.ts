@@ -4,6 +4,8 @@ import { loadRows } from '../../../pipeline/load-rows.ts';
 import { queryRows, runSql, streamRows } from '../../../pipeline/sql.ts';
 import { epcKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
+import { MatchCache } from '../../20-merged/20-match-addresses/match-cache.ts';
+import type { AddressMatcher } from '../../20-merged/20-match-addresses/matcher.ts';
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -21,9 +23,14 @@ export const locationMartsStage: Stage = {
   async run(ctx) {
     const { conn, db } = ctx;
     for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
-    const matcher = await buildMatcher(db);
+    // Unchanged listings keep their cached match; the matcher is built only if some are left.
+    const cache = await MatchCache.open(ctx, 'listings', import.meta.filename);
+    const all = 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current';
+    const toMatch = cache ? await cache.prepare('listing', all, 'listing_id') : all;
+    let matcher: AddressMatcher | undefined;
     const rows = async function* () {
-      for await (const r of streamRows(db, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current')) {
+      for await (const r of streamRows(db, toMatch)) {
+        matcher ??= await buildMatcher(db);
         yield {
           id: String(r.listing_id),
           result: matcher.match(normalisePostcode(s(r.postcode)), normaliseText(s(r.town)), epcKey([s(r.address_1), s(r.address_2), s(r.address_3)])),
@@ -31,6 +38,10 @@ export const locationMartsStage: Stage = {
       }
     };
     await loadRows(conn, 'listing_matches', MATCH_COLUMNS, rows());
+    if (cache) {
+      await cache.complete('listing', 'listing_matches');
+      ctx.quality.listing_match_cache = await cache.finish();
+    }
     await runSql(conn, 'location_listings');
     const [q] = await queryRows(conn, `
       SELECT (SELECT count(*) FROM crime) AS crimes, (SELECT count(DISTINCT month) FROM crime) AS crime_months,

@@ -4,6 +4,8 @@ import { loadRows } from '../../../pipeline/load-rows.ts';
 import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import { registerKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
+import { MatchCache } from '../../20-merged/20-match-addresses/match-cache.ts';
+import type { AddressMatcher } from '../../20-merged/20-match-addresses/matcher.ts';
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -33,9 +35,13 @@ export const hmoLicencesStage: Stage = {
       { name: 'as_of', type: 'VARCHAR', get: (r: (typeof registers)[number]) => r.as_of },
       { name: 'exemptions', type: 'BOOLEAN', get: (r: (typeof registers)[number]) => r.exemptions },
     ], registers);
-    const matcher = await buildMatcher(db);
+    // Unchanged licences keep their cached match; the matcher is built only if some are left.
+    const cache = await MatchCache.open(ctx, 'hmo', import.meta.filename);
+    const toMatch = cache ? await cache.prepare('hmo', sqlText('hmo_to_match'), 'id') : sqlText('hmo_to_match');
+    let matcher: AddressMatcher | undefined;
     const rows = async function* () {
-      for await (const r of streamRows(db, sqlText('hmo_to_match'))) {
+      for await (const r of streamRows(db, toMatch)) {
+        matcher ??= await buildMatcher(db);
         const town = s(r.town);
         yield {
           id: String(r.id),
@@ -44,6 +50,10 @@ export const hmoLicencesStage: Stage = {
       }
     };
     await loadRows(conn, 'hmo_matches', MATCH_COLUMNS, rows());
+    if (cache) {
+      await cache.complete('hmo', 'hmo_matches');
+      ctx.quality.hmo_match_cache = await cache.finish();
+    }
     await runSql(conn, 'hmo_licences', { today: ctx.today });
     const [q] = await queryRows(conn, `
       SELECT count(*)::INTEGER AS licences, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed,
