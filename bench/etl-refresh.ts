@@ -89,17 +89,22 @@ for (let i = 0; i < Number(values.rounds); i++) {
     const full = build(sources, join(work, 'data'));
     const added = addMonth(sources);
     const refresh = build(sources, join(work, 'data'));
+    const cacheMb = Number(spawnSync('du', ['-sm', join(work, 'data', 'cache')], { encoding: 'utf8' }).stdout.split('\t')[0]);
     const round = {
       load_avg_1m_before: s1(load ?? 0), added_sales: added,
-      full: { wall_s: s1(full.wall), peak_rss_mb: Math.round(full.maxRssKb / 1024), stages_ms: full.manifest.stage_timings_ms },
+      full: {
+        wall_s: s1(full.wall), peak_rss_mb: Math.round(full.maxRssKb / 1024), stages_ms: full.manifest.stage_timings_ms,
+        stage_cache: full.manifest.quality.stage_cache, match_cache: full.manifest.quality.match_cache,
+      },
       refresh: {
         wall_s: s1(refresh.wall), peak_rss_mb: Math.round(refresh.maxRssKb / 1024), stages_ms: refresh.manifest.stage_timings_ms,
         stage_cache: refresh.manifest.quality.stage_cache, match_cache: refresh.manifest.quality.match_cache,
       },
       refresh_share: Math.round((refresh.wall / full.wall) * 1000) / 1000,
+      cache_mb: cacheMb,
     };
     rounds.push(round);
-    process.stdout.write(`round ${i + 1}: full ${round.full.wall_s} s, refresh ${round.refresh.wall_s} s (${(round.refresh_share * 100).toFixed(1)}%), load ${round.load_avg_1m_before}\n`);
+    process.stdout.write(`round ${i + 1}: full ${round.full.wall_s} s, refresh ${round.refresh.wall_s} s (${(round.refresh_share * 100).toFixed(1)}%), load ${round.load_avg_1m_before}, cache ${cacheMb} MB\n`);
     for (const [k, v] of Object.entries(round.full.stages_ms)) {
       process.stdout.write(`  ${k.padEnd(22)} ${(v / 1000).toFixed(1).padStart(7)} s  ${((round.refresh.stages_ms[k] ?? 0) / 1000).toFixed(1).padStart(7)} s\n`);
     }

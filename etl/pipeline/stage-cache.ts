@@ -95,6 +95,8 @@ export interface StageCacheStats {
   /** Entries that failed to load and were re-staged. */
   corrupt: number;
   pruned: number;
+  /** Time spent hashing files, loading entries and writing them (the cache's own cost). */
+  ms: { hash: number; load: number; store: number };
 }
 
 /**
@@ -116,7 +118,7 @@ export class StageCache {
     private readonly log: WarnLog,
     read: boolean,
   ) {
-    this.stats = { read, hits: 0, misses: 0, corrupt: 0, pruned: 0 };
+    this.stats = { read, hits: 0, misses: 0, corrupt: 0, pruned: 0, ms: { hash: 0, load: 0, store: 0 } };
   }
 
   /** `code` is the staging code's fingerprint (`codeFingerprint`). */
@@ -139,7 +141,10 @@ export class StageCache {
     conn: DuckDBConnection, spec: StagingSpec<unknown>, f: SourceFile, fileNo: number, today: string,
     progress: Progress | undefined, stageFile: StageFileFn,
   ): Promise<SourceReport> {
+    const t0 = performance.now();
     const sha = await sha256File(f.path);
+    const t1 = performance.now();
+    this.stats.ms.hash += Math.round(t1 - t0);
     const key = this.key(spec, f.path, sha);
     this.used.add(key);
     const file = { name: spec.kind, path: f.rel, bytes: f.bytes, sha256: sha };
@@ -150,6 +155,7 @@ export class StageCache {
         await rm(join(this.dir, key), { recursive: true, force: true });
         return undefined;
       });
+      this.stats.ms.load += Math.round(performance.now() - t1);
       if (hit) {
         this.stats.hits++;
         progress?.({ file: f.rel, rows: hit.rows_read });
@@ -164,10 +170,12 @@ export class StageCache {
     const before = await countRows(conn, spec.table);
     const report = await stageFile(conn, observed, f, fileNo, today, progress);
     const seen = !date || dates.size > 0 || report.as_of === null ? [...dates].sort() : null;
+    const t2 = performance.now();
     await this.store(conn, spec, key, before, { ...report, key, kind: spec.kind, today, dates: seen }).catch((e: Error) => {
       // A cache that cannot be written costs the next build time, never this build.
       this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'could not write the staging cache entry');
     });
+    this.stats.ms.store += Math.round(performance.now() - t2);
     return { ...report, from_cache: false };
   }
 

@@ -31,6 +31,8 @@ export interface MatchCacheStats {
   reused: Record<string, number>;
   matched: Record<string, number>;
   corrupt: number;
+  /** Time spent hashing inputs and reading the cache, and writing it (the cache's own cost). */
+  ms: { prepare: number; store: number };
 }
 
 /**
@@ -45,7 +47,7 @@ export class MatchCache {
   private readonly used = new Set<string>();
 
   private constructor(private readonly ctx: BuildContext, private readonly dir: string, private readonly key: string, read: boolean) {
-    this.stats = { read, reused: {}, matched: {}, corrupt: 0 };
+    this.stats = { read, reused: {}, matched: {}, corrupt: 0, ms: { prepare: 0, store: 0 } };
   }
 
   /** `folder` is the caller's own (each prunes its own), `caller` its module file. */
@@ -67,6 +69,7 @@ export class MatchCache {
    */
   async prepare(name: string, sql: string, idCol: string): Promise<string> {
     const { conn } = this.ctx;
+    const t0 = performance.now();
     this.used.add(`${this.key}.${name}.parquet`);
     // Plain tables, not TEMP: the matcher streams on a connection of its own.
     await conn.run(`CREATE OR REPLACE TABLE _match_in_${name} AS SELECT q.*, q.${idCol} AS _id, md5(to_json(q)::VARCHAR) AS _input_md5 FROM (${sql}) q`);
@@ -86,6 +89,7 @@ export class MatchCache {
       await reuse(empty);
     });
     this.stats.reused[name] = await countRows(conn, `_match_reuse_${name}`);
+    this.stats.ms.prepare += Math.round(performance.now() - t0);
     return `SELECT * EXCLUDE (_id, _input_md5) FROM _match_in_${name} i
             WHERE NOT EXISTS (SELECT 1 FROM _match_reuse_${name} r WHERE r.id = i._id AND r.input_md5 = i._input_md5)`;
   }
@@ -95,6 +99,7 @@ export class MatchCache {
     const { conn } = this.ctx;
     this.stats.matched[name] = await countRows(conn, table);
     await conn.run(`INSERT INTO ${table} SELECT id, uprn, method, score, reason FROM _match_reuse_${name}`);
+    const t0 = performance.now();
     const tmp = join(this.dir, `${this.key}.${name}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       // An id seen with two different inputs is left out: which result is whose is not known.
@@ -108,6 +113,7 @@ export class MatchCache {
       await rm(tmp, { force: true });
       this.ctx.log.warn({ stage: 'match_addresses', err: (e as Error).message }, 'could not write the match cache');
     }
+    this.stats.ms.store += Math.round(performance.now() - t0);
     await conn.run(`DROP TABLE _match_in_${name}`);
     await conn.run(`DROP TABLE _match_reuse_${name}`);
   }
