@@ -5,6 +5,12 @@ import { StageCache } from '../../../pipeline/stage-cache.ts';
 import { stageSources } from './stage-sources.ts';
 import { STAGING_SPECS } from './specs/index.ts';
 
+/**
+ * The staging code's fingerprint, taken when this process loaded it: a long-running
+ * scheduler whose files are replaced on disk keeps keying entries by the code it runs.
+ */
+const STAGING_CODE = codeFingerprint([join(import.meta.dirname, 'stage-sources.ts')]);
+
 /** Reads every discovered source file into its `stg_*` table, or loads it from the staging cache. */
 export const stageSourcesStage: Stage = {
   name: 'stage_sources',
@@ -14,7 +20,7 @@ export const stageSourcesStage: Stage = {
   async run(ctx) {
     const cache = ctx.cache && await StageCache.open(ctx.conn, {
       dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,
-      code: codeFingerprint([join(import.meta.dirname, 'stage-sources.ts')]),
+      code: STAGING_CODE,
     });
     ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows), cache);
     if (cache) ctx.quality.stage_cache = await cache.finish();

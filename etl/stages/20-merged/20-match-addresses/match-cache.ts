@@ -15,15 +15,22 @@ const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
  * the candidates and the staging code (their fingerprint), the address-base reader's
  * version, and the bytes of every address-base file in order.
  */
-function matcherKey(ctx: BuildContext, caller: string, duckdb: string): string {
-  const code = codeFingerprint([
+function matcherKey(ctx: BuildContext, code: string, duckdb: string): string {
+  const files = ctx.sources.filter((s) => s.name === addressbase.kind).map((s) => s.sha256);
+  return createHash('sha256').update(JSON.stringify({ format: 1, code, version: addressbase.version, files, duckdb })).digest('hex');
+}
+
+/**
+ * The fingerprint of the code a calling stage's matches depend on. Callers take it when
+ * their module loads (a scheduler whose files are replaced on disk keys by the code it runs).
+ */
+export function matcherCode(caller: string): string {
+  return codeFingerprint([
     caller,
     join(import.meta.dirname, 'stage.ts'),
     join(import.meta.dirname, '..', '10-addresses', 'stage.ts'),
     join(import.meta.dirname, '..', '..', '10-staging', '10-stage-sources', 'stage-sources.ts'),
   ]);
-  const files = ctx.sources.filter((s) => s.name === addressbase.kind).map((s) => s.sha256);
-  return createHash('sha256').update(JSON.stringify({ format: 1, code, version: addressbase.version, files, duckdb })).digest('hex');
 }
 
 export interface MatchCacheStats {
@@ -50,13 +57,13 @@ export class MatchCache {
     this.stats = { read, reused: {}, matched: {}, corrupt: 0, ms: { prepare: 0, store: 0 } };
   }
 
-  /** `folder` is the caller's own (each prunes its own), `caller` its module file. */
-  static async open(ctx: BuildContext, folder: string, caller: string): Promise<MatchCache | undefined> {
+  /** `folder` is the caller's own (each prunes its own), `code` its `matcherCode`. */
+  static async open(ctx: BuildContext, folder: string, code: string): Promise<MatchCache | undefined> {
     if (!ctx.cache) return undefined;
     const dir = join(ctx.cache.dir, 'matches', folder);
     await mkdir(dir, { recursive: true });
     const [v] = await queryRows(ctx.conn, 'SELECT version() AS v');
-    return new MatchCache(ctx, dir, matcherKey(ctx, caller, String(v?.v)), ctx.cache.read);
+    return new MatchCache(ctx, dir, matcherKey(ctx, code, String(v?.v)), ctx.cache.read);
   }
 
   private file(name: string) {

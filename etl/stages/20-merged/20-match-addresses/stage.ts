@@ -3,9 +3,12 @@ import { normalisePostcode, normaliseText } from '../../../../schemas/address-no
 import { addressBaseKey, epcKey, saleKey } from './keys.ts';
 import { AddressMatcher, type MatchResult } from './matcher.ts';
 import { countRows, queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
-import { MatchCache } from './match-cache.ts';
+import { MatchCache, matcherCode } from './match-cache.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
+
+/** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
+const MATCH_CODE = matcherCode(import.meta.filename);
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -44,7 +47,7 @@ export const matchAddresses: Stage = {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
     // Unchanged ids keep their cached result (match-cache.ts); the matcher is built only if some are left.
-    const cache = await MatchCache.open(ctx, 'addresses', import.meta.filename);
+    const cache = await MatchCache.open(ctx, 'addresses', MATCH_CODE);
     let built: AddressMatcher | undefined;
     const matcherNow = async () => (built ??= await buildMatcher(db));
     const saleSql = cache ? await cache.prepare('sale', sqlText('match_sales_to_match'), 'transaction_id') : sqlText('match_sales_to_match');

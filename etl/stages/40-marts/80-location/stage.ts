@@ -4,8 +4,11 @@ import { loadRows } from '../../../pipeline/load-rows.ts';
 import { queryRows, runSql, streamRows } from '../../../pipeline/sql.ts';
 import { epcKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
-import { MatchCache } from '../../20-merged/20-match-addresses/match-cache.ts';
+import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
 import type { AddressMatcher } from '../../20-merged/20-match-addresses/matcher.ts';
+
+/** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
+const MATCH_CODE = matcherCode(import.meta.filename);
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -24,7 +27,7 @@ export const locationMartsStage: Stage = {
     const { conn, db } = ctx;
     for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
     // Unchanged listings keep their cached match; the matcher is built only if some are left.
-    const cache = await MatchCache.open(ctx, 'listings', import.meta.filename);
+    const cache = await MatchCache.open(ctx, 'listings', MATCH_CODE);
     const all = 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current';
     const toMatch = cache ? await cache.prepare('listing', all, 'listing_id') : all;
     let matcher: AddressMatcher | undefined;

@@ -4,8 +4,11 @@ import { loadRows } from '../../../pipeline/load-rows.ts';
 import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import { registerKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { buildMatcher, MATCH_COLUMNS } from '../../20-merged/20-match-addresses/stage.ts';
-import { MatchCache } from '../../20-merged/20-match-addresses/match-cache.ts';
+import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
 import type { AddressMatcher } from '../../20-merged/20-match-addresses/matcher.ts';
+
+/** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
+const MATCH_CODE = matcherCode(import.meta.filename);
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -36,7 +39,7 @@ export const hmoLicencesStage: Stage = {
       { name: 'exemptions', type: 'BOOLEAN', get: (r: (typeof registers)[number]) => r.exemptions },
     ], registers);
     // Unchanged licences keep their cached match; the matcher is built only if some are left.
-    const cache = await MatchCache.open(ctx, 'hmo', import.meta.filename);
+    const cache = await MatchCache.open(ctx, 'hmo', MATCH_CODE);
     const toMatch = cache ? await cache.prepare('hmo', sqlText('hmo_to_match'), 'id') : sqlText('hmo_to_match');
     let matcher: AddressMatcher | undefined;
     const rows = async function* () {
