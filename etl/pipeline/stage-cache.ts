@@ -106,6 +106,9 @@ export interface StageCacheStats {
  * `_file_no`, which comes from the current file order) and its report. A folder is written
  * under a temp name and renamed when complete, so a killed build never leaves an entry a
  * later build trusts; an entry that fails to load is removed and the file re-staged.
+ * The dates a file speaks for are seen through `spec.date` as `stageFile` calls it: a
+ * `stageFile` that computes as-of without it leaves `dates` null, and such an entry is
+ * reused only on the day it was written.
  */
 export class StageCache {
   readonly stats: StageCacheStats;
