@@ -1,6 +1,6 @@
 /**
  * npm run etl -- plan
- * npm run etl -- run --sources DIR [--data-dir DIR]
+ * npm run etl -- run --sources DIR [--data-dir DIR] [--no-cache]
  * npm run etl -- schedule --sources DIR [--data-dir DIR] [--cron EXPR]
  */
 import { parseArgs } from 'node:util';
@@ -15,7 +15,8 @@ import { checkCron, cronFromEnv, startSchedule, withBuildLock } from './schedule
 
 const USAGE = `usage:
   npm run etl -- plan                                  print the stages in order
-  npm run etl -- run --sources DIR [--data-dir DIR]    build and publish once
+  npm run etl -- run --sources DIR [--data-dir DIR] [--no-cache]
+                                                       build and publish once; --no-cache re-stages every file
   npm run etl -- schedule --sources DIR [--data-dir DIR] [--cron "0 3 * * *"]
 DATA_DIR (default ./data) and ETL_CRON are read from the environment.`;
 
@@ -37,9 +38,9 @@ async function main(): Promise<void> {
   const [cmd, ...rest] = process.argv.slice(2);
   if (cmd === 'plan') return plan();
   if (cmd !== 'run' && cmd !== 'schedule') fail(cmd ? `unknown command: ${cmd}` : 'no command given');
-  let values: { sources?: string; 'data-dir'?: string; cron?: string };
+  let values: { sources?: string; 'data-dir'?: string; cron?: string; 'no-cache'?: boolean };
   try {
-    ({ values } = parseArgs({ args: rest, options: { sources: { type: 'string' }, 'data-dir': { type: 'string' }, cron: { type: 'string' } } }));
+    ({ values } = parseArgs({ args: rest, options: { sources: { type: 'string' }, 'data-dir': { type: 'string' }, cron: { type: 'string' }, 'no-cache': { type: 'boolean' } } }));
   } catch (e) {
     fail((e as Error).message);
   }
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   if (cmd === 'run') {
     const progress = createProgress(dataDir, tty);
     try {
-      const { build_id, manifest } = await withBuildLock(dataDir, () => runBuild({ dataDir, sourcesDir, log, progress: progress.update }));
+      const { build_id, manifest } = await withBuildLock(dataDir, () => runBuild({ dataDir, sourcesDir, log, progress: progress.update, cache: !values['no-cache'] }));
       progress.done();
       const tables = Object.entries(manifest.tables).map(([k, v]) => `${k}=${v.rows}`).join(' ');
       process.stdout.write(`published ${build_id}: ${tables}\n`);

@@ -15,6 +15,8 @@ export const ManifestSource = z.object({
   rows_read: z.number().int().nonnegative(),
   rows_rejected: z.number().int().nonnegative(),
   rejected_by_reason: z.record(z.string(), z.number().int().nonnegative()),
+  /** Loaded from the staging cache (the same bytes staged by the same reader in an earlier build). */
+  from_cache: z.boolean().optional(),
 });
 
 export const ManifestTable = z.object({

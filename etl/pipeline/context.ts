@@ -32,6 +32,12 @@ export interface BuildContext {
   quality: Record<string, unknown>;
   log: EtlLogger;
   progress: (stage: string, done: number, total?: number) => void;
+  /**
+   * The build's caches (`DATA_DIR/cache/`): staged files and address matches reused from
+   * earlier builds. `read: false` re-stages and re-matches everything, rewriting the entries.
+   * Absent: no cache at all (stage tests).
+   */
+  cache?: { dir: string; read: boolean };
 }
 
 /** One named step of the build, testable alone on a context with the tables it reads. */

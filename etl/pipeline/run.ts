@@ -23,6 +23,8 @@ export interface RunOptions {
   minShareOfPrevious?: number;
   /** Complete builds kept, the current one included; default 3. */
   keep?: number;
+  /** False: ignore the caches under DATA_DIR/cache/ (re-stage every file), still refreshing them; default true. */
+  cache?: boolean;
 }
 
 export class BuildValidationError extends Error {
@@ -56,6 +58,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       db, conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
       files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log,
       progress: opts.progress ?? (() => undefined),
+      cache: { dir: join(opts.dataDir, 'cache'), read: opts.cache !== false },
     };
     const timings: Record<string, number> = {};
     for (const stage of STAGES) {

@@ -9,6 +9,12 @@ import { stagingPath, type StagingPath } from './staging-path.ts';
 
 export type { SourceReport, StagingProgress } from './source-report.ts';
 
+/**
+ * Told every distinct date the file's accepted rows speak for (today or not, sorted), so a
+ * cached file's as-of can be bounded by a later build's today (`etl/pipeline/stage-cache.ts`).
+ */
+export type DatesSeen = (dates: string[]) => void;
+
 /** A kind's staging columns: its reader's, then `_file_no` (the file's place among its kind's files). */
 export function stagedColumns(spec: StagingSpec<unknown>, fileNo: number): StageColumn<unknown>[] {
   return [...spec.columns, { name: '_file_no', type: 'INTEGER', get: () => fileNo }];
@@ -27,16 +33,18 @@ export async function stageFile(
   fileNo: number,
   today: string,
   progress?: StagingProgress,
+  onDates?: DatesSeen,
   path: StagingPath = stagingPath(),
 ): Promise<SourceReport> {
   if (path === 'native') {
     const native = await stageFileNative(conn, spec, file, fileNo, today);
     if ('report' in native) {
       progress?.({ file: file.rel, rows: native.report.rows_read });
+      onDates?.(native.dates);
       return native.report;
     }
   }
-  return stageFileTs(conn, spec, file, fileNo, today, progress);
+  return stageFileTs(conn, spec, file, fileNo, today, progress, onDates);
 }
 
 /** Stages one file with its kind's TS reader and the appender. */
@@ -47,13 +55,16 @@ export async function stageFileTs(
   fileNo: number,
   today: string,
   progress?: StagingProgress,
+  onDates?: DatesSeen,
 ): Promise<SourceReport> {
   const rejects = new RejectLog();
   let latest: string | undefined;
+  const dates = new Set<string>();
   let rows = 0;
   const tracked = async function* () {
     for await (const row of spec.read(file.path, rejects)) {
       const d = spec.date?.(row);
+      if (d && onDates) dates.add(d);
       // A date after today is a typo in the source (Oxford's register has a licence
       // starting in 3017); it must not become the source's as-of date.
       if (d && d <= today && (!latest || d > latest)) latest = d;
@@ -63,6 +74,7 @@ export async function stageFileTs(
   };
   await appendRows(conn, spec.table, stagedColumns(spec, fileNo), tracked());
   progress?.({ file: file.rel, rows });
+  onDates?.([...dates].sort());
   const r = rejects.toJSON();
   return {
     name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sha256File(file.path),

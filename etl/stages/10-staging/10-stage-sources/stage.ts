@@ -1,14 +1,28 @@
+import { join } from 'node:path';
 import type { Stage } from '../../../pipeline/context.ts';
+import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
+import { StageCache } from '../../../pipeline/stage-cache.ts';
 import { stageSources } from './stage-sources.ts';
 import { STAGING_SPECS } from './specs/index.ts';
 
-/** Reads every discovered source file into its `stg_*` table. */
+/**
+ * The staging code's fingerprint, taken when this process loaded it: a long-running
+ * scheduler whose files are replaced on disk keeps keying entries by the code it runs.
+ */
+const STAGING_CODE = codeFingerprint([join(import.meta.dirname, 'stage-sources.ts')]);
+
+/** Reads every discovered source file into its `stg_*` table, or loads it from the staging cache. */
 export const stageSourcesStage: Stage = {
   name: 'stage_sources',
-  description: 'read every source file with its reader into a staging table, counting rejected rows by reason',
-  reads: ['sources folder'],
+  description: 'read every source file with its reader into a staging table, counting rejected rows by reason (unchanged files from the staging cache)',
+  reads: ['sources folder', 'staging cache'],
   writes: [...new Set(STAGING_SPECS.map((s) => s.table))],
   async run(ctx) {
-    ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows));
+    const cache = ctx.cache && await StageCache.open(ctx.conn, {
+      dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,
+      code: STAGING_CODE,
+    });
+    ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows), cache);
+    if (cache) ctx.quality.stage_cache = await cache.finish();
   },
 };

@@ -1,10 +1,14 @@
 import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
 import { epcKey, saleKey } from './keys.ts';
 import { matchByOutcode, type MatchInput } from './match-by-outcode.ts';
-import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { MatchCache, matcherCode } from './match-cache.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 
 export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
+
+/** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
+const MATCH_CODE = matcherCode(import.meta.filename);
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -30,16 +34,27 @@ export const matchAddresses: Stage = {
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
-    const [saleCount, epcCount] = await matchByOutcode(db, conn, [
+    // Unchanged ids keep their cached result (match-cache.ts): only the rest go through the matcher.
+    const cache = await MatchCache.open(ctx, 'addresses', MATCH_CODE);
+    const toMatch = async (name: string, sql: string, id: string) => (cache ? cache.prepare(name, sql, id) : sql);
+    const saleSql = await toMatch('sale', sqlText('match_sales_to_match'), 'transaction_id');
+    const epcSql = await toMatch('epc', sqlText('match_epc_to_match'), 'certificate_id');
+    let [saleCount, epcCount] = await matchByOutcode(db, conn, [
       {
         table: 'sale_matches', keyOf: (p) => saleKey(p[0], p[1], p[2]),
-        inputs: matchInputs(ctx, sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]),
+        inputs: matchInputs(ctx, saleSql, 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]),
       },
       {
         table: 'epc_matches', keyOf: (p) => epcKey([...p]),
-        inputs: matchInputs(ctx, sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]),
+        inputs: matchInputs(ctx, epcSql, 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]),
       },
     ]);
+    if (cache) {
+      await cache.complete('sale', 'sale_matches');
+      await cache.complete('epc', 'epc_matches');
+      ctx.quality.match_cache = await cache.finish();
+      [saleCount, epcCount] = [await countRows(conn, 'sale_matches'), await countRows(conn, 'epc_matches')];
+    }
     const [rates] = await queryRows(conn, sqlText('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);

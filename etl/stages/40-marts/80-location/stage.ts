@@ -3,6 +3,10 @@ import { queryRows, runSql } from '../../../pipeline/sql.ts';
 import { epcKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
 import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
+import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
+
+/** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
+const MATCH_CODE = matcherCode(import.meta.filename);
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -20,11 +24,18 @@ export const locationMartsStage: Stage = {
   async run(ctx) {
     const { conn, db } = ctx;
     for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
+    // Unchanged listings keep their cached match (match-cache.ts): only the rest go through the matcher.
+    const cache = await MatchCache.open(ctx, 'listings', MATCH_CODE);
+    const all = 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current';
+    const toMatch = cache ? await cache.prepare('listing', all, 'listing_id') : all;
     await matchByOutcode(db, conn, [{
       table: 'listing_matches', keyOf: (p) => epcKey([...p]),
-      inputs: matchInputs(ctx, 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id',
-        (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]),
+      inputs: matchInputs(ctx, toMatch, 'listing_id', (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]),
     }]);
+    if (cache) {
+      await cache.complete('listing', 'listing_matches');
+      ctx.quality.listing_match_cache = await cache.finish();
+    }
     await runSql(conn, 'location_listings');
     const [q] = await queryRows(conn, `
       SELECT (SELECT count(*) FROM crime) AS crimes, (SELECT count(DISTINCT month) FROM crime) AS crime_months,

@@ -4,6 +4,10 @@ import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { registerKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
 import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
+import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
+
+/** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
+const MATCH_CODE = matcherCode(import.meta.filename);
 
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
@@ -33,11 +37,18 @@ export const hmoLicencesStage: Stage = {
       { name: 'as_of', type: 'VARCHAR', get: (r: (typeof registers)[number]) => r.as_of },
       { name: 'exemptions', type: 'BOOLEAN', get: (r: (typeof registers)[number]) => r.exemptions },
     ], registers);
+    // Unchanged licences keep their cached match (match-cache.ts): only the rest go through the matcher.
+    const cache = await MatchCache.open(ctx, 'hmo', MATCH_CODE);
+    const toMatch = cache ? await cache.prepare('hmo', sqlText('hmo_to_match'), 'id') : sqlText('hmo_to_match');
     // The line's key cuts the post town off, so the town travels raw as the second part.
     await matchByOutcode(db, conn, [{
       table: 'hmo_matches', keyOf: (p) => registerKey(p[0]!, p[1]),
-      inputs: matchInputs(ctx, sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)]),
+      inputs: matchInputs(ctx, toMatch, 'id', (r) => [String(r.address), s(r.town)]),
     }]);
+    if (cache) {
+      await cache.complete('hmo', 'hmo_matches');
+      ctx.quality.hmo_match_cache = await cache.finish();
+    }
     await runSql(conn, 'hmo_licences', { today: ctx.today });
     const [q] = await queryRows(conn, `
       SELECT count(*)::INTEGER AS licences, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed,

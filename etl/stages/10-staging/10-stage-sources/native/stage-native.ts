@@ -17,7 +17,7 @@ export interface NativeReject {
   detail: string;
 }
 
-export type NativeOutcome = { report: SourceReport; samples: NativeReject[] } | { fallback: string };
+export type NativeOutcome = { report: SourceReport; samples: NativeReject[]; dates: string[] } | { fallback: string };
 
 /** The SQL helpers the checks use (JS trim, Number, postcode and date rules), in dependency order. */
 const MACROS = [
@@ -96,6 +96,7 @@ export async function stageFileNative(
     if (errors.length > 0) counts.set(kind.widthReason!, errors.length);
     for (const r of await queryRows(conn, sqlText('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
     const [acc] = await queryRows(conn, sqlText('native_accepted'), { today });
+    const dates = (await queryRows(conn, sqlText('native_dates'))).map((r) => String(r.d));
     const samples: NativeReject[] = [
       ...errors.map((e) => ({ reason: kind.widthReason!, line: Number(e.line), detail: String(e.message) })),
       ...(await queryRows(conn, sqlText('native_reject_samples'))).map((r) => ({ reason: String(r.reason), record: Number(r.record) + 1, detail: '' })),
@@ -109,6 +110,7 @@ export async function stageFileNative(
         rows_rejected: [...counts.values()].reduce((a, b) => a + b, 0), rejected_by_reason: by_reason,
       },
       samples,
+      dates,
     };
   } finally {
     await dropWork(conn);

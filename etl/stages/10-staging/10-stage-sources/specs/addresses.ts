@@ -11,7 +11,7 @@ import { same, spec } from './spec.ts';
 const yyyymmToDate = (v: string | undefined) => (v ? `${v.slice(0, 4)}-${v.slice(4, 6)}-01` : undefined);
 
 export const addressbase = spec<AddressBaseRow>({
-  kind: 'addressbase',
+  kind: 'addressbase', version: 1,
   table: 'stg_addressbase',
   read: readAddressBase,
   columns: [
@@ -24,14 +24,14 @@ export const addressbase = spec<AddressBaseRow>({
 });
 
 export const osUprn = spec<OsUprnRow>({
-  kind: 'os_uprn',
+  kind: 'os_uprn', version: 1,
   table: 'stg_os_uprn',
   read: readOsUprn,
   columns: [...same<OsUprnRow>('BIGINT', 'uprn'), ...same<OsUprnRow>('DOUBLE', 'x', 'y', 'lat', 'lng')],
 });
 
 export const onspd = spec<OnspdRow>({
-  kind: 'onspd',
+  kind: 'onspd', version: 1,
   table: 'stg_onspd',
   read: readOnspd,
   columns: [
@@ -45,7 +45,7 @@ export const onspd = spec<OnspdRow>({
 });
 
 export const codepoint = spec<CodePointRow>({
-  kind: 'codepoint',
+  kind: 'codepoint', version: 1,
   table: 'stg_codepoint',
   read: readCodePoint,
   columns: [

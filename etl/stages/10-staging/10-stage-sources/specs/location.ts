@@ -9,7 +9,7 @@ import { readRightmoveRtdf } from '../../../../sources/rightmove-rtdf.ts';
 import { same, spec } from './spec.ts';
 
 export const policeCrime = spec<PoliceCrimeRow>({
-  kind: 'police_crime',
+  kind: 'police_crime', version: 1,
   table: 'stg_police_crime',
   read: readPoliceCrime,
   columns: [
@@ -22,7 +22,7 @@ export const policeCrime = spec<PoliceCrimeRow>({
 });
 
 export const giasSchools = spec<GiasSchoolRow>({
-  kind: 'gias_schools',
+  kind: 'gias_schools', version: 1,
   table: 'stg_gias_schools',
   read: readGiasSchools,
   columns: [
@@ -45,7 +45,7 @@ type Flat = Partial<Record<string, unknown>> & ListingRow;
 const get = (k: string) => (r: Flat) => (r as Record<string, unknown>)[k];
 
 export const listings = spec<ListingRow>({
-  kind: 'listings',
+  kind: 'listings', version: 1,
   table: 'stg_listings',
   read: readListings,
   columns: [

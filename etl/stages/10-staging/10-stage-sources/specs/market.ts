@@ -15,7 +15,7 @@ function entryDate(v: unknown): string | null {
 }
 
 export const planning = spec<PlanningFeature>({
-  kind: 'planning',
+  kind: 'planning', version: 1,
   table: 'stg_planning',
   read: (path, rejects) => readPlanningGeoJson(path, rejects),
   columns: [
@@ -37,7 +37,7 @@ export const planning = spec<PlanningFeature>({
 });
 
 export const ukhpi = spec<UkHpiRow>({
-  kind: 'ukhpi',
+  kind: 'ukhpi', version: 1,
   table: 'stg_ukhpi',
   read: readUkHpi,
   columns: [
@@ -51,7 +51,7 @@ export const ukhpi = spec<UkHpiRow>({
 });
 
 export const onsRents = spec<OnsRentsRow>({
-  kind: 'ons_rents',
+  kind: 'ons_rents', version: 1,
   table: 'stg_ons_rents',
   read: readOnsRents,
   columns: [
@@ -62,7 +62,7 @@ export const onsRents = spec<OnsRentsRow>({
 });
 
 export const rentalEvidence = spec<RentalEvidenceRow>({
-  kind: 'rental_evidence',
+  kind: 'rental_evidence', version: 1,
   table: 'stg_rental_evidence',
   read: readRentalEvidence,
   columns: [
@@ -78,7 +78,7 @@ export const rentalEvidence = spec<RentalEvidenceRow>({
 });
 
 export const hmoRegister = spec<HmoRegisterRow>({
-  kind: 'hmo_register',
+  kind: 'hmo_register', version: 1,
   table: 'stg_hmo_register',
   read: readHmoRegister,
   columns: [

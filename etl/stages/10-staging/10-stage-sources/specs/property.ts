@@ -15,18 +15,18 @@ const EPC_COLUMNS = [
       'lodgement_date', 'inspection_date', 'region', 'country', 'main_fuel'),
 ];
 
-export const epc = spec<EpcRow>({ kind: 'epc', table: 'stg_epc', read: readEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date });
+export const epc = spec<EpcRow>({ kind: 'epc', version: 1, table: 'stg_epc', read: readEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date });
 
 /**
  * The Scottish register's certificates, read by their own reader into the same table: from
  * there they are matched and linked to UPRNs exactly as England and Wales certificates are.
  */
 export const epcScotland = spec<EpcRow>({
-  kind: 'epc_scotland', table: 'stg_epc', read: readScottishEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date,
+  kind: 'epc_scotland', version: 1, table: 'stg_epc', read: readScottishEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date,
 });
 
 export const pricePaid = spec<PricePaidRow>({
-  kind: 'price_paid',
+  kind: 'price_paid', version: 1,
   table: 'stg_price_paid',
   read: readPricePaid,
   columns: [

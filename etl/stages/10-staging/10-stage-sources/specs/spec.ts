@@ -5,6 +5,12 @@ import type { StageColumn, StageType } from '../../../../pipeline/load-rows.ts';
 /** How one source kind is staged: its reader, its staging table and columns. */
 export interface StagingSpec<Row> {
   kind: SourceKind;
+  /**
+   * The reader's version, part of the staging cache key: bump it when the rows a file
+   * stages change for a reason outside the staging code (a package upgrade, say). Edits to
+   * the code itself invalidate the cache without a bump (`etl/pipeline/code-fingerprint.ts`).
+   */
+  version: number;
   table: string;
   read: (path: string, rejects: RejectLog) => AsyncGenerator<Row>;
   columns: StageColumn<Row>[];

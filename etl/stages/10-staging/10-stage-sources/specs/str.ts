@@ -5,7 +5,7 @@ import { readAirbnbReviews } from '../../../../sources/airbnb-reviews.ts';
 import { same, spec } from './spec.ts';
 
 export const airbnbListings = spec<AirbnbListingRow>({
-  kind: 'airbnb_listings',
+  kind: 'airbnb_listings', version: 1,
   table: 'stg_airbnb_listings',
   read: readAirbnbListings,
   columns: [
@@ -38,7 +38,7 @@ export const airbnbListings = spec<AirbnbListingRow>({
 });
 
 export const airbnbCalendar = spec<AirbnbCalendarRow>({
-  kind: 'airbnb_calendar',
+  kind: 'airbnb_calendar', version: 1,
   table: 'stg_airbnb_calendar',
   read: readAirbnbCalendar,
   columns: [
@@ -51,7 +51,7 @@ export const airbnbCalendar = spec<AirbnbCalendarRow>({
 });
 
 export const airbnbReviews = spec<AirbnbReviewRow>({
-  kind: 'airbnb_reviews',
+  kind: 'airbnb_reviews', version: 1,
   table: 'stg_airbnb_reviews',
   read: readAirbnbReviews,
   columns: [...same<AirbnbReviewRow>('VARCHAR', 'listing_id', 'date', 'id', 'reviewer_id')],

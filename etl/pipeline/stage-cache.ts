@@ -1,0 +1,230 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import type { ManifestSource } from '../../schemas/manifest.ts';
+import type { StagingSpec } from '../stages/10-staging/10-stage-sources/specs/spec.ts';
+import { sha256File, type SourceFile } from './discover.ts';
+import { countRows, queryRows } from './sql.ts';
+
+type SourceReport = z.infer<typeof ManifestSource>;
+type Progress = (event: { file: string; rows: number }) => void;
+/** The part of the build's logger the cache uses (context.ts imports staging, which imports this). */
+type WarnLog = { warn(obj: object, msg?: string): void };
+/** Stages one file the ordinary way (stage-sources.ts `stageFile`). */
+export type StageFileFn = (
+  conn: DuckDBConnection, spec: StagingSpec<unknown>, f: SourceFile, fileNo: number, today: string, progress?: Progress,
+  onDates?: (dates: string[]) => void,
+) => Promise<SourceReport>;
+
+/** What a cache entry's `entry.json` holds beside its `rows.parquet`. */
+interface Entry {
+  key: string;
+  kind: string;
+  rows_read: number;
+  rows_rejected: number;
+  rejected_by_reason: Record<string, number>;
+  as_of: string | null;
+  /** The day it was staged; `as_of` is bounded by it. */
+  today: string;
+  /** Every distinct date the spec read from the file (today or not), so a later build's as-of is exact; null when not observed. */
+  dates: string[] | null;
+}
+
+/** Builds whose used entries are kept; an entry none of them used is removed. */
+export const KEEP_BUILDS = 3;
+const RECENT = 'recent.json';
+
+const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Writes a file and fsyncs it, so a rename that follows publishes whole bytes. */
+async function writeDurable(path: string, text: string): Promise<void> {
+  const fh = await open(path, 'w');
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Records the entries this build used and removes every entry (and leftover temp folder)
+ * that none of the last `KEEP_BUILDS` builds used. The list is replaced atomically.
+ */
+export async function pruneUnused(dir: string, used: ReadonlySet<string>): Promise<string[]> {
+  let recent: string[][] = [];
+  try {
+    recent = JSON.parse(await readFile(join(dir, RECENT), 'utf8')) as string[][];
+    if (!Array.isArray(recent)) recent = [];
+  } catch {
+    recent = []; // missing or unreadable: only this build's entries count as recent
+  }
+  recent = [...recent, [...used]].slice(-KEEP_BUILDS);
+  const tmp = join(dir, `${RECENT}.${randomBytes(4).toString('hex')}.tmp`);
+  await writeDurable(tmp, JSON.stringify(recent));
+  await rename(tmp, join(dir, RECENT));
+  const keep = new Set(recent.flat());
+  const removed: string[] = [];
+  for (const name of await readdir(dir)) {
+    if (name === RECENT || keep.has(name)) continue;
+    await rm(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Moves a fully written temp folder to its final name (replacing an older copy). */
+export async function publishEntry(tmp: string, final: string): Promise<void> {
+  const fh = await open(tmp, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rm(final, { recursive: true, force: true });
+  await rename(tmp, final);
+}
+
+export interface StageCacheStats {
+  /** False under `--no-cache`: every file re-staged (and its entry rewritten). */
+  read: boolean;
+  hits: number;
+  misses: number;
+  /** Entries that failed to load and were re-staged. */
+  corrupt: number;
+  pruned: number;
+  /** Time spent hashing files, loading entries and writing them (the cache's own cost). */
+  ms: { hash: number; load: number; store: number };
+}
+
+/**
+ * The staging cache under `DATA_DIR/cache/staging/`: one folder per staged file, named by
+ * the key of (kind, the file's path and SHA-256, the spec's reader version, the staging
+ * code's fingerprint, DuckDB's version), holding the file's staged rows as Parquet (without
+ * `_file_no`, which comes from the current file order) and its report. A folder is written
+ * under a temp name and renamed when complete, so a killed build never leaves an entry a
+ * later build trusts; an entry that fails to load is removed and the file re-staged.
+ * The dates a file speaks for come from `stageFile`'s `onDates` (both staging paths report
+ * them); a `stageFile` that does not report them leaves `dates` null, and such an entry is
+ * reused only on the day it was written.
+ */
+export class StageCache {
+  readonly stats: StageCacheStats;
+  private readonly used = new Set<string>();
+
+  private constructor(
+    private readonly dir: string,
+    private readonly code: string,
+    private readonly duckdb: string,
+    private readonly log: WarnLog,
+    read: boolean,
+  ) {
+    this.stats = { read, hits: 0, misses: 0, corrupt: 0, pruned: 0, ms: { hash: 0, load: 0, store: 0 } };
+  }
+
+  /** `code` is the staging code's fingerprint (`codeFingerprint`). */
+  static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog }): Promise<StageCache> {
+    await mkdir(opts.dir, { recursive: true });
+    const [v] = await queryRows(conn, 'SELECT version() AS v');
+    return new StageCache(opts.dir, opts.code, String(v?.v), opts.log, opts.read);
+  }
+
+  /**
+   * The path is part of the key because some readers take data from it (a police.uk file's
+   * release is its folder's name): the same bytes at another path may stage other rows.
+   */
+  key(spec: StagingSpec<unknown>, path: string, sha: string): string {
+    return sha256(JSON.stringify({ format: 1, kind: spec.kind, table: spec.table, path, sha, version: spec.version, code: this.code, duckdb: this.duckdb }));
+  }
+
+  /** Loads the file's rows from its entry when there is a good one; else stages it and stores the entry. */
+  async stage(
+    conn: DuckDBConnection, spec: StagingSpec<unknown>, f: SourceFile, fileNo: number, today: string,
+    progress: Progress | undefined, stageFile: StageFileFn,
+  ): Promise<SourceReport> {
+    const t0 = performance.now();
+    const sha = await sha256File(f.path);
+    const t1 = performance.now();
+    this.stats.ms.hash += Math.round(t1 - t0);
+    const key = this.key(spec, f.path, sha);
+    this.used.add(key);
+    const file = { name: spec.kind, path: f.rel, bytes: f.bytes, sha256: sha };
+    if (this.stats.read) {
+      const hit = await this.load(conn, spec, key, fileNo, today).catch(async (e: Error) => {
+        this.stats.corrupt++;
+        this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'unreadable staging cache entry; re-staging the file');
+        await rm(join(this.dir, key), { recursive: true, force: true });
+        return undefined;
+      });
+      this.stats.ms.load += Math.round(performance.now() - t1);
+      if (hit) {
+        this.stats.hits++;
+        progress?.({ file: f.rel, rows: hit.rows_read });
+        return { ...file, ...hit, from_cache: true };
+      }
+    }
+    this.stats.misses++;
+    // Every date the file's rows speak for, kept so a later build bounds as-of by its own today.
+    let seen: string[] | null = spec.date ? null : [];
+    const before = await countRows(conn, spec.table);
+    const report = await stageFile(conn, spec, f, fileNo, today, progress, (dates) => { seen = dates; });
+    const t2 = performance.now();
+    await this.store(conn, spec, key, before, { ...report, key, kind: spec.kind, today, dates: seen }).catch((e: Error) => {
+      // A cache that cannot be written costs the next build time, never this build.
+      this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'could not write the staging cache entry');
+    });
+    this.stats.ms.store += Math.round(performance.now() - t2);
+    return { ...report, from_cache: false };
+  }
+
+  /** Records this build's entries and removes those no recent build used. */
+  async finish(): Promise<StageCacheStats> {
+    this.stats.pruned = (await pruneUnused(this.dir, this.used)).length;
+    return this.stats;
+  }
+
+  private async load(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, fileNo: number, today: string) {
+    const dir = join(this.dir, key);
+    if (!(await stat(dir).catch(() => undefined))) return undefined;
+    const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as Entry;
+    if (entry.key !== key) throw new Error(`entry ${key} holds key ${entry.key}`);
+    let asOf = entry.as_of;
+    if (entry.today !== today) {
+      if (!entry.dates) return undefined; // as-of not derivable for another day: stage again
+      asOf = entry.dates.filter((d) => d <= today).at(-1) ?? null;
+    }
+    const parquet = q(join(dir, 'rows.parquet'));
+    const [n] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${parquet})`);
+    if (Number(n?.n) !== entry.rows_read) throw new Error(`rows.parquet has ${String(n?.n)} rows, entry says ${entry.rows_read}`);
+    const cols = spec.columns.map((c) => c.name).join(', ');
+    // One statement: a page that fails to decode rolls the whole insert back.
+    await conn.run(`INSERT INTO ${spec.table} (${cols}, _file_no) SELECT ${cols}, ${fileNo}::INTEGER FROM read_parquet(${parquet})`);
+    return { as_of: asOf, rows_read: entry.rows_read, rows_rejected: entry.rows_rejected, rejected_by_reason: entry.rejected_by_reason };
+  }
+
+  private async store(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, before: number, r: SourceReport & Entry) {
+    const tmp = join(this.dir, `${key}.${randomBytes(4).toString('hex')}.tmp`);
+    await mkdir(tmp);
+    try {
+      const cols = spec.columns.map((c) => c.name).join(', ');
+      // The rows this file appended: row ids run on from the count before it (staging only appends).
+      await conn.run(
+        `COPY (SELECT ${cols} FROM ${spec.table} WHERE rowid >= ${before} ORDER BY rowid) TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+      );
+      const entry: Entry = {
+        key, kind: r.kind, rows_read: r.rows_read, rows_rejected: r.rows_rejected, rejected_by_reason: r.rejected_by_reason,
+        as_of: r.as_of, today: r.today, dates: r.dates,
+      };
+      await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
+      const fh = await open(join(tmp, 'rows.parquet'), 'r');
+      await fh.sync().finally(() => fh.close());
+      await publishEntry(tmp, join(this.dir, key));
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true });
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BuildContext } from '../../../pipeline/context.ts';
+import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
+import { pruneUnused, publishEntry } from '../../../pipeline/stage-cache.ts';
+import { countRows, queryRows } from '../../../pipeline/sql.ts';
+import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.ts';
+
+const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+/**
+ * Everything a match result depends on besides its own input row: the calling stage's code
+ * (how it reads its rows into address keys), this stage's, the `addresses` stage that builds
+ * the candidates and the staging code (their fingerprint), the address-base reader's
+ * version, and the bytes of every address-base file in order.
+ */
+function matcherKey(ctx: BuildContext, code: string, duckdb: string): string {
+  const files = ctx.sources.filter((s) => s.name === addressbase.kind).map((s) => s.sha256);
+  return createHash('sha256').update(JSON.stringify({ format: 1, code, version: addressbase.version, files, duckdb })).digest('hex');
+}
+
+/**
+ * The fingerprint of the code a calling stage's matches depend on. Callers take it when
+ * their module loads (a scheduler whose files are replaced on disk keys by the code it runs).
+ */
+export function matcherCode(caller: string): string {
+  return codeFingerprint([
+    caller,
+    join(import.meta.dirname, 'stage.ts'),
+    join(import.meta.dirname, '..', '10-addresses', 'stage.ts'),
+    join(import.meta.dirname, '..', '..', '10-staging', '10-stage-sources', 'stage-sources.ts'),
+  ]);
+}
+
+export interface MatchCacheStats {
+  read: boolean;
+  reused: Record<string, number>;
+  matched: Record<string, number>;
+  corrupt: number;
+  /** Time spent hashing inputs and reading the cache, and writing it (the cache's own cost). */
+  ms: { prepare: number; store: number };
+}
+
+/**
+ * Address matches reused across builds (`DATA_DIR/cache/matches/<stage>/<key>.<name>.parquet`):
+ * while the matcher's key is unchanged, an id whose input row (hashed as JSON) is the same
+ * as when it was matched keeps its result, and only new or changed ids go through the
+ * matcher. The result is the one a full match gives: the matcher is a pure function of
+ * the address base (in the key) and the input row (hashed per id).
+ */
+export class MatchCache {
+  readonly stats: MatchCacheStats;
+  private readonly used = new Set<string>();
+
+  private constructor(private readonly ctx: BuildContext, private readonly dir: string, private readonly key: string, read: boolean) {
+    this.stats = { read, reused: {}, matched: {}, corrupt: 0, ms: { prepare: 0, store: 0 } };
+  }
+
+  /** `folder` is the caller's own (each prunes its own), `code` its `matcherCode`. */
+  static async open(ctx: BuildContext, folder: string, code: string): Promise<MatchCache | undefined> {
+    if (!ctx.cache) return undefined;
+    const dir = join(ctx.cache.dir, 'matches', folder);
+    await mkdir(dir, { recursive: true });
+    const [v] = await queryRows(ctx.conn, 'SELECT version() AS v');
+    return new MatchCache(ctx, dir, matcherKey(ctx, code, String(v?.v)), ctx.cache.read);
+  }
+
+  private file(name: string) {
+    return join(this.dir, `${this.key}.${name}.parquet`);
+  }
+
+  /**
+   * Hashes the rows `sql` selects (`idCol` names the id), sets aside the cached results of
+   * unchanged ids, and returns the query of the rows still to match (same columns as `sql`).
+   */
+  async prepare(name: string, sql: string, idCol: string): Promise<string> {
+    const { conn } = this.ctx;
+    const t0 = performance.now();
+    this.used.add(`${this.key}.${name}.parquet`);
+    // Plain tables, not TEMP: the matcher streams on a connection of its own.
+    await conn.run(`CREATE OR REPLACE TABLE _match_in_${name} AS SELECT q.*, q.${idCol} AS _id, md5(to_json(q)::VARCHAR) AS _input_md5 FROM (${sql}) q`);
+    const empty = `SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS input_md5, NULL::BIGINT AS uprn, NULL::VARCHAR AS method, NULL::DOUBLE AS score, NULL::VARCHAR AS reason WHERE false`;
+    let cached = empty;
+    if (this.stats.read && (await stat(this.file(name)).catch(() => undefined))) cached = `SELECT * FROM read_parquet(${q(this.file(name))})`;
+    const reuse = (from: string) => conn.run(
+      `CREATE OR REPLACE TABLE _match_reuse_${name} AS
+       SELECT i._id AS id, i._input_md5 AS input_md5, c.uprn, c.method, c.score, c.reason
+       FROM _match_in_${name} i JOIN (SELECT DISTINCT id, input_md5, uprn, method, score, reason FROM (${from})) c
+         ON c.id = i._id AND c.input_md5 = i._input_md5`,
+    );
+    await reuse(cached).catch(async (e: Error) => {
+      this.stats.corrupt++;
+      this.ctx.log.warn({ stage: 'match_addresses', file: this.file(name), err: e.message }, 'unreadable match cache; matching every row');
+      await rm(this.file(name), { force: true });
+      await reuse(empty);
+    });
+    this.stats.reused[name] = await countRows(conn, `_match_reuse_${name}`);
+    this.stats.ms.prepare += Math.round(performance.now() - t0);
+    return `SELECT * EXCLUDE (_id, _input_md5) FROM _match_in_${name} i
+            WHERE NOT EXISTS (SELECT 1 FROM _match_reuse_${name} r WHERE r.id = i._id AND r.input_md5 = i._input_md5)`;
+  }
+
+  /** Adds the reused results to `table` (which holds the fresh ones) and stores them all for the next build. */
+  async complete(name: string, table: string): Promise<void> {
+    const { conn } = this.ctx;
+    this.stats.matched[name] = await countRows(conn, table);
+    await conn.run(`INSERT INTO ${table} SELECT id, uprn, method, score, reason FROM _match_reuse_${name}`);
+    const t0 = performance.now();
+    const tmp = join(this.dir, `${this.key}.${name}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      // An id seen with two different inputs is left out: which result is whose is not known.
+      await conn.run(
+        `COPY (SELECT m.id, i.input_md5, m.uprn, m.method, m.score, m.reason FROM ${table} m
+               JOIN (SELECT _id AS id, any_value(_input_md5) AS input_md5 FROM _match_in_${name} GROUP BY _id HAVING count(DISTINCT _input_md5) = 1) i USING (id))
+         TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
+      );
+      await publishEntry(tmp, this.file(name));
+    } catch (e) {
+      await rm(tmp, { force: true });
+      this.ctx.log.warn({ stage: 'match_addresses', err: (e as Error).message }, 'could not write the match cache');
+    }
+    this.stats.ms.store += Math.round(performance.now() - t0);
+    await conn.run(`DROP TABLE _match_in_${name}`);
+    await conn.run(`DROP TABLE _match_reuse_${name}`);
+  }
+
+  async finish(): Promise<MatchCacheStats> {
+    await pruneUnused(this.dir, this.used);
+    return this.stats;
+  }
+}

@@ -1,0 +1,143 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { appendFileSync, cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../../schemas/manifest.ts';
+import { sha256File } from '../../../etl/pipeline/discover.ts';
+import { runBuild } from '../../../etl/pipeline/run.ts';
+import { quietLog, synthRegion } from '../../support/region.ts';
+import { tempDir } from '../../support/tmp.ts';
+
+const tmp = tempDir('pi-refresh-');
+afterAll(tmp.cleanup);
+const now = new Date('2025-10-01T00:00:00Z');
+
+const field = (line: string, i: number) => line.split('","')[i]!.replace(/^"|"$/g, '');
+const withFields = (line: string, changes: Record<number, string>) =>
+  line.split('","').map((v, i) => {
+    const bare = v.replace(/^"|"$/g, '');
+    return `"${changes[i] ?? bare}"`;
+  }).join(',');
+
+/**
+ * A month's Price Paid update on top of the region's own: a new sale of a known home, a
+ * changed price (C) and a deleted sale (D) of two sales in the bulk file.
+ */
+function changeMonthlyUpdate(sources: string): { added: string; changed: string; deleted: string } {
+  const bulk = readFileSync(join(sources, 'ppd', 'pp-complete.csv'), 'utf8').trim().split('\n');
+  const [a, c, d] = [bulk[10]!, bulk[20]!, bulk[30]!];
+  const added = '{0F0F0F0F-1111-2222-3333-444455556666}';
+  appendFileSync(join(sources, 'ppd', 'pp-monthly-update.csv'), [
+    withFields(a, { 0: added, 1: '412500', 2: '2025-09-19 00:00', 15: 'A' }),
+    withFields(c, { 1: String(Number(field(c, 1)) + 1000), 15: 'C' }),
+    withFields(d, { 15: 'D' }),
+  ].join('\n') + '\n');
+  return { added, changed: field(c, 0), deleted: field(d, 0) };
+}
+
+async function rows(conn: Awaited<ReturnType<DuckDBInstance['connect']>>, sql: string): Promise<number> {
+  const r = await conn.runAndReadAll(sql);
+  return Number(r.getRowObjectsJson()[0]!.n);
+}
+
+/**
+ * A table's rows with doubles rounded to 6 places: DuckDB's parallel sums add in varying
+ * order, so two fresh builds of the same sources differ in the last bits of some STR sums.
+ */
+async function comparable(conn: Awaited<ReturnType<DuckDBInstance['connect']>>, file: string): Promise<string> {
+  const from = `read_parquet('${file}')`;
+  const cols = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowObjectsJson();
+  const list = cols.map((c) => (c.column_type === 'DOUBLE' ? `round("${String(c.column_name)}", 6)` : `"${String(c.column_name)}"`));
+  return `(SELECT ${list.join(', ')} FROM ${from})`;
+}
+
+describe('an incremental refresh with only the monthly Price Paid update changed', () => {
+  let first: Manifest;
+  let refresh: Manifest;
+  let fresh: Manifest;
+  let refreshDir: string;
+  let freshDir: string;
+  let change: ReturnType<typeof changeMonthlyUpdate>;
+
+  beforeAll(async () => {
+    const sources = join(tmp.dir, 'region');
+    cpSync(await synthRegion(3000, 5), sources, { recursive: true });
+    const cached = join(tmp.dir, 'cached');
+    first = (await runBuild({ dataDir: cached, sourcesDir: sources, log: quietLog, now })).manifest;
+    change = changeMonthlyUpdate(sources);
+    refresh = (await runBuild({ dataDir: cached, sourcesDir: sources, log: quietLog, now })).manifest;
+    refreshDir = join(cached, 'builds', refresh.build_id);
+    const uncached = join(tmp.dir, 'uncached');
+    fresh = (await runBuild({ dataDir: uncached, sourcesDir: sources, log: quietLog, now, cache: false })).manifest;
+    freshDir = join(uncached, 'builds', fresh.build_id);
+  }, 300_000);
+
+  it('re-stages only the changed file and re-matches only the new and changed sales', () => {
+    expect(first.quality.stage_cache).toMatchObject({ read: true, corrupt: 0 });
+    const restaged = refresh.sources.filter((s) => !s.from_cache).map((s) => s.path);
+    expect(restaged).toEqual(['ppd/pp-monthly-update.csv']);
+    expect(refresh.quality.stage_cache).toMatchObject({ read: true, misses: 1, corrupt: 0, hits: refresh.sources.length - 1 });
+    expect(fresh.sources.every((s) => s.from_cache === false)).toBe(true);
+    // Only the new sale: the changed one changed its price, which the matcher does not read,
+    // and the deleted one is gone from ppd_current.
+    expect(refresh.quality.match_cache).toMatchObject({ read: true, matched: { sale: 1, epc: 0 }, corrupt: 0 });
+    expect((refresh.quality.match_cache as { reused: { sale: number } }).reused.sale).toBeGreaterThan(2000);
+    // The HMO licences and listings are unchanged: all reused, the matcher never built for them.
+    expect(refresh.quality.hmo_match_cache).toMatchObject({ matched: { hmo: 0 }, corrupt: 0 });
+    expect(refresh.quality.listing_match_cache).toMatchObject({ matched: { listing: 0 }, corrupt: 0 });
+    expect((refresh.quality.hmo_match_cache as { reused: { hmo: number } }).reused.hmo).toBeGreaterThan(0);
+  });
+
+  it('publishes the same content as a fresh build without the cache', async () => {
+    expect(Object.keys(refresh.tables).sort()).toEqual(Object.keys(fresh.tables).sort());
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      for (const [name, t] of Object.entries(fresh.tables)) {
+        const a = await comparable(conn, join(refreshDir, t.file));
+        const b = await comparable(conn, join(freshDir, t.file));
+        expect(refresh.tables[name]!.rows, name).toBe(t.rows);
+        expect(await rows(conn, `SELECT count(*) AS n FROM (SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b})`), name).toBe(0);
+        expect(await rows(conn, `SELECT count(*) AS n FROM (SELECT * FROM ${b} EXCEPT ALL SELECT * FROM ${a})`), name).toBe(0);
+      }
+    } finally {
+      conn.closeSync();
+    }
+    expect(Object.keys(refresh.artifacts).sort()).toEqual(Object.keys(fresh.artifacts).sort());
+    for (const a of Object.values(fresh.artifacts)) {
+      expect(await sha256File(join(refreshDir, a.file)), a.file).toBe(await sha256File(join(freshDir, a.file)));
+    }
+    const bare = (m: Manifest) => m.sources.map(({ from_cache: _, ...s }) => s);
+    expect(bare(refresh)).toEqual(bare(fresh));
+    expect(refresh.match_rates).toEqual(fresh.match_rates);
+  });
+
+  it('shows the change: the new sale is published, the deleted one is not', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      const ids = async (dir: string) => (await conn.runAndReadAll(
+        `SELECT transaction_id FROM read_parquet('${join(dir, 'sales.parquet')}') UNION ALL SELECT transaction_id FROM read_parquet('${join(dir, 'sales_unmatched.parquet')}')`,
+      )).getRowObjectsJson().map((r) => String(r.transaction_id));
+      const published = new Set(await ids(refreshDir));
+      const bare = (id: string) => id.replace(/[{}]/g, '');
+      expect(published.has(bare(change.added))).toBe(true);
+      expect(published.has(bare(change.deleted))).toBe(false);
+      expect(published.has(bare(change.changed))).toBe(true);
+    } finally {
+      conn.closeSync();
+    }
+    expect(readdirSync(join(tmp.dir, 'cached', 'cache', 'staging')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('matches every row again when the match cache is unreadable, with the same result', async () => {
+    const matches = join(tmp.dir, 'cached', 'cache', 'matches', 'addresses');
+    const files = readdirSync(matches).filter((n) => n.endsWith('.parquet'));
+    expect(files.length).toBe(2);
+    for (const f of files) writeFileSync(join(matches, f), 'not parquet');
+    const again = (await runBuild({ dataDir: join(tmp.dir, 'cached'), sourcesDir: join(tmp.dir, 'region'), log: quietLog, now })).manifest;
+    expect(again.quality.match_cache).toMatchObject({ corrupt: 2, reused: { sale: 0, epc: 0 } });
+    expect(again.match_rates).toEqual(fresh.match_rates);
+    expect(again.tables.sales!.rows).toBe(fresh.tables.sales!.rows);
+  }, 120_000);
+});

@@ -1,0 +1,137 @@
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverSources, type SourceFile } from '../../../etl/pipeline/discover.ts';
+import { KEEP_BUILDS, pruneUnused, StageCache, type StageFileFn } from '../../../etl/pipeline/stage-cache.ts';
+import { stageFile } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
+import { pricePaid } from '../../../etl/stages/10-staging/10-stage-sources/specs/property.ts';
+import { createTable } from '../../../etl/pipeline/load-rows.ts';
+import { quietLog, synthRegion } from '../../support/region.ts';
+import { tempDir } from '../../support/tmp.ts';
+
+const tmp = tempDir('pi-stage-cache-');
+afterAll(tmp.cleanup);
+const TODAY = '2025-10-01';
+let file: SourceFile;
+
+beforeAll(async () => {
+  const { files } = await discoverSources(await synthRegion(2000, 11));
+  file = files.find((f) => f.rel === 'ppd/pp-complete.csv')!;
+}, 120_000);
+
+/** A fresh database with an empty Price Paid staging table. */
+async function freshConn(): Promise<DuckDBConnection> {
+  const conn = await (await DuckDBInstance.create(':memory:')).connect();
+  await createTable(conn, pricePaid.table, [...pricePaid.columns, { name: '_file_no', type: 'INTEGER' as const, get: () => 0 }]);
+  return conn;
+}
+
+async function tableRows(conn: DuckDBConnection): Promise<string> {
+  const r = await conn.runAndReadAll(`SELECT * FROM ${pricePaid.table} ORDER BY rowid`);
+  return JSON.stringify(r.getRowObjectsJson());
+}
+
+/** Stages the file through the cache in a fresh database; returns its report, rows and stats. */
+async function viaCache(dir: string, opts: { spec?: typeof pricePaid; today?: string; stage?: StageFileFn; read?: boolean } = {}) {
+  const conn = await freshConn();
+  const cache = await StageCache.open(conn, { dir, read: opts.read ?? true, code: 'test', log: quietLog });
+  const report = await cache.stage(conn, opts.spec ?? pricePaid, file, 3, opts.today ?? TODAY, undefined, opts.stage ?? stageFile);
+  return { report, rows: await tableRows(conn), stats: cache.stats, cache };
+}
+
+/** The same file staged the ordinary way. */
+async function direct(today = TODAY) {
+  const conn = await freshConn();
+  const report = await stageFile(conn, pricePaid, file, 3, today);
+  return { report, rows: await tableRows(conn) };
+}
+
+describe('the staging cache', () => {
+  it('loads a cached file as the same rows (file number from the current order) and report', async () => {
+    const dir = join(tmp.dir, 'hit');
+    const expected = await direct();
+    const miss = await viaCache(dir);
+    expect(miss.stats).toMatchObject({ hits: 0, misses: 1 });
+    const hit = await viaCache(dir);
+    expect(hit.stats).toMatchObject({ hits: 1, misses: 0, corrupt: 0 });
+    expect(hit.rows).toBe(expected.rows);
+    expect(hit.report).toEqual({ ...expected.report, from_cache: true });
+    expect(miss.report).toEqual({ ...expected.report, from_cache: false });
+  });
+
+  it('bounds a cached file\'s as-of date by the day of the build that loads it', async () => {
+    const dir = join(tmp.dir, 'as-of');
+    const early = '2020-06-30';
+    await viaCache(dir, { today: early });
+    const later = await viaCache(dir, { today: TODAY });
+    expect(later.stats.hits).toBe(1);
+    expect(later.report.as_of).toBe((await direct(TODAY)).report.as_of);
+    expect(later.report.as_of! > early).toBe(true);
+  });
+
+  it('misses when the reader version changes, and under --no-cache', async () => {
+    const dir = join(tmp.dir, 'version');
+    await viaCache(dir);
+    expect((await viaCache(dir, { spec: { ...pricePaid, version: pricePaid.version + 1 } })).stats).toMatchObject({ hits: 0, misses: 1 });
+    expect((await viaCache(dir, { read: false })).stats).toMatchObject({ hits: 0, misses: 1, read: false });
+    expect((await viaCache(dir)).stats.hits).toBe(1);
+  });
+
+  it('re-stages a corrupt entry, counts it, and writes a good one back', async () => {
+    const expected = await direct();
+    for (const [what, damage] of [
+      ['garbage parquet', (e: string) => writeFileSync(join(e, 'rows.parquet'), 'not parquet')],
+      ['truncated parquet', (e: string) => writeFileSync(join(e, 'rows.parquet'), Buffer.alloc(100))],
+      ['bad entry.json', (e: string) => writeFileSync(join(e, 'entry.json'), '{"key":')],
+      ['missing rows', (e: string) => rmSync(join(e, 'rows.parquet'))],
+    ] as const) {
+      const dir = join(tmp.dir, `corrupt-${what.replaceAll(' ', '-')}`);
+      await viaCache(dir);
+      const [entry] = readdirSync(dir).filter((n) => /^[0-9a-f]{64}$/.test(n));
+      damage(join(dir, entry!));
+      const again = await viaCache(dir);
+      expect(again.stats, what).toMatchObject({ hits: 0, misses: 1, corrupt: 1 });
+      expect(again.rows, what).toBe(expected.rows);
+      expect((await viaCache(dir)).stats, what).toMatchObject({ hits: 1, corrupt: 0 });
+    }
+  });
+
+  it('leaves no entry a later build trusts when staging fails or a build dies mid-write', async () => {
+    const dir = join(tmp.dir, 'failed');
+    // A reader that appends some rows, then fails (a file of the wrong format part-way).
+    const failing: StageFileFn = async (conn, spec, f, n, today) => {
+      await stageFile(conn, spec, f, n, today);
+      throw new Error('not a Price Paid file');
+    };
+    await expect(viaCache(dir, { stage: failing })).rejects.toThrow(/not a Price Paid file/);
+    expect(readdirSync(dir)).toEqual([]);
+    // A build killed while writing leaves only a temp folder, however complete it looks.
+    await viaCache(dir);
+    const [entry] = readdirSync(dir);
+    cpSync(join(dir, entry!), join(dir, `${entry}.dead.tmp`), { recursive: true });
+    rmSync(join(dir, entry!), { recursive: true });
+    const after = await viaCache(dir);
+    expect(after.stats).toMatchObject({ hits: 0, misses: 1 });
+    await after.cache.finish();
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it(`keeps the entries the last ${KEEP_BUILDS} builds used and removes the rest`, async () => {
+    const dir = join(tmp.dir, 'prune');
+    mkdirSync(dir);
+    // Each build writes (or finds) the entries it uses, then prunes.
+    const build = async (...used: string[]) => {
+      for (const e of used) mkdirSync(join(dir, e), { recursive: true });
+      await pruneUnused(dir, new Set(used));
+    };
+    mkdirSync(join(dir, 'x.tmp')); // a killed build's temp folder
+    await build('a', 'b');
+    await build('c');
+    await build('d');
+    expect(readdirSync(dir).sort()).toEqual(['a', 'b', 'c', 'd', 'recent.json']);
+    await build('d');
+    expect(readdirSync(dir).sort()).toEqual(['c', 'd', 'recent.json']);
+    expect(existsSync(join(dir, 'x.tmp'))).toBe(false);
+  });
+});
