@@ -39,14 +39,22 @@ function golden(): Record<string, string> {
   return out;
 }
 
+const one = join(tmp.dir, 'one-thread');
+const two = join(tmp.dir, 'two-threads');
+
 beforeAll(async () => {
-  await generateRegion({ out: tmp.dir, addresses: 2000, seed: 42 });
+  await generateRegion({ out: one, addresses: 2000, seed: 42, threads: 1 });
+  await generateRegion({ out: two, addresses: 2000, seed: 42, threads: 2 });
 }, 120_000);
 
 describe('golden bytes', () => {
   it('a 2,000-address region with seed 42 is byte for byte what the pinned digests say, file by file', () => {
     const want = golden();
     expect(Object.keys(want).length).toBe(107);
-    expect(digests(tmp.dir)).toEqual(want);
+    expect(digests(one)).toEqual(want);
+  });
+
+  it('two threads (a worker writing half the file groups) write the same bytes as one', () => {
+    expect(digests(two)).toEqual(golden());
   });
 });
