@@ -144,10 +144,15 @@ function defaultThreads(addresses: number): number {
   return addresses >= 20_000 ? Math.min(MAX_THREADS, availableParallelism()) : 1;
 }
 
+const YOUNG_GENERATION_MB = 192;
+
 /** Runs a lane in a worker thread (lane-worker-boot.mjs registers tsx, then loads lane-worker.ts). */
 function laneInWorker(opts: GenerateOptions, groups: Group[]): Promise<LaneResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./lane-worker-boot.mjs', import.meta.url), { workerData: { opts, groups } });
+    // A young generation of 192 MB (64 MB semi-spaces) rather than V8's 16 MB semi-spaces: the
+    // generator makes short-lived row strings at a great rate, and scavenging them took a quarter
+    // of its CPU time; measured at 100,000 addresses, 20.1 s of CPU → 16.9 s (peak RSS +90 MB).
+    const w = new Worker(new URL('./lane-worker-boot.mjs', import.meta.url), { workerData: { opts, groups }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     let result: LaneResult | undefined;
     w.once('message', (m: LaneResult) => (result = m));
     w.once('error', reject);
@@ -158,8 +163,7 @@ function laneInWorker(opts: GenerateOptions, groups: Group[]): Promise<LaneResul
 /**
  * Generates the whole synthetic region into `opts.out`, streaming postcode unit by postcode
  * unit: memory holds one unit, the per-district aggregates and the (small) planning layers.
- * With two threads, a worker writes half the file groups (lanes.ts) while this thread writes
- * the rest. Same options → byte-identical files, whatever the number of threads.
+ * With two threads, each of two workers writes half the file groups (lanes.ts). Same options → byte-identical files, whatever the number of threads.
  */
 export async function generateRegion(opts: GenerateOptions): Promise<{ manifest: Manifest; files: FileReport[] }> {
   checkOptions(opts);
@@ -169,9 +173,8 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
   mkdirSync(out, { recursive: true });
 
   const lanes = lanesFor(opts.threads ?? defaultThreads(addresses));
-  // Workers first, so they load while this thread walks its own lane.
-  const inWorkers = lanes.slice(1).map((groups) => laneInWorker(opts, groups));
-  const results = [await writeLane(opts, lanes[0]!), ...(await Promise.all(inWorkers))];
+  // One lane runs here; several each run in a worker (with a larger young generation than this thread has).
+  const results = lanes.length === 1 ? [await writeLane(opts, lanes[0]!)] : await Promise.all(lanes.map((groups) => laneInWorker(opts, groups)));
 
   const reports = results.flatMap((r) => r.reports);
   const planter = new Planter();
@@ -262,7 +265,7 @@ export async function writeLane(opts: GenerateOptions, groups: readonly Group[])
       for (const unit of sectorUnits(seed, d, s, d.sectorQuotas[s]!, uprns, planning, today)) {
         writeUnit(ctx, unit);
         if (++unitCount === PLANT_AFTER_UNIT) plantStreamed(ctx.planter, f, seed);
-        await Promise.all(live.map((o) => o.maybeFlush()));
+        if (live.some((o) => o.pending)) await Promise.all(live.map((o) => o.maybeFlush()));
       }
     }
   }

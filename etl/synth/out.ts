@@ -26,19 +26,21 @@ export function csvRow(cells: (string | number | undefined)[]): string {
   return s + '\n';
 }
 
-const FLUSH_AT = 1 << 20;
+const CHUNK_BYTES = 1 << 20;
 
 /**
- * A generated file: rows are appended to an in-memory chunk that is handed to the stream
- * (through gzip when asked) once it passes 1 MiB; `drain` is awaited when the stream
- * pushes back, so memory stays bounded whatever the region size.
+ * A generated file: rows are encoded straight into a 1 MiB buffer (no joined string to
+ * encode again), and full buffers are handed to the stream (through gzip when asked) at the
+ * next `maybeFlush`; `drain` is awaited when the stream pushes back, so memory stays bounded
+ * whatever the region size.
  */
 export class OutFile {
   rows = 0;
   /** False for a file another lane writes (generate.ts): it takes rows and discards them. */
   readonly live: boolean;
-  private chunk: string[] = [];
-  private chunkLen = 0;
+  private buf: Buffer = Buffer.alloc(0);
+  private pos = 0;
+  private full: Buffer[] = [];
   private readonly file: WriteStream | undefined;
   private readonly sink: WriteStream | Gzip | undefined;
   private readonly hash: Hash = createHash('sha256');
@@ -49,6 +51,7 @@ export class OutFile {
     this.live = live;
     if (!live) return;
     mkdirSync(dirname(path), { recursive: true });
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES);
     this.file = createWriteStream(path);
     if (gzip) {
       // Level 6, no file name or mtime in the header: the bytes depend on the content only.
@@ -64,8 +67,23 @@ export class OutFile {
   /** Appends text without counting a row (headers, JSON). */
   raw(text: string): void {
     if (!this.live) return;
-    this.chunk.push(text);
-    this.chunkLen += text.length;
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (this.pos + 3 * text.length > this.buf.length) {
+      this.retire();
+      if (3 * text.length > this.buf.length) {
+        this.full.push(Buffer.from(text, this.encoding));
+        return;
+      }
+    }
+    this.pos += this.buf.write(text, this.pos, this.encoding);
+  }
+
+  /** Queues the filled part of the buffer for the stream and starts a new one. */
+  private retire(): void {
+    if (this.pos === 0) return;
+    this.full.push(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.pos = 0;
   }
 
   /** Appends one record (its text must end with the line terminator). */
@@ -75,17 +93,23 @@ export class OutFile {
   }
 
   /** Hands the buffered text to the stream if it is large enough, waiting on backpressure. */
+  /** Whether full buffers wait for the stream (then `maybeFlush` has work to do). */
+  get pending(): boolean {
+    return this.full.length > 0;
+  }
+
   async maybeFlush(): Promise<void> {
-    if (this.chunkLen >= FLUSH_AT) await this.flush();
+    if (this.full.length > 0) await this.flush();
   }
 
   async flush(): Promise<void> {
-    if (this.chunk.length === 0) return;
-    const text = Buffer.from(this.chunk.join(''), this.encoding);
-    this.chunk = [];
-    this.chunkLen = 0;
-    if (this.sink === this.file) this.hash.update(text);
-    if (!this.sink!.write(text)) await once(this.sink!, 'drain');
+    this.retire();
+    const chunks = this.full;
+    this.full = [];
+    for (const c of chunks) {
+      if (this.sink === this.file) this.hash.update(c);
+      if (!this.sink!.write(c)) await once(this.sink!, 'drain');
+    }
   }
 
   /** Flushes, ends the stream and waits until the file is closed; returns its size in bytes. */
