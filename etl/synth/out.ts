@@ -27,6 +27,7 @@ export function csvRow(cells: (string | number | undefined)[]): string {
 }
 
 const CHUNK_BYTES = 1 << 20;
+const SPILL_AT = 1 << 16;
 
 /**
  * A generated file: rows are encoded straight into a 1 MiB buffer (no joined string to
@@ -40,6 +41,7 @@ export class OutFile {
   readonly live: boolean;
   private buf: Buffer = Buffer.alloc(0);
   private pos = 0;
+  private pend = '';
   private full: Buffer[] = [];
   private readonly file: WriteStream | undefined;
   private readonly sink: WriteStream | Gzip | undefined;
@@ -67,6 +69,16 @@ export class OutFile {
   /** Appends text without counting a row (headers, JSON). */
   raw(text: string): void {
     if (!this.live) return;
+    // Rows gather in a string of about 64 KiB before they are encoded: one native call per
+    // batch instead of one per row.
+    this.pend += text;
+    if (this.pend.length >= SPILL_AT) this.spill();
+  }
+
+  /** Encodes the gathered rows into the buffer. */
+  private spill(): void {
+    const text = this.pend;
+    this.pend = '';
     // A UTF-16 code unit takes at most 3 bytes in UTF-8.
     if (this.pos + 3 * text.length > this.buf.length) {
       this.retire();
@@ -103,6 +115,7 @@ export class OutFile {
   }
 
   async flush(): Promise<void> {
+    if (this.pend !== '') this.spill();
     this.retire();
     const chunks = this.full;
     this.full = [];
