@@ -31,6 +31,8 @@ export function hashKey(parts: readonly (string | number)[], salt = 0): number {
   return fmix32(h);
 }
 
+const HEX_BYTE = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 /** A deterministic random stream. Construct with `rng(seed, ...entity key)`. */
 export class Rng {
   private a: number;
@@ -149,7 +151,11 @@ export class Rng {
   /** Lower-case hex string of n characters. */
   hex(n: number): string {
     let s = '';
-    while (s.length < n) s += this.u32().toString(16).padStart(8, '0');
+    while (s.length < n) {
+      // toString(16).padStart(8, '0') through a byte table (GUIDs and keys are hot).
+      const x = this.u32();
+      s += HEX_BYTE[x >>> 24]! + HEX_BYTE[(x >>> 16) & 255]! + HEX_BYTE[(x >>> 8) & 255]! + HEX_BYTE[x & 255]!;
+    }
     return s.slice(0, n);
   }
 

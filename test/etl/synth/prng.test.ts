@@ -79,4 +79,15 @@ describe('seeded PRNG', () => {
       }
     }
   });
+
+  it("hex(n) is the stream's u32 values as 8 padded hex digits each, cut to n", () => {
+    for (const n of [1, 7, 8, 9, 32, 40]) {
+      const a = rng(7, 'hex', n);
+      const b = rng(7, 'hex', n);
+      let want = '';
+      while (want.length < n) want += b.u32().toString(16).padStart(8, '0');
+      expect(a.hex(n)).toBe(want.slice(0, n));
+      expect(a.u32()).toBe(b.u32());
+    }
+  });
 });
