@@ -147,12 +147,13 @@ function defaultThreads(addresses: number): number {
 const YOUNG_GENERATION_MB = 192;
 
 /** Runs a lane in a worker thread (lane-worker-boot.mjs registers tsx, then loads lane-worker.ts). */
-function laneInWorker(opts: GenerateOptions, groups: Group[]): Promise<LaneResult> {
+function laneInWorker(opts: GenerateOptions, groups: Group[], started: Worker[]): Promise<LaneResult> {
   return new Promise((resolve, reject) => {
     // A young generation of 192 MB (64 MB semi-spaces) rather than V8's 16 MB semi-spaces: the
     // generator makes short-lived row strings at a great rate, and scavenging them took a quarter
     // of its CPU time; measured at 100,000 addresses, 20.1 s of CPU → 16.9 s (peak RSS +90 MB).
     const w = new Worker(new URL('./lane-worker-boot.mjs', import.meta.url), { workerData: { opts, groups }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    started.push(w);
     let result: LaneResult | undefined;
     w.once('message', (m: LaneResult) => (result = m));
     w.once('error', reject);
@@ -174,7 +175,14 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
 
   const lanes = lanesFor(opts.threads ?? defaultThreads(addresses));
   // One lane runs here; several each run in a worker (with a larger young generation than this thread has).
-  const results = lanes.length === 1 ? [await writeLane(opts, lanes[0]!)] : await Promise.all(lanes.map((groups) => laneInWorker(opts, groups)));
+  const workers: Worker[] = [];
+  const results = lanes.length === 1
+    ? [await writeLane(opts, lanes[0]!)]
+    : await Promise.all(lanes.map((groups) => laneInWorker(opts, groups, workers))).catch(async (e: unknown) => {
+      // One lane failed: stop the others rather than let them write on.
+      await Promise.all(workers.map((w) => w.terminate()));
+      throw e;
+    });
 
   const reports = results.flatMap((r) => r.reports);
   const planter = new Planter();
