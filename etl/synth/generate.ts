@@ -164,7 +164,8 @@ function laneInWorker(opts: GenerateOptions, groups: Group[], started: Worker[])
 /**
  * Generates the whole synthetic region into `opts.out`, streaming postcode unit by postcode
  * unit: memory holds one unit, the per-district aggregates and the (small) planning layers.
- * With two threads, each of two workers writes half the file groups (lanes.ts). Same options → byte-identical files, whatever the number of threads.
+ * With two threads, each of two workers writes half the file groups (lanes.ts). Same options →
+ * byte-identical files, whatever the number of threads.
  */
 export async function generateRegion(opts: GenerateOptions): Promise<{ manifest: Manifest; files: FileReport[] }> {
   checkOptions(opts);
@@ -174,7 +175,7 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
   mkdirSync(out, { recursive: true });
 
   const lanes = lanesFor(opts.threads ?? defaultThreads(addresses));
-  // One lane runs here; several each run in a worker (with a larger young generation than this thread has).
+  // One lane runs here; two run in workers (with a larger young generation than this thread has).
   const workers: Worker[] = [];
   const results = lanes.length === 1
     ? [await writeLane(opts, lanes[0]!)]
