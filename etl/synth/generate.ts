@@ -346,7 +346,8 @@ function writeUnit(ctx: Ctx, u: Unit): void {
     }
     if (own('sales')) writeSales(ctx, p, sales, p.uprn);
     const rt = rentTruth(seed, p, index, today);
-    const lets = letsFor(seed, p, rt, LETS_FROM, today);
+    // Tenancies feed the certificates (a let triggers one) and the rental evidence only.
+    const lets = own('epc') || own('scotland') || own('evidence') ? letsFor(seed, p, rt, LETS_FROM, today) : [];
     if (town.country !== 'S') {
       if (own('epc')) for (const c of certificatesFor(seed, p, sales, lets, today)) f.epc!.row(csvRow(c.cells));
     } else if (own('scotland')) {

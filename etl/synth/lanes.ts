@@ -28,12 +28,13 @@ export const TRUTH_GROUP: Record<string, Group> = {
 
 /**
  * Two lanes of about equal CPU time (measured at 100,000 addresses; each lane also pays for
- * the shared walk: units, properties, sales and lets). More threads would each repeat that
+ * the shared walk: units, homes, sales and rents; lets only where certificates or the rental
+ * evidence need them). More threads would each repeat that
  * walk, and the build machine has two cores, so the generator uses at most two.
  */
 const TWO_LANES: Group[][] = [
-  ['epc', 'scotland', 'addressbase', 'uprn', 'onspd', 'crime', 'schools', 'evidence', 'hmo'],
-  ['sales', 'hpi', 'airbnb', 'onsRents', 'market', 'properties', 'areaIndex'],
+  ['epc', 'scotland', 'addressbase', 'uprn', 'schools', 'evidence', 'hmo'],
+  ['sales', 'hpi', 'airbnb', 'onsRents', 'market', 'properties', 'areaIndex', 'crime', 'onspd'],
 ];
 
 export const MAX_THREADS = TWO_LANES.length;
