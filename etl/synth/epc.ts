@@ -58,8 +58,32 @@ export function triggers(r: Rng, p: Property, sales: Sale[], lets: Let[], today:
   return out.filter((t) => p.builtMonth === undefined || monthOfDay(t.day) >= p.builtMonth).sort((a, b) => a.day - b.day);
 }
 
+/**
+ * Lower case, then a capital for each ASCII letter at the start or after whitespace or a
+ * hyphen: what `.replace(/(^|[\s-])([a-z])/g, …)` does, without a regex and a callback per
+ * word (this runs for several address lines of every certificate).
+ */
 export function titleCase(s: string): string {
-  return s.toLowerCase().replace(/(^|[\s-])([a-z])/g, (_, a: string, b: string) => a + b.toUpperCase());
+  const low = s.toLowerCase();
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < low.length; i++) {
+    const c = low.charCodeAt(i);
+    if (c < 97 || c > 122) continue;
+    if (i > 0 && !startsWord(low.charCodeAt(i - 1))) continue;
+    out += low.slice(from, i) + String.fromCharCode(c - 32);
+    from = i + 1;
+  }
+  return from === 0 ? low : out + low.slice(from);
+}
+
+const WORD_START = /^[\s-]$/;
+
+/** Whether a letter after this code unit starts a word: space or hyphen first, then the rest of `\s`. */
+function startsWord(prev: number): boolean {
+  if (prev === 32 || prev === 45) return true;
+  if (prev < 128) return prev >= 9 && prev <= 13;
+  return WORD_START.test(String.fromCharCode(prev));
 }
 
 /** Address lines as assessors type them: mixed case, flats split or joined, locality sometimes missing. */

@@ -177,10 +177,37 @@ export interface PlanningFlags {
   article4: boolean;
 }
 
-/** Flags of a point: the highest flood zone it lies in, and the designations over it. */
+/** Grid cells of about 1.5 km (0.02°) → the shapes whose bounding box meets the cell. */
+const CELL = 0.02;
+const grids = new WeakMap<PlanningShape[], Map<string, PlanningShape[]>>();
+
+function gridOf(shapes: PlanningShape[]): Map<string, PlanningShape[]> {
+  let g = grids.get(shapes);
+  if (g) return g;
+  g = new Map();
+  for (const s of shapes) {
+    const [x0, y0, x1, y1] = s.bbox;
+    for (let i = Math.floor(x0 / CELL); i <= Math.floor(x1 / CELL); i++) {
+      for (let j = Math.floor(y0 / CELL); j <= Math.floor(y1 / CELL); j++) {
+        const k = `${i},${j}`;
+        const list = g.get(k);
+        if (list) list.push(s);
+        else g.set(k, [s]);
+      }
+    }
+  }
+  grids.set(shapes, g);
+  return g;
+}
+
+/**
+ * Flags of a point: the highest flood zone it lies in, and the designations over it. Only the
+ * shapes listed for the point's grid cell are tested: a point inside a bounding box is in one
+ * of the box's cells (floor is monotonic), so the flags are those of testing every shape.
+ */
 export function flagsAt(shapes: PlanningShape[], lng: number, lat: number): PlanningFlags {
   const f: PlanningFlags = { floodZone: 0, conservation: false, article4: false };
-  for (const s of shapes) {
+  for (const s of gridOf(shapes).get(`${Math.floor(lng / CELL)},${Math.floor(lat / CELL)}`) ?? []) {
     if (!contains(s, lng, lat)) continue;
     if (s.dataset === 'flood-risk-zone') f.floodZone = Math.max(f.floodZone, s.floodLevel ?? 0) as 0 | 2 | 3;
     else if (s.dataset === 'conservation-area') f.conservation = true;

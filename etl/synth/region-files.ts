@@ -14,6 +14,7 @@ import { csvRow, type OutFile } from './out.ts';
 import { TOWNS } from './params.ts';
 import { featureCollection, type PlanningShape } from './planning.ts';
 import type { Planter } from './planted.ts';
+import type { Group } from './lanes.ts';
 import type { District } from './region.ts';
 import type { RentStats } from './rents.ts';
 import type { SchoolsWriter } from './schools.ts';
@@ -29,6 +30,8 @@ export interface Ctx {
   planning: PlanningShape[];
   f: Record<string, OutFile>;
   t: Record<string, OutFile>;
+  /** Whether this lane writes a group's files (lanes.ts); work only other lanes need is skipped. */
+  own: (g: Group) => boolean;
   planter: Planter;
   hpi: HpiAccumulator;
   onsStats: Map<string, RentStats>;
@@ -71,7 +74,7 @@ export function writeOnsRents(ctx: Ctx): void {
   ctx.planter.plant(f, 'invalid:category', csvRow(['', 'E06000023', 'City of Bristol', 'Five Bedrooms', '10', '900', '800', '900', '1,000']));
 }
 
-export function planningFile(ctx: Ctx, rel: string, dataset: PlanningShape['dataset']): { text: string; rows: number } {
+export function planningFile(ctx: Pick<Ctx, 'planning' | 'planter'>, rel: string, dataset: PlanningShape['dataset']): { text: string; rows: number } {
   const doc = JSON.parse(featureCollection(ctx.planning, dataset)) as { features: unknown[] };
   // One planted feature without geometry (the reader's `geometry:missing`).
   doc.features.push({ geometry: null, type: 'Feature', properties: { entity: 99_000_001, dataset, reference: 'planted', name: 'Planted feature without geometry' } });

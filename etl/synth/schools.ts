@@ -33,8 +33,9 @@ export class SchoolsWriter {
   private urn = 900_000;
   private readonly file: OutFile;
 
-  constructor(out: string, private readonly seed: number, private readonly today: DayIdx) {
-    this.file = new OutFile(`${out}/${GIAS_FILE}`, GIAS_FILE, false, 'latin1');
+  /** `live` false: another lane writes the file (generate.ts), so this one creates nothing. */
+  constructor(out: string, private readonly seed: number, private readonly today: DayIdx, live = true) {
+    this.file = new OutFile(`${out}/${GIAS_FILE}`, GIAS_FILE, false, 'latin1', live);
     this.file.raw(GIAS_HEADER.map((h) => `"${h}"`).join(',') + '\r\n');
   }
 

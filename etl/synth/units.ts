@@ -311,7 +311,8 @@ function makeProperty(
   const street = s.street.type[0] ? `${s.street.stem} ${s.street.type[0]}` : s.street.stem;
   // A terminated predecessor covers only homes that existed before it was terminated.
   const pred = s.predecessor && (s.builtMonth === undefined || s.builtMonth < s.predecessor.doterm) ? s.predecessor : undefined;
-  const p: Omit<Property, 'baseValue'> = {
+  // Built whole with a placeholder value, then valued in place (no copy of every field per home).
+  const p: Property = {
     uprn: alloc,
     parentUprn: s.parentUprn,
     town: d.town,
@@ -344,6 +345,8 @@ function makeProperty(
     unitPremium: s.unitPremium,
     flags,
     phantom: s.phantomKey !== undefined,
+    baseValue: 0,
   };
-  return { ...p, baseValue: hedonicValue(p) };
+  p.baseValue = hedonicValue(p);
+  return p;
 }

@@ -1,4 +1,4 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AreaIndex } from '../../../etl/synth/area-index.ts';
@@ -17,6 +17,20 @@ describe('synthetic region: error paths', () => {
     await expect(generateRegion({ out: tmp.dir, addresses: 10, seed: -1 })).rejects.toThrow(/seed must be an integer/);
     await expect(generateRegion({ out: tmp.dir, addresses: 10, seed: 2 ** 32 })).rejects.toThrow(/seed must be an integer/);
   });
+
+  it('refuses a thread count that is not a positive integer', async () => {
+    await expect(generateRegion({ out: tmp.dir, addresses: 10, seed: 1, threads: 0 })).rejects.toThrow(/threads must be a positive integer/);
+    await expect(generateRegion({ out: tmp.dir, addresses: 10, seed: 1, threads: 1.5 })).rejects.toThrow(/threads must be a positive integer/);
+  });
+
+  it('a lane that fails in its worker fails the whole region (and no manifest is written)', async () => {
+    // ppd/ is a file, so the worker writing the Price Paid group cannot create its folder.
+    const out = join(tmp.dir, 'worker-fails');
+    mkdirSync(out);
+    writeFileSync(join(out, 'ppd'), 'not a folder');
+    await expect(generateRegion({ out, addresses: 300, seed: 1, threads: 2 })).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+  }, 60_000);
 
   it('refuses a today that is not a date', async () => {
     await expect(generateRegion({ out: tmp.dir, addresses: 10, seed: 1, today: 'yesterday' })).rejects.toThrow(/not a date/);

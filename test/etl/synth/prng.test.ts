@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashKey, rng } from '../../../etl/synth/prng.ts';
+import { hashKey, Rng, rng } from '../../../etl/synth/prng.ts';
 
 const take = (n: number, f: () => number) => Array.from({ length: n }, f);
 
@@ -66,5 +66,28 @@ describe('seeded PRNG', () => {
     expect(r.hex(32)).toMatch(/^[0-9a-f]{32}$/);
     expect(r.digits(33)).toMatch(/^[1-9]\d{32}$/);
     expect(r.digits(1)).toMatch(/^[1-9]$/);
+  });
+
+  it('rng(seed, ...key) is the stream seeded by hashKey of [seed, ...key] with salts 0 to 3 (its one-pass hashing changes nothing)', () => {
+    const keys: (string | number)[][] = [[], ['sales', 7], ['unit', 'BS1', 2, 14], ['str', 100_000_123_456], ['é€', -3, 0.5, '']];
+    for (const seed of [0, 42, 0xffffffff]) {
+      for (const key of keys) {
+        const parts = [seed, ...key];
+        const want = new Rng(hashKey(parts, 0), hashKey(parts, 1), hashKey(parts, 2), hashKey(parts, 3));
+        const got = rng(seed, ...key);
+        expect(take(8, () => got.u32()), JSON.stringify(parts)).toEqual(take(8, () => want.u32()));
+      }
+    }
+  });
+
+  it("hex(n) is the stream's u32 values as 8 padded hex digits each, cut to n", () => {
+    for (const n of [1, 7, 8, 9, 32, 40]) {
+      const a = rng(7, 'hex', n);
+      const b = rng(7, 'hex', n);
+      let want = '';
+      while (want.length < n) want += b.u32().toString(16).padStart(8, '0');
+      expect(a.hex(n)).toBe(want.slice(0, n));
+      expect(a.u32()).toBe(b.u32());
+    }
   });
 });
