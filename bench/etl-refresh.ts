@@ -9,13 +9,11 @@
  * both wall times and per-stage times, the refresh's share of the full build.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Manifest } from '../schemas/manifest.ts';
-import { runBuild } from '../etl/pipeline/run.ts';
-import { generateRegion } from '../etl/synth/generate.ts';
+import { benchRegion, buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,24 +23,10 @@ const { values } = parseArgs({
 });
 const addresses = Number(values.addresses);
 const seed = Number(values.seed);
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const UPDATE = join('ppd', 'pp-monthly-update.csv');
 
-if (values.child && values.data) {
-  const t0 = performance.now();
-  const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: quiet });
-  const ru = process.resourceUsage();
-  process.stdout.write(JSON.stringify({ wall: (performance.now() - t0) / 1000, maxRssKb: ru.maxRSS, manifest }));
-  process.exit(0);
-}
-
-const root = resolve(import.meta.dirname, '..');
-const region = join(root, 'data', 'bench', `region-${addresses}-${seed}`);
-if (!existsSync(join(region, 'manifest.json'))) {
-  process.stderr.write(`generating ${addresses} addresses into ${region} …\n`);
-  mkdirSync(region, { recursive: true });
-  await generateRegion({ out: region, addresses, seed });
-}
+await serveChildBuild(values);
+const region = await benchRegion(addresses, seed);
 
 /** The region's files hard-linked into `to`, the monthly update copied so it can change. */
 function linkRegion(to: string): void {
@@ -70,13 +54,7 @@ function addMonth(sources: string): number {
   return lines.length;
 }
 
-function build(sources: string, dataDir: string): { wall: number; maxRssKb: number; manifest: Manifest } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/etl-refresh.ts'), '--child', sources, '--data', dataDir], {
-    cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (r.status !== 0) throw new Error(`build failed (exit ${r.status})`);
-  return JSON.parse(r.stdout) as { wall: number; maxRssKb: number; manifest: Manifest };
-}
+const build = (sources: string, dataDir: string) => buildInChild('bench/etl-refresh.ts', sources, dataDir);
 
 const s1 = (x: number) => Math.round(x * 10) / 10;
 const rounds = [];

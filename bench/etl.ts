@@ -7,48 +7,31 @@
  * source rows per second; the whole build's wall time and peak RSS. `--staging` sets the
  * child's ETL_STAGING (which path stages the bulk formats) and suffixes the results file.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Manifest } from '../schemas/manifest.ts';
-import { runBuild } from '../etl/pipeline/run.ts';
-import { generateRegion } from '../etl/synth/generate.ts';
+import { benchRegion, buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
 
 const { values } = parseArgs({
   options: { addresses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, child: { type: 'string' }, data: { type: 'string' }, staging: { type: 'string' } },
 });
 const addresses = Number(values.addresses);
 const seed = Number(values.seed);
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+await serveChildBuild(values);
 
-if (values.child && values.data) {
-  const t0 = performance.now();
-  const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: quiet });
-  const ru = process.resourceUsage();
-  process.stdout.write(JSON.stringify({ wall: (performance.now() - t0) / 1000, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, manifest }));
-  process.exit(0);
-}
-
-const root = resolve(import.meta.dirname, '..');
-const region = join(root, 'data', 'bench', `region-${addresses}-${seed}`);
-if (!existsSync(join(region, 'manifest.json'))) {
-  process.stderr.write(`generating ${addresses} addresses into ${region} …\n`);
-  mkdirSync(region, { recursive: true });
-  await generateRegion({ out: region, addresses, seed });
-}
+const region = await benchRegion(addresses, seed);
 const dataDir = mkdtempSync(join(tmpdir(), `etl-bench-${addresses}-`));
-const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/etl.ts'), '--addresses', String(addresses), '--child', region, '--data', dataDir], {
-  cwd: root, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'],
-  env: values.staging ? { ...process.env, ETL_STAGING: values.staging } : process.env,
-});
-rmSync(dataDir, { recursive: true, force: true });
-if (r.status !== 0) {
-  process.stderr.write(`build failed (exit ${r.status})\n`);
+let built;
+try {
+  built = buildInChild('bench/etl.ts', region, dataDir, values.staging ? { ...process.env, ETL_STAGING: values.staging } : process.env);
+} catch (e) {
+  process.stderr.write(`${(e as Error).message}\n`);
   process.exit(1);
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
 }
-const { wall, cpu, maxRssKb, manifest } = JSON.parse(r.stdout) as { wall: number; cpu: number; maxRssKb: number; manifest: Manifest };
+const { wall, cpu, maxRssKb, manifest } = built;
 const sourceRows = manifest.sources.reduce((n, s) => n + s.rows_read + s.rows_rejected, 0);
 const stageMs = manifest.stage_timings_ms;
 const result = {

@@ -1,27 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILES, generateRegion, LOCATED_DIRS, TRUTH } from '../../../etl/synth/generate.ts';
 import { loadAreaIndex, loadTruthProperties, trueValueAt } from '../../../etl/synth/truth.ts';
+import { fileDigests } from '../../support/file-digests.ts';
 import { tempDir } from '../../support/tmp.ts';
 
 const tmp = tempDir('pi-synth-det-');
 afterAll(tmp.cleanup);
 
-function hashes(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 const a = join(tmp.dir, 'a');
 const b = join(tmp.dir, 'b');
@@ -35,16 +23,16 @@ beforeAll(async () => {
 
 describe('determinism', () => {
   it('the same seed writes byte-identical files, manifest included', () => {
-    const ha = hashes(a);
+    const ha = fileDigests(a);
     const located = Object.keys(ha).filter((f) => LOCATED_DIRS.some((d) => f.startsWith(d)));
     expect(located.length).toBeGreaterThan(60); // 13 crime months × 5 forces + 1, GIAS, the BLM files and the RTDF requests
     expect(Object.keys(ha).length - located.length).toBe(Object.keys(FILES).length + Object.keys(TRUTH).length + 1);
-    expect(hashes(b)).toEqual(ha);
+    expect(fileDigests(b)).toEqual(ha);
   });
 
   it('another seed writes different data', () => {
-    const ha = hashes(a);
-    const hc = hashes(c);
+    const ha = fileDigests(a);
+    const hc = fileDigests(c);
     for (const rel of Object.values(FILES)) expect(hc[rel], rel).not.toBe(ha[rel]);
   });
 
@@ -52,7 +40,7 @@ describe('determinism', () => {
     const m = JSON.parse(readFileSync(join(a, 'manifest.json'), 'utf8'));
     expect(m.seed).toBe(42);
     expect(m.addresses).toBe(1500);
-    const ha = hashes(a);
+    const ha = fileDigests(a);
     for (const [rel, f] of Object.entries(m.files) as [string, { sha256: string; bytes: number }][]) {
       expect(f.sha256).toBe(ha[rel]);
       expect(f.bytes).toBe(statSync(join(a, rel)).size);

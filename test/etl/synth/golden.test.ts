@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateRegion } from '../../../etl/synth/generate.ts';
+import { fileDigests } from '../../support/file-digests.ts';
 import { tempDir } from '../../support/tmp.ts';
 
 /**
@@ -17,18 +17,6 @@ const GOLDEN = join(import.meta.dirname, 'golden/region-2000-42.sha256');
 const tmp = tempDir('pi-synth-golden-');
 afterAll(tmp.cleanup);
 
-function digests(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 function golden(): Record<string, string> {
   const out: Record<string, string> = {};
@@ -51,10 +39,10 @@ describe('golden bytes', () => {
   it('a 2,000-address region with seed 42 is byte for byte what the pinned digests say, file by file', () => {
     const want = golden();
     expect(Object.keys(want).length).toBe(107);
-    expect(digests(one)).toEqual(want);
+    expect(fileDigests(one)).toEqual(want);
   });
 
   it('two threads (a worker writing half the file groups) write the same bytes as one', () => {
-    expect(digests(two)).toEqual(golden());
+    expect(fileDigests(two)).toEqual(golden());
   });
 });

@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Manifest } from '../../schemas/manifest.ts';
+import { runBuild } from '../../etl/pipeline/run.ts';
+import { generateRegion } from '../../etl/synth/generate.ts';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** What a build in a child process reports: wall and CPU seconds, its own peak RSS, the manifest. */
+export interface ChildBuild {
+  wall: number;
+  cpu: number;
+  maxRssKb: number;
+  manifest: Manifest;
+}
+
+/**
+ * The child side of `buildInChild`: when the bench was started with `--child SOURCES --data
+ * DIR`, runs one build, writes its ChildBuild to stdout and exits (so peak RSS is the build's own).
+ */
+export async function serveChildBuild(values: { child?: string; data?: string }): Promise<void> {
+  if (!values.child || !values.data) return;
+  const t0 = performance.now();
+  const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: quiet });
+  const ru = process.resourceUsage();
+  const out: ChildBuild = { wall: (performance.now() - t0) / 1000, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, manifest };
+  process.stdout.write(JSON.stringify(out));
+  process.exit(0);
+}
+
+/** Runs one build of `sources` into `dataDir` in a child process of `script` (a bench calling serveChildBuild). */
+export function buildInChild(script: string, sources: string, dataDir: string, env: NodeJS.ProcessEnv = process.env): ChildBuild {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), '--child', sources, '--data', dataDir], {
+    cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'], env,
+  });
+  if (r.status !== 0) throw new Error(`build failed (exit ${r.status})`);
+  return JSON.parse(r.stdout) as ChildBuild;
+}
+
+/** The synthetic region the ETL benches share, `data/bench/region-<N>-<S>`, generated the first time. */
+export async function benchRegion(addresses: number, seed: number): Promise<string> {
+  const region = join(ROOT, 'data', 'bench', `region-${addresses}-${seed}`);
+  if (!existsSync(join(region, 'manifest.json'))) {
+    process.stderr.write(`generating ${addresses} addresses into ${region} …\n`);
+    mkdirSync(region, { recursive: true });
+    await generateRegion({ out: region, addresses, seed });
+  }
+  return region;
+}
