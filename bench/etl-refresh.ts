@@ -13,7 +13,8 @@ import { appendFileSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFil
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchRegion, buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
+import { ensureRegion } from './support/bench-build.ts';
+import { buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +27,7 @@ const seed = Number(values.seed);
 const UPDATE = join('ppd', 'pp-monthly-update.csv');
 
 await serveChildBuild(values);
-const region = await benchRegion(addresses, seed);
+const region = await ensureRegion(addresses, seed);
 
 /** The region's files hard-linked into `to`, the monthly update copied so it can change. */
 function linkRegion(to: string): void {

@@ -11,7 +11,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchRegion, buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
+import { ensureRegion } from './support/bench-build.ts';
+import { buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
 
 const { values } = parseArgs({
   options: { addresses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, child: { type: 'string' }, data: { type: 'string' }, staging: { type: 'string' } },
@@ -20,7 +21,7 @@ const addresses = Number(values.addresses);
 const seed = Number(values.seed);
 await serveChildBuild(values);
 
-const region = await benchRegion(addresses, seed);
+const region = await ensureRegion(addresses, seed);
 const dataDir = mkdtempSync(join(tmpdir(), `etl-bench-${addresses}-`));
 let built;
 try {

@@ -1,9 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Manifest } from '../../schemas/manifest.ts';
 import { runBuild } from '../../etl/pipeline/run.ts';
-import { generateRegion } from '../../etl/synth/generate.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -37,15 +35,4 @@ export function buildInChild(script: string, sources: string, dataDir: string, e
   });
   if (r.status !== 0) throw new Error(`build failed (exit ${r.status})`);
   return JSON.parse(r.stdout) as ChildBuild;
-}
-
-/** The synthetic region the ETL benches share, `data/bench/region-<N>-<S>`, generated the first time. */
-export async function benchRegion(addresses: number, seed: number): Promise<string> {
-  const region = join(ROOT, 'data', 'bench', `region-${addresses}-${seed}`);
-  if (!existsSync(join(region, 'manifest.json'))) {
-    process.stderr.write(`generating ${addresses} addresses into ${region} …\n`);
-    mkdirSync(region, { recursive: true });
-    await generateRegion({ out: region, addresses, seed });
-  }
-  return region;
 }
