@@ -18,6 +18,8 @@ export interface SourceFile {
   /** Path relative to the sources folder, as written in the manifest. */
   rel: string;
   bytes: number;
+  /** SHA-256 of its bytes, when already taken (the staging cache hashes a file for its key): `sourceSha256` reads it. */
+  sha256?: string;
 }
 
 export interface IgnoredFile {
@@ -149,6 +151,11 @@ export async function discoverSources(dir: string): Promise<{ files: SourceFile[
 }
 
 /** SHA-256 of a file's bytes as stored (the gzip itself for .gz files). */
+/** A source file's SHA-256: the one already taken, else read from its bytes (once per build, not once per caller). */
+export async function sourceSha256(file: SourceFile): Promise<string> {
+  return file.sha256 ?? sha256File(file.path);
+}
+
 export async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);

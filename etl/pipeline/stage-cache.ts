@@ -36,7 +36,15 @@ interface Entry {
 export const KEEP_BUILDS = 3;
 const RECENT = 'recent.json';
 
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
+/** A string as a SQL literal (for paths in COPY and read_parquet, which take no parameters). */
+export const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+const q = sqlString;
+
+/** DuckDB's version: part of every cache key (a new engine may read or write rows otherwise). */
+export async function duckdbVersion(conn: DuckDBConnection): Promise<string> {
+  const [v] = await queryRows(conn, 'SELECT version() AS v');
+  return String(v?.v);
+}
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Writes a file and fsyncs it, so a rename that follows publishes whole bytes. */
@@ -128,8 +136,7 @@ export class StageCache {
   /** `code` is the staging code's fingerprint (`codeFingerprint`). */
   static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog }): Promise<StageCache> {
     await mkdir(opts.dir, { recursive: true });
-    const [v] = await queryRows(conn, 'SELECT version() AS v');
-    return new StageCache(opts.dir, opts.code, String(v?.v), opts.log, opts.read);
+    return new StageCache(opts.dir, opts.code, await duckdbVersion(conn), opts.log, opts.read);
   }
 
   /**
@@ -170,7 +177,7 @@ export class StageCache {
     // Every date the file's rows speak for, kept so a later build bounds as-of by its own today.
     let seen: string[] | null = spec.date ? null : [];
     const before = await countRows(conn, spec.table);
-    const report = await stageFile(conn, spec, f, fileNo, today, progress, (dates) => { seen = dates; });
+    const report = await stageFile(conn, spec, { ...f, sha256: sha }, fileNo, today, progress, (dates) => { seen = dates; });
     const t2 = performance.now();
     await this.store(conn, spec, key, before, { ...report, key, kind: spec.kind, today, dates: seen }).catch((e: Error) => {
       // A cache that cannot be written costs the next build time, never this build.

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { sha256File, type SourceFile } from '../../../pipeline/discover.ts';
+import { sourceSha256, type SourceFile } from '../../../pipeline/discover.ts';
 import { appendRows, type StageColumn } from '../../../pipeline/load-rows.ts';
 import { RejectLog } from '../../../sources/rejects.ts';
 import { stageFileNative } from './native/stage-native.ts';
@@ -77,7 +77,7 @@ export async function stageFileTs(
   onDates?.([...dates].sort());
   const r = rejects.toJSON();
   return {
-    name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sha256File(file.path),
+    name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sourceSha256(file),
     as_of: latest ?? null, rows_read: rows, rows_rejected: r.total, rejected_by_reason: r.by_reason,
   };
 }

@@ -3,11 +3,9 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildContext } from '../../../pipeline/context.ts';
 import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
-import { pruneUnused, publishEntry } from '../../../pipeline/stage-cache.ts';
-import { countRows, queryRows } from '../../../pipeline/sql.ts';
+import { duckdbVersion, pruneUnused, publishEntry, sqlString as q } from '../../../pipeline/stage-cache.ts';
+import { countRows } from '../../../pipeline/sql.ts';
 import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.ts';
-
-const q = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /**
  * Everything a match result depends on besides its own input row: the calling stage's code
@@ -62,8 +60,7 @@ export class MatchCache {
     if (!ctx.cache) return undefined;
     const dir = join(ctx.cache.dir, 'matches', folder);
     await mkdir(dir, { recursive: true });
-    const [v] = await queryRows(ctx.conn, 'SELECT version() AS v');
-    return new MatchCache(ctx, dir, matcherKey(ctx, code, String(v?.v)), ctx.cache.read);
+    return new MatchCache(ctx, dir, matcherKey(ctx, code, await duckdbVersion(ctx.conn)), ctx.cache.read);
   }
 
   private file(name: string) {

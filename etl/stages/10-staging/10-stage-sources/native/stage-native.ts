@@ -2,7 +2,7 @@ import { STRUCT, VARCHAR, structValue, type DuckDBConnection } from '@duckdb/nod
 import { isGzip } from '../../../../sources/io.ts';
 import { readCsvRecords } from '../../../../sources/csv.ts';
 import { RejectLog } from '../../../../sources/rejects.ts';
-import { sha256File, type SourceFile } from '../../../../pipeline/discover.ts';
+import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts';
 import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
 import type { StagingSpec } from '../specs/spec.ts';
 import type { SourceReport } from '../source-report.ts';
@@ -105,7 +105,7 @@ export async function stageFileNative(
     for (const k of [...counts.keys()].sort()) by_reason[k] = counts.get(k)!;
     return {
       report: {
-        name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sha256File(file.path),
+        name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sourceSha256(file),
         as_of: (acc?.as_of as string | null) ?? null, rows_read: Number(acc?.n ?? 0),
         rows_rejected: [...counts.values()].reduce((a, b) => a + b, 0), rejected_by_reason: by_reason,
       },
