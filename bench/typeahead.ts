@@ -12,7 +12,8 @@
  * in ../shared/data/raw; synthetic, the search bench's addresses (bench/sql/bench_addresses.sql,
  * calibrated names). --pg-targets K also types the first K targets through PostgreSQL 15
  * pg_trgm KNN (GiST) on the same addresses, alternating with ours keystroke by keystroke
- * (0: not run). Writes bench/results/typeahead-<set>[-N].json.
+ * (0: not run); --pg-siglen B gives its GiST index B-byte signatures (default pg_trgm's 12).
+ * Writes bench/results/typeahead-<set>[-N].json.
  */
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   const N = arg('addresses', 1_000_000);
   const targets = arg('targets', 2_000);
   const pgTargets = arg('pg-targets', 0);
+  const pgSiglen = arg('pg-siglen', 0);
   let t = performance.now();
   const homes = set === 'real' ? await realHomes() : await syntheticHomes(N);
   log(`${homes.length} ${set} homes in ${Math.round(performance.now() - t)} ms`);
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
   }
 
   let pgdb: (PgTrgm & { loadMs: number; indexMs: number }) | undefined;
-  if (pgTargets > 0) pgdb = await startPgTrgm(rows, log);
+  if (pgTargets > 0) pgdb = await startPgTrgm(rows, log, pgSiglen > 0 ? { siglen: pgSiglen } : {});
   try {
     const ours: Engine = { name: 'ours', ms: [], typed: [] };
     const pgE: Engine = { name: 'pg_trgm_knn_gist', ms: [], typed: [] };
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
             pg_trgm_knn_gist: { ...keystrokeFigures(pgE.typed), latency: summary(pgE.ms) },
             oracle: ceiling(scripts.slice(0, pgE.typed.length), oracleAll.slice(0, pgE.typed.length)),
             p50_speedup: r2(summary(pgE.ms).p50_ms / summary(ours.ms.slice(0, pgE.ms.length)).p50_ms),
-            pg: { load_ms: Math.round(pgdb.loadMs), index_ms: Math.round(pgdb.indexMs), ...Object.fromEntries(Object.entries(await pgdb.sizes()).map(([k, v]) => [`${k}_mb`, mb(v)])) },
+            pg: { gist_siglen: pgSiglen > 0 ? pgSiglen : 12, load_ms: Math.round(pgdb.loadMs), index_ms: Math.round(pgdb.indexMs), ...Object.fromEntries(Object.entries(await pgdb.sizes()).map(([k, v]) => [`${k}_mb`, mb(v)])) },
           },
         }
         : {}),

@@ -33,8 +33,18 @@ export interface PgTrgm {
   stop(): Promise<void>;
 }
 
-/** Starts the cluster and loads the rows (in batches, one transaction), then builds the GiST index. */
-export async function startPgTrgm(rows: Iterable<{ uprn: number; address: string }>, log: (m: string) => void): Promise<PgTrgm & { loadMs: number; indexMs: number }> {
+/**
+ * Starts the cluster and loads the rows (in batches, one transaction), then builds the GiST
+ * index. `siglen` (bytes, 1-2024) sets the index's trigram signature length; unset, pg_trgm's
+ * default of 12. A longer signature prunes more of the tree in a KNN scan: at 1M addresses
+ * 256 bytes answered about 5x faster at p50 (107 vs 562 ms), 1024 no faster. The order is
+ * the same either way (the scan rechecks distances on the heap), but for ties.
+ */
+export async function startPgTrgm(
+  rows: Iterable<{ uprn: number; address: string }>, log: (m: string) => void, index: { siglen?: number } = {},
+): Promise<PgTrgm & { loadMs: number; indexMs: number }> {
+  const siglen = index.siglen;
+  if (siglen !== undefined && !(Number.isInteger(siglen) && siglen >= 1 && siglen <= 2024)) throw new Error(`siglen: an integer 1-2024, not ${siglen}`);
   const dir = mkdtempSync(join(tmpdir(), 'pgtrgm-'));
   const data = join(dir, 'data');
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
@@ -72,10 +82,10 @@ export async function startPgTrgm(rows: Iterable<{ uprn: number; address: string
     const loadMs = performance.now() - t;
     log(`pg_trgm: loaded in ${Math.round(loadMs)} ms`);
     t = performance.now();
-    await client.query('CREATE INDEX addresses_trgm ON addresses USING gist (address gist_trgm_ops)');
+    await client.query(`CREATE INDEX addresses_trgm ON addresses USING gist (address gist_trgm_ops${siglen ? `(siglen=${siglen})` : ''})`);
     await client.query('VACUUM ANALYZE addresses');
     const indexMs = performance.now() - t;
-    log(`pg_trgm: GiST index in ${Math.round(indexMs)} ms`);
+    log(`pg_trgm: GiST index${siglen ? ` (siglen ${siglen})` : ''} in ${Math.round(indexMs)} ms`);
     return {
       loadMs, indexMs, stop,
       async knn(q, limit) {
