@@ -36,7 +36,7 @@ describe('stageSources on two connections', () => {
     const { files } = await discoverSources(await synthRegion(3000, 5));
     // Both lanes have work: bulk kinds (DuckDB) and TS-read kinds, Scottish certificates sharing stg_epc.
     const kinds = new Set(files.map((f) => f.kind));
-    for (const k of ['epc', 'price_paid', 'rental_evidence', 'police_crime', 'listings'] as const) expect(kinds).toContain(k);
+    for (const k of ['epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'police_crime', 'listings'] as const) expect(kinds).toContain(k);
     const one = await stage(files, 1);
     const two = await stage(files, 2);
     expect(two.reports).toEqual(one.reports);
@@ -66,6 +66,27 @@ describe('stageSources on two connections', () => {
     // The DuckDB lane finished its file before the failure was passed on.
     const [n] = (await conn.runAndReadAll('SELECT count(*)::INTEGER AS n FROM stg_os_uprn')).getRowObjectsJson();
     expect(n).toEqual({ n: 1 });
+    reader.closeSync();
+    conn.closeSync();
+  });
+
+  it('fails, without waiting forever, when a file the other lane waits for fails', async () => {
+    const dir = join(tmp.dir, 'bad-epc');
+    mkdirSync(join(dir, 'epc'), { recursive: true });
+    writeFixture(dir, 'epc/certificates.csv', 'colour,shape\nred,round\n');
+    writeFixture(dir, 'epc/D_EPC_data.csv', [
+      'BUILDING_REFERENCE_NUMBER,OSG_REFERENCE_NUMBER,REPORT_REFERENCE_NUMBER,ADDRESS1,POST_TOWN,POSTCODE,LODGEMENT_DATE,CURRENT_ENERGY_RATING,TOTAL_FLOOR_AREA',
+      '1001,906700000001,0100-0001,1 Leith Walk,EDINBURGH,EH6 5AA,2021-03-04,C,61.5',
+    ].join('\n') + '\n');
+    const { files } = await discoverSources(dir);
+    expect(files.map((f) => f.kind).sort()).toEqual(['epc', 'epc_scotland']);
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    const reader = await db.connect();
+    await expect(stageSources(conn, files, '2025-09-30', undefined, undefined, reader)).rejects.toThrow(/not an EPC certificates file/);
+    // The Scottish file, which waits for the England and Wales one, was never staged.
+    const [n] = (await conn.runAndReadAll('SELECT count(*)::INTEGER AS n FROM stg_epc')).getRowObjectsJson();
+    expect(n).toEqual({ n: 0 });
     reader.closeSync();
     conn.closeSync();
   });
