@@ -83,7 +83,8 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
   it('Price Paid: an unterminated quote is a csv_syntax reject in both (the native path hands the file back)', async () => {
     const file = fixture('price_paid', 'ppd/open-quote.csv', [pp(1, '2020-01-02 00:00', 'BS1 1AA'), `"${GUID(2)}","250000","2020-01-02 00:00","BS1 1AA`].join('\n') + '\n');
     const { ts, native } = await expectSamePaths([file], '2026-01-01');
-    expect(Object.keys(native.fallbacks)).toEqual(['ppd/open-quote.csv']);
+    // The byte check's reason, though it runs beside DuckDB's read (which gives up on the file too).
+    expect(native.fallbacks).toEqual({ 'ppd/open-quote.csv': 'a quote left open' });
     expect(ts.reports[0]).toMatchObject({ rows_read: 1, rows_rejected: 1, rejected_by_reason: { csv_syntax: 1 } });
   });
 
@@ -120,6 +121,16 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
     const { ts, native } = await expectSamePaths([file], '2026-01-01');
     expect(native.fallbacks).toEqual({ 'epc/lone-cr.csv': 'mixed line breaks' });
     expect(ts.reports[0]).toMatchObject({ rows_read: 2, rows_rejected: 0 });
+  });
+
+  it('a quote inside an unquoted cell, which DuckDB reads as text, hands the file to the TS reader and stages nothing natively', async () => {
+    const header = 'LMK_KEY,ADDRESS1,POSTCODE,CURRENT_ENERGY_RATING,LODGEMENT_DATE';
+    // Far enough down the file that the first-record read does not reach it.
+    const good = Array.from({ length: 50_000 }, (_, i) => `k${i},${i} High St,BS1 1AA,D,2020-01-02`);
+    const file = fixture('epc', 'epc/inner-quote.csv', `${header}\n${good.join('\n')}\nkq,2 "High" St,BS1 1AA,D,2020-01-02\nkz,3 High St,BS1 1AA,D,2020-01-02\n`);
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(native.fallbacks).toEqual({ 'epc/inner-quote.csv': 'a quote inside an unquoted cell' });
+    expect(ts.reports[0]).toMatchObject({ rows_read: 50_001, rows_rejected: 1 });
   });
 
   it('Airbnb calendar: a short row and a bad date are column_count and invalid:date', async () => {

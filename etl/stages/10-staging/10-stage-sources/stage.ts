@@ -22,7 +22,13 @@ export const stageSourcesStage: Stage = {
       dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,
       code: STAGING_CODE,
     });
-    ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows), cache);
+    // A second connection: the TS-read files stage on the JS thread while DuckDB reads the bulk ones.
+    const readerConn = await ctx.db.connect();
+    try {
+      ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows), cache, readerConn);
+    } finally {
+      readerConn.closeSync();
+    }
     if (cache) ctx.quality.stage_cache = await cache.finish();
   },
 };

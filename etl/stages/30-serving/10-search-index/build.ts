@@ -1,6 +1,6 @@
-import { docWords } from '../../../../schemas/address-normalise.ts';
 import type { SearchIndexData } from '../../../../schemas/search-index-format.ts';
 import { GrowableBytes } from '../../../../schemas/sections-file.ts';
+import { DocWordsCache } from './doc-words.ts';
 
 export interface IndexRow {
   uprn: number;
@@ -40,7 +40,8 @@ class GrowableU32 {
 /**
  * Builds the index arrays from address rows that arrive ordered by postcode then address
  * (the published `addresses` table read with that ORDER BY), so each postcode is one
- * contiguous ordinal range. Words are the shared normalised address words.
+ * contiguous ordinal range. Words are the shared normalised address words (`docWords`,
+ * each address part normalised once: `doc-words.ts`).
  */
 export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<IndexRow>, expected: number): Promise<SearchIndexData> {
   const uprn = new Float64Array(expected);
@@ -56,6 +57,7 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
   // Each address's word ids in order; the postings are inverted from it afterwards, into
   // typed arrays, rather than grown as a list per word.
   const docList = new GrowableU32();
+  const docWords = new DocWordsCache();
   let n = 0;
   for await (const r of rows) {
     if (n >= expected) throw new Error(`more address rows than the ${expected} counted`);
@@ -70,7 +72,7 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
     pcOf[n] = postcodes.length - 1;
     addr.push(r.address);
     addrOff[n + 1] = addr.length;
-    for (const w of docWords(r.address, r.postcode)) {
+    for (const w of docWords.words(r.address, r.postcode)) {
       let id = wordIds.get(w);
       if (id === undefined) wordIds.set(w, (id = wordIds.size));
       docList.push(id);

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { Stage } from '../../../pipeline/context.ts';
-import { countRows, queryRows, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlText } from '../../../pipeline/sql.ts';
 import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../../../schemas/search-index-format.ts';
+import { streamColumns } from '../stream-columns.ts';
 import { buildSearchIndex, type IndexRow } from './build.ts';
 
 /**
@@ -17,10 +18,11 @@ export const searchIndexStage: Stage = {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
     const n = Number((await queryRows(ctx.conn, sqlText('search_index_count')))[0]?.n ?? 0);
     const t0 = performance.now();
-    // Streamed on a connection of its own (see streamRows): nothing can cut it short.
     async function* rows(): AsyncGenerator<IndexRow> {
-      for await (const r of streamRows(ctx.db, sqlText('search_index_rows'))) {
-        yield { uprn: Number(r.uprn), address: String(r.address), postcode: String(r.postcode), lat: Number(r.lat), lng: Number(r.lng) };
+      for await (const { rows, columns: [uprn, address, postcode, lat, lng] } of streamColumns(ctx.db, sqlText('search_index_rows'))) {
+        for (let i = 0; i < rows; i++) {
+          yield { uprn: Number(uprn![i]), address: String(address![i]), postcode: String(postcode![i]), lat: Number(lat![i]), lng: Number(lng![i]) };
+        }
       }
     }
     const data = await buildSearchIndex(rows(), n);

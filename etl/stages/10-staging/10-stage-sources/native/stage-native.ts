@@ -68,8 +68,11 @@ export async function stageFileNative(
   if (typeof first === 'string') return { fallback: first };
   const layout = kind.layout(first);
   if (!layout) return { fallback: 'a layout only the TS reader reads (or refuses)' };
-  const split = await sameSplitAsCsvParse(file.path);
-  if (split) return { fallback: split };
+  // The byte check (the JS thread) runs while DuckDB reads the file into native_raw (its
+  // threads); nothing reaches a staging table before both are done, and its answer comes
+  // first, as if it had run before the read.
+  const splitting = sameSplitAsCsvParse(file.path);
+  splitting.catch(() => undefined); // awaited below, whichever way the read ends
   for (const m of MACROS) await runSql(conn, m);
   await dropWork(conn);
   let errors: Record<string, unknown>[];
@@ -79,16 +82,23 @@ export async function stageFileNative(
       path: file.path, header: layout.header, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
       columns: structValue(columns),
     }, { columns: STRUCT(Object.fromEntries(layout.names.map((n) => [n, VARCHAR]))) });
+    const split = await splitting;
+    if (split) return dropWork(conn).then(() => ({ fallback: split }));
     errors = await queryRows(conn, sqlText('native_parse_errors'));
     const other = errors.find((e) => !WIDTH_ERRORS.has(String(e.error_type)) || !kind.widthReason);
     if (other) return dropWork(conn).then(() => ({ fallback: `CSV parser: ${String(other.error_type)} at line ${String(other.line)}` }));
   } catch (e) {
     // A read DuckDB gives up on (a quote left open to the end of the file, say) is read by the TS reader.
     await dropWork(conn);
+    const split = await splitting;
+    if (split) return { fallback: split };
     if (/^(Invalid Input|Conversion) Error/.test((e as Error).message)) return { fallback: (e as Error).message.split('\n')[0]! };
     throw e;
   }
-  // From here rows are appended: nothing falls back.
+  // From here rows are appended: nothing falls back. The file's hash (for the report) is
+  // taken on the JS thread while DuckDB checks and inserts.
+  const hashing = sourceSha256(file);
+  hashing.catch(() => undefined); // awaited for the report
   try {
     await runSql(conn, `native_check_${kind.sql}`, { ...layout.params });
     await runSql(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
@@ -105,7 +115,7 @@ export async function stageFileNative(
     for (const k of [...counts.keys()].sort()) by_reason[k] = counts.get(k)!;
     return {
       report: {
-        name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await sourceSha256(file),
+        name: spec.kind, path: file.rel, bytes: file.bytes, sha256: await hashing,
         as_of: (acc?.as_of as string | null) ?? null, rows_read: Number(acc?.n ?? 0),
         rows_rejected: [...counts.values()].reduce((a, b) => a + b, 0), rejected_by_reason: by_reason,
       },

@@ -1,0 +1,29 @@
+import { normaliseText } from '../../../../schemas/address-normalise.ts';
+
+/**
+ * `docWords` (schemas/address-normalise.ts) with each comma-separated part's normal form
+ * remembered. `normaliseText` reads each part on its own and joins the parts' words, and the
+ * parts of addresses (a street, a town, a postcode) recur across many addresses: at 300,000
+ * addresses there are 1.3 million parts but 133,000 distinct ones. The words are docWords'.
+ */
+export class DocWordsCache {
+  private readonly parts = new Map<string, string>();
+
+  private normal(part: string): string {
+    let t = this.parts.get(part);
+    if (t === undefined) this.parts.set(part, (t = normaliseText(part)));
+    return t;
+  }
+
+  words(address: string, postcode: string): string[] {
+    let t = '';
+    for (const part of address.split(',')) {
+      const w = this.normal(part);
+      if (w) t = t ? `${t} ${w}` : w;
+    }
+    // As docWords: a trailing copy of the postcode is not an address word.
+    const pc = this.normal(postcode);
+    if (pc && t.endsWith(pc)) t = t.slice(0, -pc.length);
+    return t.split(' ').filter(Boolean);
+  }
+}
