@@ -89,6 +89,22 @@ export function epcKey(lines: (string | undefined)[]): AddressKey {
   return { unit, numbers: numbers(rest), words: words(rest), street: normaliseText(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')) };
 }
 
+/** How a kind of record's parts read as a key: its name travels to the matching threads (a function cannot). */
+export type KeyKind = 'sale' | 'epc' | 'register';
+
+/**
+ * A record's key from its parts by kind: `sale` (SAON, PAON, street), `epc` (a certificate's
+ * or listing's three lines), `register` (an HMO register's one line, then its post town).
+ */
+export function recordKey(kind: KeyKind, parts: readonly (string | undefined)[]): AddressKey {
+  switch (kind) {
+    case 'sale': return saleKey(parts[0], parts[1], parts[2]);
+    case 'epc': return epcKey([...parts]);
+    case 'register': return registerKey(parts[0] ?? '', parts[1]);
+    default: throw new Error(`unknown record key kind: ${String(kind)}`);
+  }
+}
+
 /**
  * Jaccard similarity of two word sets, where a word one side writes as two ("MAES MAELOR")
  * and the other as one ("MAESMAELOR") counts as the same word. The sets keep the address's
