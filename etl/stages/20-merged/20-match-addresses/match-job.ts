@@ -1,5 +1,4 @@
-import { normaliseText } from '../../../../schemas/address-normalise.ts';
-import { addressBaseKey, recordKey, type KeyKind } from './keys.ts';
+import { addressBaseKey, normalise, recordKey, type KeyKind } from './keys.ts';
 import { AddressMatcher, type Candidate, type MatchResult } from './matcher.ts';
 
 /** A row as DuckDB streams it (JSON-safe values); the structured clone a worker receives keeps it as is. */
@@ -44,7 +43,7 @@ const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v)
 export const streetTown = (street: string, town: string) => `${street}|${town}`;
 
 export function candidate(a: Row): Candidate {
-  return { uprn: Number(a.uprn), postcode: String(a.postcode), town: normaliseText(s(a.post_town)), key: addressBaseKey(a as never) };
+  return { uprn: Number(a.uprn), postcode: String(a.postcode), town: normalise(s(a.post_town)), key: addressBaseKey(a as never) };
 }
 
 export function input(r: Row): Input {
@@ -65,10 +64,10 @@ export function runMatchJob(job: MatchJob): MatchJobResult {
   const byGroup = new Map<number, Row[]>();
   for (const a of job.candidates) {
     if (job.streetKeys) {
-      const street = normaliseText(s(a.street_name));
+      const street = normalise(s(a.street_name));
       if (street) {
         keyUprns.push(Number(a.uprn));
-        keys.push(streetTown(street, normaliseText(s(a.post_town))));
+        keys.push(streetTown(street, normalise(s(a.post_town))));
       }
     }
     if (a.g === null) continue;
