@@ -1,7 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { KeyKind } from './keys.ts';
+import { recordKey, type KeyKind } from './keys.ts';
 import type { MatchResult } from './matcher.ts';
-import { input, type Input, type MatchJob, type MatchJobResult, type Row } from './match-job.ts';
+import { input, streetTown, type Input, type MatchJob, type MatchJobResult, type Row } from './match-job.ts';
 import { inThread, matchThreads, workerThreads } from './match-threads.ts';
 import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import { appendRows, createTable, openAppender, type RowSink, type StageColumn } from '../../../pipeline/load-rows.ts';
@@ -45,7 +45,12 @@ const RECORD_COLUMNS: StageColumn<Input>[] = [
   { name: 'p2', type: 'VARCHAR', get: (r) => r.parts[1] },
   { name: 'p3', type: 'VARCHAR', get: (r) => r.parts[2] },
 ];
-const IN_COLUMNS: StageColumn<Input>[] = [...RECORD_COLUMNS, { name: 'outcode', type: 'VARCHAR', get: (r) => r.postcode?.split(' ')[0] }];
+type Tagged = Input & { streetTown?: string };
+const IN_COLUMNS: StageColumn<Tagged>[] = [
+  ...RECORD_COLUMNS,
+  { name: 'outcode', type: 'VARCHAR', get: (r) => r.postcode?.split(' ')[0] },
+  { name: 'street_town', type: 'VARCHAR', get: (r) => r.streetTown },
+];
 const DEFERRED_COLUMNS: StageColumn<Deferred>[] = [...RECORD_COLUMNS, { name: 'street_town', type: 'VARCHAR', get: (r) => r.streetTown }];
 const STREET_KEY_COLUMNS: StageColumn<{ uprn: number; key: string }>[] = [
   { name: 'uprn', type: 'BIGINT', get: (r) => r.uprn },
@@ -133,9 +138,16 @@ export interface MatchOptions {
 export async function matchByOutcode(
   db: DuckDBInstance, conn: DuckDBConnection, sources: readonly MatchSource[], opts: MatchOptions = {},
 ): Promise<number[]> {
+  // The street keys are a function of the address base: written once per build, while the
+  // first matching reads every address anyway. Once written, only the addresses the records
+  // can meet are read: those in their postcodes and on their streets (match_groups_candidates).
+  const [has] = await queryRows(conn, sqlText('match_street_keys_exists'));
+  const writeKeys = Number(has?.n) === 0;
   await createTable(conn, 'match_in', IN_COLUMNS);
   const counts: number[] = [];
-  for (const [src, source] of sources.entries()) counts.push(await appendRows(conn, 'match_in', IN_COLUMNS, tagged(source.inputs, src)));
+  for (const [src, source] of sources.entries()) {
+    counts.push(await appendRows(conn, 'match_in', IN_COLUMNS, tagged(source.inputs, src, writeKeys ? undefined : source.key)));
+  }
   // Each open appender on a connection of its own.
   const conns = [conn, ...(await Promise.all(sources.slice(1).map(() => db.connect())))];
   const side = await db.connect();
@@ -143,10 +155,6 @@ export async function matchByOutcode(
   conns.push(deferredConn);
   const sinks: RowSink<unknown>[] = [];
   const kinds = sources.map((source) => source.key);
-  // The street keys are a function of the address base: written once per build, while the
-  // first matching reads every address anyway.
-  const [has] = await queryRows(conn, sqlText('match_street_keys_exists'));
-  const writeKeys = Number(has?.n) === 0;
   const threads = opts.threads ?? matchThreads();
   const records = counts.reduce((a, b) => a + b, 0);
   const runner = threads > 1 && (writeKeys || records >= MIN_RECORDS_FOR_THREADS) ? workerThreads(threads) : inThread();
@@ -269,6 +277,10 @@ export async function matchByOutcode(
   return counts;
 }
 
-async function* tagged(inputs: AsyncIterable<MatchInput>, src: number): AsyncGenerator<Input> {
-  for await (const i of inputs) yield { ...i, src };
+/** The records of source `src`; given their key kind, each with the street key (STREET|TOWN) its street fallback looks up. */
+async function* tagged(inputs: AsyncIterable<MatchInput>, src: number, kind?: KeyKind): AsyncGenerator<Tagged> {
+  for await (const i of inputs) {
+    const street = kind && recordKey(kind, i.parts).street;
+    yield { ...i, src, streetTown: street ? streetTown(street, i.town) : undefined };
+  }
 }
