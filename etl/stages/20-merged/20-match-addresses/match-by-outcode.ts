@@ -197,11 +197,10 @@ export async function matchByOutcode(
       for (let i = 0; i < r.keys.length; i++) keys!.add({ uprn: r.keyUprns[i]!, key: r.keys[i]! });
       job.records.forEach((row, i) => {
         const o = r.outcomes[i]!;
-        const rec = input(row);
         if (typeof o === 'string') {
-          deferred.add({ ...rec, streetTown: o });
+          deferred.add({ ...input(row), streetTown: o });
           nDeferred++;
-        } else outs[rec.src]!.add({ id: rec.id, result: o });
+        } else outs[Number(row.src)]!.add({ id: String(row.id), result: o });
       });
     };
     let job = newJob('outcode');
@@ -240,10 +239,7 @@ export async function matchByOutcode(
 
     // Pass 2: the set-aside records, whole streets (and towns) per job.
     if (nDeferred > 0) {
-      write = (job, r) => job.records.forEach((row, i) => {
-        const rec = input(row);
-        outs[rec.src]!.add({ id: rec.id, result: r.outcomes[i] as MatchResult });
-      });
+      write = (job, r) => job.records.forEach((row, i) => outs[Number(row.src)]!.add({ id: String(row.id), result: r.outcomes[i] as MatchResult }));
       job = newJob('street');
       const streets = new Groups(streamRows(db, sqlText('match_street_candidates')));
       try {
