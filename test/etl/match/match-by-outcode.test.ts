@@ -4,8 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows, sqlText } from '../../../etl/pipeline/sql.ts';
-import { addressBaseKey, epcKey, registerKey, saleKey, type AddressKey } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
-import { matchByOutcode, type MatchInput } from '../../../etl/stages/20-merged/20-match-addresses/match-by-outcode.ts';
+import { addressBaseKey, recordKey, type KeyKind } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
+import { matchByOutcode, type MatchInput, type MatchSource } from '../../../etl/stages/20-merged/20-match-addresses/match-by-outcode.ts';
 import { AddressMatcher, type MatchResult } from '../../../etl/stages/20-merged/20-match-addresses/matcher.ts';
 import { matchInputs } from '../../../etl/stages/20-merged/20-match-addresses/stage.ts';
 import { normalisePostcode, normaliseText } from '../../../schemas/address-normalise.ts';
@@ -35,11 +35,11 @@ const table = async (conn: DuckDBConnection, t: string) =>
   (await queryRows(conn, `SELECT id, uprn::VARCHAR AS uprn, method, score, reason FROM ${t}`) as Row[]).sort(byId);
 
 /** The whole map's answers for the inputs, and how many of them had no address in their postcode but named a street (the cross-outcode pass). */
-async function reference(conn: DuckDBConnection, inputs: MatchInput[], keyOf: (p: MatchInput['parts']) => AddressKey) {
+async function reference(conn: DuckDBConnection, inputs: MatchInput[], kind: KeyKind) {
   const m = await wholeMap(conn);
   let crossOutcode = 0;
   const rows = inputs.map((i) => {
-    const key = keyOf(i.parts);
+    const key = recordKey(kind, i.parts);
     if (!(i.postcode && m.hasPostcode(i.postcode)) && key.street) crossOutcode++;
     return row(i.id, m.match(i.postcode, i.town, key));
   });
@@ -58,16 +58,16 @@ describe('matchByOutcode on a synthetic region (8,000 addresses, seed 11)', () =
     ctx = await stagedContext(8000, 11);
   }, 600_000);
 
-  const cases: [string, string, string, (r: Record<string, unknown>) => (string | undefined)[], (p: MatchInput['parts']) => AddressKey][] = [
-    ['sale_matches', sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)], (p) => saleKey(p[0], p[1], p[2])],
-    ['epc_matches', sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)], (p) => epcKey([...p])],
-    ['listing_matches', 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id', (r) => [s(r.address_1), s(r.address_2), s(r.address_3)], (p) => epcKey([...p])],
-    ['hmo_matches', sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)], (p) => registerKey(p[0]!, p[1])],
+  const cases: [string, string, string, (r: Record<string, unknown>) => (string | undefined)[], KeyKind][] = [
+    ['sale_matches', sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)], 'sale'],
+    ['epc_matches', sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)], 'epc'],
+    ['listing_matches', 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id', (r) => [s(r.address_1), s(r.address_2), s(r.address_3)], 'epc'],
+    ['hmo_matches', sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)], 'register'],
   ];
-  for (const [name, sql, id, parts, keyOf] of cases) {
+  for (const [name, sql, id, parts, kind] of cases) {
     it(`writes the same ${name} rows as the whole-map matcher`, async () => {
       const inputs = await collect(matchInputs(ctx, sql, id, parts));
-      const want = await reference(ctx.conn, inputs, keyOf);
+      const want = await reference(ctx.conn, inputs, kind);
       expect(inputs.length).toBeGreaterThan(0);
       // The build wrote the table through the streamed path.
       expect(await table(ctx.conn, name)).toEqual(want.rows);
@@ -78,6 +78,56 @@ describe('matchByOutcode on a synthetic region (8,000 addresses, seed 11)', () =
       }
     }, 120_000);
   }
+});
+
+describe('matchByOutcode on worker threads (synthetic region, 8,000 addresses, seed 11)', () => {
+  let ctx: BuildContext;
+  beforeAll(async () => {
+    ctx = await stagedContext(8000, 11);
+  }, 600_000);
+
+  /** Every row of a table in the order it was written. */
+  const written = (t: string) => queryRows(ctx.conn, `SELECT * FROM ${t}`);
+  const sources = (suffix: string, saleKind: KeyKind = 'sale'): MatchSource[] => [
+    { table: `sale_${suffix}`, key: saleKind, inputs: matchInputs(ctx, sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]) },
+    { table: `epc_${suffix}`, key: 'epc', inputs: matchInputs(ctx, sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]) },
+  ];
+
+  it('writes the same rows in the same order on one thread as on two or three workers, in many small jobs, street keys included', async () => {
+    const { conn, db } = ctx;
+    const built = await written('match_street_keys');
+    // Without street keys every address is read and keyed; with them, only the records' outcodes.
+    await conn.run('ALTER TABLE match_street_keys RENAME TO match_street_keys_built');
+    for (const threads of [1, 2, 3]) {
+      await matchByOutcode(db, conn, sources(`fresh${threads}`), { threads, jobRows: 700 });
+      expect(await written('match_street_keys'), `street keys, ${threads} threads`).toEqual(built);
+      if (threads < 3) await conn.run('DROP TABLE match_street_keys');
+    }
+    for (const threads of [1, 2]) await matchByOutcode(db, conn, sources(`keyed${threads}`), { threads, jobRows: 700 });
+    const want = { sale: await written('sale_fresh1'), epc: await written('epc_fresh1') };
+    expect(want.sale.length).toBeGreaterThan(5000);
+    expect(want.sale.filter((r) => r.method === 'street').length).toBeGreaterThan(0); // the street pass ran
+    for (const run of ['fresh2', 'fresh3', 'keyed1', 'keyed2']) {
+      expect(await written(`sale_${run}`), run).toEqual(want.sale);
+      expect(await written(`epc_${run}`), run).toEqual(want.epc);
+    }
+    // And as the build wrote them (two workers).
+    expect(await table(conn, 'sale_fresh1')).toEqual(await table(conn, 'sale_matches'));
+  }, 300_000);
+
+  it('fails with the error a worker threw, never waiting on it; one thread fails the same way', async () => {
+    const bad = 'no such kind' as KeyKind;
+    // Without street keys only the workers key the records: the unknown kind throws there.
+    await ctx.conn.run('ALTER TABLE match_street_keys RENAME TO match_street_keys_aside');
+    await expect(matchByOutcode(ctx.db, ctx.conn, sources('bad2', bad), { threads: 2 }))
+      .rejects.toThrow(/address matching worker [12] of 2 failed: Error: unknown record key kind: no such kind/);
+    await expect(matchByOutcode(ctx.db, ctx.conn, sources('bad1', bad), { threads: 1 })).rejects.toThrow(/^unknown record key kind: no such kind$/);
+    await ctx.conn.run('DROP TABLE IF EXISTS match_street_keys');
+    await ctx.conn.run('ALTER TABLE match_street_keys_aside RENAME TO match_street_keys');
+    // The database is still usable and the next matching runs.
+    await matchByOutcode(ctx.db, ctx.conn, sources('after'), { threads: 2 });
+    expect(await table(ctx.conn, 'sale_after')).toEqual(await table(ctx.conn, 'sale_matches'));
+  }, 300_000);
 });
 
 const LINKED = '_derived_not_original/linked_ppd_epc_full_first_1000.csv';
@@ -109,13 +159,16 @@ describe.skipIf(!hasRaw(LINKED))('matchByOutcode on real addresses (the linked P
     });
     app.flushSync();
     app.closeSync();
-    const keyOf = (p: MatchInput['parts']) => epcKey([...p]);
-    const want = await reference(conn, inputs, keyOf);
+    const want = await reference(conn, inputs, 'epc');
     async function* fed() {
       yield* inputs;
     }
-    await matchByOutcode(db, conn, [{ table: 'cert_matches', inputs: fed(), keyOf }]);
+    // Two worker threads, then one (the street keys written once, by the first run).
+    await matchByOutcode(db, conn, [{ table: 'cert_matches', inputs: fed(), key: 'epc' }], { threads: 2 });
     expect(await table(conn, 'cert_matches')).toEqual(want.rows);
+    const threaded = await queryRows(conn, 'SELECT * FROM cert_matches');
+    await matchByOutcode(db, conn, [{ table: 'cert_matches', inputs: fed(), key: 'epc' }], { threads: 1 });
+    expect(await queryRows(conn, 'SELECT * FROM cert_matches')).toEqual(threaded);
     expect(want.crossOutcode).toBeGreaterThan(100);
     expect(want.rows.filter((r) => r.uprn !== null).length).toBeGreaterThan(inputs.length * 0.8);
     conn.closeSync();

@@ -1,4 +1,31 @@
-import { isFloorUnit, normaliseText, unitKey } from '../../../../schemas/address-normalise.ts';
+import { isFloorUnit, normaliseText, unitKey as unitKeyOf } from '../../../../schemas/address-normalise.ts';
+
+/** Distinct texts remembered per thread before the memory is emptied (a few MB). */
+const REMEMBERED = 50_000;
+
+/** `f` (pure) with its answers remembered, the memory emptied when full. */
+function remembered(f: (s: string | undefined) => string): (s: string | undefined) => string {
+  const memo = new Map<string, string>();
+  return (s) => {
+    if (!s) return f(s);
+    let v = memo.get(s);
+    if (v === undefined) {
+      if (memo.size >= REMEMBERED) memo.clear();
+      v = f(s);
+      memo.set(s, v);
+    }
+    return v;
+  };
+}
+
+/**
+ * normaliseText, remembered: matching normalises the same streets, towns and house numbers
+ * over and over (each address's street three times, every address of a street alike), and
+ * the text normalisation was most of its time (splitWords alone a quarter, profiled at
+ * 100,000 addresses).
+ */
+export const normalise = remembered(normaliseText);
+const unitKey = remembered(unitKeyOf);
 
 /**
  * The parts of an address that decide a match. Numbers decide (32A is not 32, flat 2 is not
@@ -22,7 +49,7 @@ const NOISE = new Set(['FLAT', 'APARTMENT', 'UNIT', 'PLOT', 'THE', 'OF', 'AND'])
 function words(...parts: (string | undefined)[]): Set<string> {
   const out = new Set<string>();
   for (const p of parts) {
-    for (const w of normaliseText(p).split(' ')) if (w && !NUMBER.test(w) && !NOISE.has(w)) out.add(w);
+    for (const w of normalise(p).split(' ')) if (w && !NUMBER.test(w) && !NOISE.has(w)) out.add(w);
   }
   return out;
 }
@@ -35,7 +62,7 @@ function words(...parts: (string | undefined)[]): Set<string> {
 function numbers(...parts: (string | undefined)[]): string[] {
   const out: string[] = [];
   for (const p of parts) {
-    const ws = normaliseText(p).split(' ');
+    const ws = normalise(p).split(' ');
     ws.forEach((w, i) => {
       if (NUMBER.test(w)) out.push(ws[i - 1] === 'PLOT' ? `PLOT${w}` : w);
     });
@@ -45,7 +72,7 @@ function numbers(...parts: (string | undefined)[]): string[] {
 
 /** Key of a price-paid sale: SAON is the unit, PAON and street the primary address. */
 export function saleKey(saon: string | undefined, paon: string | undefined, street: string | undefined): AddressKey {
-  return { unit: unitKey(saon), numbers: numbers(paon), words: words(paon, street), street: normaliseText(street) };
+  return { unit: unitKey(saon), numbers: numbers(paon), words: words(paon, street), street: normalise(street) };
 }
 
 /** Key of an address-base record from its structured fields. */
@@ -56,7 +83,7 @@ export function addressBaseKey(a: {
     unit: unitKey(a.sub_building ?? undefined),
     numbers: numbers(a.building_name ?? undefined, a.building_number ?? undefined),
     words: words(a.building_name ?? undefined, a.street_name ?? undefined),
-    street: normaliseText(a.street_name ?? undefined),
+    street: normalise(a.street_name ?? undefined),
   };
 }
 
@@ -71,7 +98,7 @@ const UNIT_ID = /^(\d+[A-Z]?|[A-Z])$/;
  * Floor Flat, 102 Reedley Road"). A leading unit part is the unit, the rest primary.
  */
 export function epcKey(lines: (string | undefined)[]): AddressKey {
-  const parts = lines.flatMap((l) => (l ?? '').split(',')).map((p) => normaliseText(p)).filter(Boolean);
+  const parts = lines.flatMap((l) => (l ?? '').split(',')).map((p) => normalise(p)).filter(Boolean);
   let unit = '';
   // "Flat, First Floor": a unit word on its own belongs with the part after it.
   if (parts.length > 1 && /^(FLAT|APARTMENT|UNIT|STUDIO|MAISONETTE)$/.test(parts[0]!)) parts.splice(0, 2, `${parts[0]} ${parts[1]}`);
@@ -86,7 +113,23 @@ export function epcKey(lines: (string | undefined)[]): AddressKey {
   }
   const rest = parts.join(' ');
   const streetPart = parts.at(-1) ?? '';
-  return { unit, numbers: numbers(rest), words: words(rest), street: normaliseText(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')) };
+  return { unit, numbers: numbers(rest), words: words(rest), street: normalise(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')) };
+}
+
+/** How a kind of record's parts read as a key: its name travels to the matching threads (a function cannot). */
+export type KeyKind = 'sale' | 'epc' | 'register';
+
+/**
+ * A record's key from its parts by kind: `sale` (SAON, PAON, street), `epc` (a certificate's
+ * or listing's three lines), `register` (an HMO register's one line, then its post town).
+ */
+export function recordKey(kind: KeyKind, parts: readonly (string | undefined)[]): AddressKey {
+  switch (kind) {
+    case 'sale': return saleKey(parts[0], parts[1], parts[2]);
+    case 'epc': return epcKey([...parts]);
+    case 'register': return registerKey(parts[0] ?? '', parts[1]);
+    default: throw new Error(`unknown record key kind: ${String(kind)}`);
+  }
 }
 
 /**
@@ -146,8 +189,8 @@ export function numbersAgreeLoosely(a: AddressKey, b: AddressKey): boolean {
  * so the rest keys like a certificate's lines: a leading flat is the unit, the rest primary.
  */
 export function registerKey(address: string, town?: string): AddressKey {
-  let text = normaliseText(address.replace(/[\s,]*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}[\s.,]*$/i, ''));
-  const t = normaliseText(town);
+  let text = normalise(address.replace(/[\s,]*[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}[\s.,]*$/i, ''));
+  const t = normalise(town);
   if (t) {
     const at = ` ${text} `.lastIndexOf(` ${t} `);
     // Only a town after the street: "12 OXFORD ROAD" keeps its OXFORD.
@@ -158,7 +201,7 @@ export function registerKey(address: string, town?: string): AddressKey {
 
 /** The cut text split at the commas the original had (normaliseText drops them). */
 function splitLike(original: string, cut: string): string[] {
-  const parts = original.split(',').map((p) => normaliseText(p)).filter(Boolean);
+  const parts = original.split(',').map((p) => normalise(p)).filter(Boolean);
   const out: string[] = [];
   let left = cut;
   for (const p of parts) {

@@ -1,7 +1,8 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { normaliseText } from '../../../../schemas/address-normalise.ts';
-import { addressBaseKey, type AddressKey } from './keys.ts';
-import { AddressMatcher, type Candidate, type MatchResult } from './matcher.ts';
+import { recordKey, type KeyKind } from './keys.ts';
+import type { MatchResult } from './matcher.ts';
+import { input, streetTown, type Input, type MatchJob, type MatchJobResult, type Row } from './match-job.ts';
+import { inThread, matchThreads, workerThreads } from './match-threads.ts';
 import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import { appendRows, createTable, openAppender, type RowSink, type StageColumn } from '../../../pipeline/load-rows.ts';
 
@@ -13,11 +14,11 @@ export interface MatchInput {
   parts: readonly (string | undefined)[];
 }
 
-/** Records of one kind and the table their matches go to; `keyOf` reads a record's key from its parts. */
+/** Records of one kind and the table their matches go to; `key` names how a record's parts read as its key (keys.ts recordKey). */
 export interface MatchSource {
   table: string;
   inputs: AsyncIterable<MatchInput>;
-  keyOf: (parts: MatchInput['parts']) => AddressKey;
+  key: KeyKind;
 }
 
 export interface MatchRow {
@@ -33,11 +34,8 @@ export const MATCH_COLUMNS: StageColumn<MatchRow>[] = [
   { name: 'reason', type: 'VARCHAR', get: (r) => (r.result.uprn === null ? r.result.reason : null) },
 ];
 
-type Row = Record<string, string | number | boolean | null>;
-type Input = MatchInput & { src: number };
 type Deferred = Input & { streetTown: string };
 
-const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 const RECORD_COLUMNS: StageColumn<Input>[] = [
   { name: 'src', type: 'INTEGER', get: (r) => r.src },
   { name: 'id', type: 'VARCHAR', get: (r) => r.id },
@@ -47,23 +45,22 @@ const RECORD_COLUMNS: StageColumn<Input>[] = [
   { name: 'p2', type: 'VARCHAR', get: (r) => r.parts[1] },
   { name: 'p3', type: 'VARCHAR', get: (r) => r.parts[2] },
 ];
-const IN_COLUMNS: StageColumn<Input>[] = [...RECORD_COLUMNS, { name: 'outcode', type: 'VARCHAR', get: (r) => r.postcode?.split(' ')[0] }];
+type Tagged = Input & { streetTown?: string };
+const IN_COLUMNS: StageColumn<Tagged>[] = [
+  ...RECORD_COLUMNS,
+  { name: 'outcode', type: 'VARCHAR', get: (r) => r.postcode?.split(' ')[0] },
+  { name: 'street_town', type: 'VARCHAR', get: (r) => r.streetTown },
+];
 const DEFERRED_COLUMNS: StageColumn<Deferred>[] = [...RECORD_COLUMNS, { name: 'street_town', type: 'VARCHAR', get: (r) => r.streetTown }];
 const STREET_KEY_COLUMNS: StageColumn<{ uprn: number; key: string }>[] = [
   { name: 'uprn', type: 'BIGINT', get: (r) => r.uprn },
   { name: 'street_town', type: 'VARCHAR', get: (r) => r.key },
 ];
 
-function candidate(a: Row): Candidate {
-  return { uprn: Number(a.uprn), postcode: String(a.postcode), town: normaliseText(s(a.post_town)), key: addressBaseKey(a as never) };
-}
-
-function input(r: Row): Input {
-  return { src: Number(r.src), id: String(r.id), postcode: s(r.postcode), town: String(r.town ?? ''), parts: [s(r.p1), s(r.p2), s(r.p3)] };
-}
-
-/** The street fallback's lookup key, as AddressMatcher files a candidate under it. */
-const streetTown = (street: string, town: string) => `${street}|${town}`;
+/** Records plus candidate rows per job: a message costs little against the matching, and the few in flight hold little. */
+const JOB_ROWS = 20_000;
+/** Fewer records than this (a refresh's few changed rows) match in this thread unless the whole address base is read: starting workers would cost more. */
+const MIN_RECORDS_FOR_THREADS = 2_000;
 
 /**
  * Rows of a stream ordered by a group number `g` (nulls last), handed out one group at a
@@ -93,9 +90,30 @@ class Groups {
       this.head = undefined;
     }
   }
+  /** Passes over up to `max` more rows, whatever their group (each seen by `passed`, none kept); false once none are left. */
+  async pass(max: number): Promise<boolean> {
+    for (let n = 0; n < max; n++) {
+      if (!this.head) {
+        if (this.done) return false;
+        const next = await this.it.next();
+        if (next.done) return ((this.done = true), false);
+        this.head = next.value;
+      }
+      this.passed?.(this.head);
+      this.head = undefined;
+    }
+    return true;
+  }
   async close(): Promise<void> {
     await this.it.return?.();
   }
+}
+
+export interface MatchOptions {
+  /** Worker threads (1: this thread); default ETL_MATCH_THREADS, else 2. */
+  threads?: number;
+  /** Records plus candidate rows per job (default JOB_ROWS); tests make it small to run many jobs. */
+  jobRows?: number;
 }
 
 /**
@@ -110,23 +128,37 @@ class Groups {
  * across the whole address base; those are set aside and matched in a second pass over the
  * streets they name, one street at a time (the candidates the whole map would give them).
  * The records, the set-aside ones and the street keys wait in DuckDB tables, which spill.
+ *
+ * This thread reads the rows and writes the results; the keying and matching run in jobs of
+ * whole groups (match-job.ts) on worker threads (match-threads.ts; ETL_MATCH_THREADS, default
+ * 2), each holding only its jobs' candidates. Results are written in job order, so the
+ * tables are the same, row for row and in order, whatever the number of threads.
  * Returns the number of records of each source.
  */
-export async function matchByOutcode(db: DuckDBInstance, conn: DuckDBConnection, sources: readonly MatchSource[]): Promise<number[]> {
+export async function matchByOutcode(
+  db: DuckDBInstance, conn: DuckDBConnection, sources: readonly MatchSource[], opts: MatchOptions = {},
+): Promise<number[]> {
+  // The street keys are a function of the address base: written once per build, while the
+  // first matching reads every address anyway. Once written, only the addresses the records
+  // can meet are read: those in their postcodes and on their streets (match_groups_candidates).
+  const [has] = await queryRows(conn, sqlText('match_street_keys_exists'));
+  const writeKeys = Number(has?.n) === 0;
   await createTable(conn, 'match_in', IN_COLUMNS);
   const counts: number[] = [];
-  for (const [src, source] of sources.entries()) counts.push(await appendRows(conn, 'match_in', IN_COLUMNS, tagged(source.inputs, src)));
+  for (const [src, source] of sources.entries()) {
+    counts.push(await appendRows(conn, 'match_in', IN_COLUMNS, tagged(source.inputs, src, writeKeys ? undefined : source.key)));
+  }
   // Each open appender on a connection of its own.
   const conns = [conn, ...(await Promise.all(sources.slice(1).map(() => db.connect())))];
   const side = await db.connect();
   const deferredConn = await db.connect();
   conns.push(deferredConn);
   const sinks: RowSink<unknown>[] = [];
+  const kinds = sources.map((source) => source.key);
+  const threads = opts.threads ?? matchThreads();
+  const records = counts.reduce((a, b) => a + b, 0);
+  const runner = threads > 1 && (writeKeys || records >= MIN_RECORDS_FOR_THREADS) ? workerThreads(threads) : inThread();
   try {
-    // The street keys are a function of the address base: written once per build, while the
-    // first matching reads every address anyway.
-    const [has] = await queryRows(conn, sqlText('match_street_keys_exists'));
-    const writeKeys = Number(has?.n) === 0;
     if (writeKeys) await createTable(side, 'match_street_keys', STREET_KEY_COLUMNS);
     await createTable(conn, 'match_deferred', DEFERRED_COLUMNS);
     for (const [i, source] of sources.entries()) await createTable(conns[i]!, source.table, MATCH_COLUMNS);
@@ -140,63 +172,99 @@ export async function matchByOutcode(db: DuckDBInstance, conn: DuckDBConnection,
     for (const [i, source] of sources.entries()) outs.push(await open(conns[i]!, source.table, MATCH_COLUMNS));
     const keys = writeKeys ? await open(side, 'match_street_keys', STREET_KEY_COLUMNS) : undefined;
     const deferred = await open(deferredConn, 'match_deferred', DEFERRED_COLUMNS);
-    const keyOf = (r: Input) => sources[r.src]!.keyOf(r.parts);
     let nDeferred = 0;
 
-    // Pass 1: one outcode's candidates at a time.
-    let matcher = new AddressMatcher();
-    const cands = new Groups(streamRows(db, sqlText(writeKeys ? 'match_groups_candidates_all' : 'match_groups_candidates')), (a) => {
-      if (!keys) return;
-      const street = normaliseText(s(a.street_name));
-      if (street) keys.add({ uprn: Number(a.uprn), key: streetTown(street, normaliseText(s(a.post_town))) });
-    });
+    // Jobs run here or on the workers; their results are written in the order the jobs were
+    // made, so every table gets its rows in the order one thread would write them.
+    const inflight: { job: MatchJob; done: Promise<MatchJobResult> }[] = [];
+    let write: (job: MatchJob, r: MatchJobResult) => void;
+    const settle = async () => {
+      const { job, done } = inflight.shift()!;
+      write(job, await done);
+    };
+    const submit = async (job: MatchJob) => {
+      const done = runner.run(job);
+      done.catch(() => undefined); // awaited in turn by settle; not unhandled meanwhile
+      inflight.push({ job, done });
+      while (inflight.length > runner.depth) await settle();
+    };
+    const newJob = (pass: MatchJob['pass']): MatchJob => ({ pass, kinds, streetKeys: pass === 'outcode' && writeKeys, candidates: [], records: [] });
+    const jobRows = opts.jobRows ?? JOB_ROWS;
+    const full = (job: MatchJob) => job.records.length + job.candidates.length >= jobRows;
+
+    // Pass 1: whole outcodes per job, each matched against its own candidates.
+    write = (job, r) => {
+      for (let i = 0; i < r.keys.length; i++) keys!.add({ uprn: r.keyUprns[i]!, key: r.keys[i]! });
+      job.records.forEach((row, i) => {
+        const o = r.outcomes[i]!;
+        if (typeof o === 'string') {
+          deferred.add({ ...input(row), streetTown: o });
+          nDeferred++;
+        } else outs[Number(row.src)]!.add({ id: String(row.id), result: o });
+      });
+    };
+    let job = newJob('outcode');
+    // Reading every address (to key its street), every row passed goes to the job being made.
+    const cands = new Groups(streamRows(db, sqlText(writeKeys ? 'match_groups_candidates_all' : 'match_groups_candidates')), writeKeys ? (a) => job.candidates.push(a) : undefined);
     try {
       let group: number | undefined;
       for await (const r of streamRows(db, sqlText('match_groups_inputs'))) {
         const g = r.g === null ? undefined : Number(r.g);
+        // A job ends between outcodes (records of no outcode have no candidates: anywhere).
+        if ((g === undefined || g !== group) && full(job)) {
+          await submit(job);
+          job = newJob('outcode');
+        }
         if (g !== undefined && g !== group) {
           group = g;
-          matcher = new AddressMatcher();
-          for (const a of await cands.take(g)) matcher.add(candidate(a));
+          const taken = await cands.take(g);
+          if (!writeKeys) for (const a of taken) job.candidates.push(a);
         }
-        const rec = input(r);
-        const key = keyOf(rec);
-        const local = g !== undefined && rec.postcode !== undefined && matcher.hasPostcode(rec.postcode);
-        // A record without a street never reaches the cross-outcode search: decided here.
-        if (local || !key.street) outs[rec.src]!.add({ id: rec.id, result: (local ? matcher : EMPTY).match(rec.postcode, rec.town, key) });
-        else {
-          deferred.add({ ...rec, streetTown: streetTown(key.street, rec.town) });
-          nDeferred++;
+        job.records.push(r);
+      }
+      // The rest of the street keys.
+      if (writeKeys) {
+        while (await cands.pass(jobRows)) {
+          await submit(job);
+          job = newJob('outcode');
         }
       }
-      await cands.take(Infinity); // the rest of the street keys
+      await submit(job);
+      while (inflight.length > 0) await settle();
     } finally {
       await cands.close();
     }
     keys?.close();
     deferred.close();
 
-    // Pass 2: the set-aside records, one street (and town) at a time.
+    // Pass 2: the set-aside records, whole streets (and towns) per job.
     if (nDeferred > 0) {
+      write = (job, r) => job.records.forEach((row, i) => outs[Number(row.src)]!.add({ id: String(row.id), result: r.outcomes[i] as MatchResult }));
+      job = newJob('street');
       const streets = new Groups(streamRows(db, sqlText('match_street_candidates')));
       try {
         let group: number | undefined;
         for await (const r of streamRows(db, sqlText('match_street_inputs'))) {
           const g = Number(r.g);
           if (g !== group) {
+            if (full(job)) {
+              await submit(job);
+              job = newJob('street');
+            }
             group = g;
-            matcher = new AddressMatcher();
-            for (const a of await streets.take(g)) matcher.add(candidate(a));
+            for (const a of await streets.take(g)) job.candidates.push(a);
           }
-          const rec = input(r);
-          outs[rec.src]!.add({ id: rec.id, result: matcher.match(rec.postcode, rec.town, keyOf(rec)) });
+          job.records.push(r);
         }
+        await submit(job);
+        while (inflight.length > 0) await settle();
       } finally {
         await streets.close();
       }
     }
     for (const o of outs) o.close();
   } finally {
+    await runner.close();
     for (const k of sinks) k.close();
     for (const c of conns.slice(1)) c.closeSync();
     side.closeSync();
@@ -205,9 +273,10 @@ export async function matchByOutcode(db: DuckDBInstance, conn: DuckDBConnection,
   return counts;
 }
 
-/** No candidates: the answer for a record whose postcode has no address and that names no street. */
-const EMPTY = new AddressMatcher();
-
-async function* tagged(inputs: AsyncIterable<MatchInput>, src: number): AsyncGenerator<Input> {
-  for await (const i of inputs) yield { ...i, src };
+/** The records of source `src`; given their key kind, each with the street key (STREET|TOWN) its street fallback looks up. */
+async function* tagged(inputs: AsyncIterable<MatchInput>, src: number, kind?: KeyKind): AsyncGenerator<Tagged> {
+  for await (const i of inputs) {
+    const street = kind && recordKey(kind, i.parts).street;
+    yield { ...i, src, streetTown: street ? streetTown(street, i.town) : undefined };
+  }
 }

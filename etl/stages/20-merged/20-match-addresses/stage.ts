@@ -1,5 +1,4 @@
 import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
-import { epcKey, saleKey } from './keys.ts';
 import { matchByOutcode, type MatchInput } from './match-by-outcode.ts';
 import { countRows, queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
 import { MatchCache, matcherCode } from './match-cache.ts';
@@ -41,11 +40,11 @@ export const matchAddresses: Stage = {
     const epcSql = await toMatch('epc', sqlText('match_epc_to_match'), 'certificate_id');
     let [saleCount, epcCount] = await matchByOutcode(db, conn, [
       {
-        table: 'sale_matches', keyOf: (p) => saleKey(p[0], p[1], p[2]),
+        table: 'sale_matches', key: 'sale',
         inputs: matchInputs(ctx, saleSql, 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]),
       },
       {
-        table: 'epc_matches', keyOf: (p) => epcKey([...p]),
+        table: 'epc_matches', key: 'epc',
         inputs: matchInputs(ctx, epcSql, 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]),
       },
     ]);

@@ -1,6 +1,5 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { queryRows, runSql } from '../../../pipeline/sql.ts';
-import { epcKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
 import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
 import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
@@ -29,7 +28,7 @@ export const locationMartsStage: Stage = {
     const all = 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current';
     const toMatch = cache ? await cache.prepare('listing', all, 'listing_id') : all;
     await matchByOutcode(db, conn, [{
-      table: 'listing_matches', keyOf: (p) => epcKey([...p]),
+      table: 'listing_matches', key: 'epc',
       inputs: matchInputs(ctx, toMatch, 'listing_id', (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]),
     }]);
     if (cache) {

@@ -1,7 +1,6 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
 import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
-import { registerKey } from '../../20-merged/20-match-addresses/keys.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
 import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
 import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
@@ -42,7 +41,7 @@ export const hmoLicencesStage: Stage = {
     const toMatch = cache ? await cache.prepare('hmo', sqlText('hmo_to_match'), 'id') : sqlText('hmo_to_match');
     // The line's key cuts the post town off, so the town travels raw as the second part.
     await matchByOutcode(db, conn, [{
-      table: 'hmo_matches', keyOf: (p) => registerKey(p[0]!, p[1]),
+      table: 'hmo_matches', key: 'register',
       inputs: matchInputs(ctx, toMatch, 'id', (r) => [String(r.address), s(r.town)]),
     }]);
     if (cache) {
