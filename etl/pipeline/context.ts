@@ -47,5 +47,13 @@ export interface Stage {
   /** Tables it reads and writes, for the printed plan. */
   reads: string[];
   writes: string[];
+  /**
+   * Set when the stage's output may be reused from an earlier build whose inputs were the
+   * same (stage-output-cache.ts). Its inputs are taken to be the source files feeding the
+   * tables in `reads`, transitively, so `reads` must name every table it reads
+   * (test/etl/pipeline/stage-reads.test.ts checks the code); `today`: it reads the build's
+   * date (`ctx.today`, `ctx.now`).
+   */
+  reuse?: { today: boolean };
   run(ctx: BuildContext): Promise<void>;
 }
