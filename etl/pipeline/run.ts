@@ -8,7 +8,7 @@ import type { BuildContext, EtlLogger } from './context.ts';
 import { discoverSources } from './discover.ts';
 import { countRows, queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
-import { StageOutputCache } from './stage-output-cache.ts';
+import { runStage, StageOutputCache } from './stage-output-cache.ts';
 import { checkBuildTables } from '../../schemas/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
@@ -65,13 +65,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     const outputs = await StageOutputCache.open(ctx);
     for (const [i, stage] of STAGES.entries()) {
       const t0 = performance.now();
-      // A stage whose inputs are unchanged since a cached run loads its output (stage-output-cache.ts).
-      const key = outputs?.key(STAGES, i);
-      if (!(key && await outputs!.load(stage, key))) {
-        const before = key ? await outputs!.snapshot() : undefined;
-        await stage.run(ctx);
-        if (key && before) await outputs!.store(stage, key, before);
-      }
+      await runStage(ctx, STAGES, i, outputs);
       timings[stage.name] = Math.round(performance.now() - t0);
       log.info({ build_id: id, stage: stage.name, ms: timings[stage.name] }, 'stage done');
     }

@@ -44,6 +44,19 @@ export function sourceKindsOf(stages: readonly Stage[], index: number): Set<stri
   return kinds;
 }
 
+/**
+ * Runs the stage at `index` of `stages`, or, when it is reusable and its inputs are unchanged
+ * since a cached run, loads its output instead; a stage run with a key stores its output.
+ */
+export async function runStage(ctx: BuildContext, stages: readonly Stage[], index: number, outputs?: StageOutputCache): Promise<void> {
+  const stage = stages[index]!;
+  const key = outputs?.key(stages, index);
+  if (key && await outputs!.load(stage, key)) return;
+  const before = key ? await outputs!.snapshot() : undefined;
+  await stage.run(ctx);
+  if (key && before) await outputs!.store(stage, key, before);
+}
+
 interface TableEntry { name: string; rows: number; columns: string[] }
 interface Entry {
   key: string;
@@ -86,15 +99,18 @@ export class StageOutputCache {
   readonly stats: StageOutputStats;
   private readonly used = new Set<string>();
 
-  private constructor(private readonly ctx: BuildContext, private readonly dir: string, private readonly duckdb: string, read: boolean) {
+  private constructor(
+    private readonly ctx: BuildContext, private readonly dir: string, private readonly code: string, private readonly duckdb: string, read: boolean,
+  ) {
     this.stats = { read, reused: [], computed: [], not_stored: {}, corrupt: 0, pruned: 0, ms: { load: 0, store: 0 } };
   }
 
-  static async open(ctx: BuildContext): Promise<StageOutputCache | undefined> {
+  /** `code`: the code the entries depend on (tests give another to see it change the keys). */
+  static async open(ctx: BuildContext, code = ETL_CODE): Promise<StageOutputCache | undefined> {
     if (!ctx.cache) return undefined;
     const dir = join(ctx.cache.dir, 'stages');
     await mkdir(dir, { recursive: true });
-    return new StageOutputCache(ctx, dir, await duckdbVersion(ctx.conn), ctx.cache.read);
+    return new StageOutputCache(ctx, dir, code, await duckdbVersion(ctx.conn), ctx.cache.read);
   }
 
   /** The stage's key, or undefined when it is not reusable (no `reuse`, or an input that is not a table). */
@@ -110,7 +126,7 @@ export class StageOutputCache {
     }));
     const today = stage.reuse.today ? this.ctx.today : null;
     return createHash('sha256').update(JSON.stringify({
-      format: 1, stage: stage.name, code: ETL_CODE, duckdb: this.duckdb, sources: this.ctx.sourcesDir, files, today,
+      format: 1, stage: stage.name, code: this.code, duckdb: this.duckdb, sources: this.ctx.sourcesDir, files, today,
     })).digest('hex');
   }
 
@@ -253,12 +269,13 @@ const ident = (name: string) => {
 };
 
 /**
- * Every table and view, qualified (`database.schema.name`): only tables of the main schema
- * are stored, so a stage that makes a view or a temp table is seen and refused.
+ * Every table and view, qualified (`database.schema.name`, a view's with `view ` in front):
+ * only tables of the main schema are stored, so a stage that makes a view or a temp table is
+ * seen and refused.
  */
 async function objectNames(ctx: BuildContext): Promise<string[]> {
   const rows = await queryRows(ctx.conn, `SELECT database_name || '.' || schema_name || '.' || table_name AS n FROM duckdb_tables()
-    UNION ALL SELECT database_name || '.' || schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal`);
+    UNION ALL SELECT 'view ' || database_name || '.' || schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal`);
   return rows.map((r) => String(r.n));
 }
 
