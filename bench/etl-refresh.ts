@@ -74,10 +74,12 @@ for (let i = 0; i < Number(values.rounds); i++) {
       full: {
         wall_s: s1(full.wall), peak_rss_mb: Math.round(full.maxRssKb / 1024), stages_ms: full.manifest.stage_timings_ms,
         stage_cache: full.manifest.quality.stage_cache, match_cache: full.manifest.quality.match_cache,
+        stage_output_cache: full.manifest.quality.stage_output_cache,
       },
       refresh: {
         wall_s: s1(refresh.wall), peak_rss_mb: Math.round(refresh.maxRssKb / 1024), stages_ms: refresh.manifest.stage_timings_ms,
         stage_cache: refresh.manifest.quality.stage_cache, match_cache: refresh.manifest.quality.match_cache,
+        stage_output_cache: refresh.manifest.quality.stage_output_cache,
       },
       refresh_share: Math.round((refresh.wall / full.wall) * 1000) / 1000,
       cache_mb: cacheMb,
