@@ -16,7 +16,7 @@ import { checkCron, cronFromEnv, startSchedule, withBuildLock } from './schedule
 const USAGE = `usage:
   npm run etl -- plan                                  print the stages in order
   npm run etl -- run --sources DIR [--data-dir DIR] [--no-cache]
-                                                       build and publish once; --no-cache re-stages every file
+                                                       build and publish once; --no-cache re-stages, re-matches and recomputes everything
   npm run etl -- schedule --sources DIR [--data-dir DIR] [--cron "0 3 * * *"]
 DATA_DIR (default ./data) and ETL_CRON are read from the environment.`;
 

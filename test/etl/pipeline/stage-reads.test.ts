@@ -98,6 +98,8 @@ describe('stage reads', () => {
         if (at >= i || own.has(table) || stage.reads.includes(table)) continue;
         if (new RegExp(`\\b${table}\\b`).test(text)) missing.push(`${stage.name} reads ${table} (made by ${STAGES[at]!.name})`);
       }
+      // A reused stage gives back the tables it made, so it may not replace one an earlier stage made.
+      if (stage.reuse) for (const t of own) if (makers.has(t)) missing.push(`${stage.name} replaces ${t} (made by ${STAGES[makers.get(t)!]!.name})`);
       for (const t of own) if (!makers.has(t)) makers.set(t, i);
     }
     expect(missing).toEqual([]);
