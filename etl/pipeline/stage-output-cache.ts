@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BuildContext, Stage } from './context.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
 import { sha256File } from './discover.ts';
@@ -16,10 +16,16 @@ const ETL_DIR = join(import.meta.dirname, '..');
  * A stage's output depends on the code of every stage before it that feeds it as well as
  * its own; hashing all of it cannot miss one (an edit anywhere recomputes every stage once).
  */
-const ETL_CODE = codeFingerprint(['pipeline', 'stages'].flatMap((d) => tsFiles(join(ETL_DIR, d))));
+const ETL_CODE = etlCodeFingerprint();
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+/** `codeFingerprint` of every file under etl/pipeline and etl/stages; `seen` collects the files hashed (for tests). */
+export function etlCodeFingerprint(seen?: string[]): string {
+  return codeFingerprint(['pipeline', 'stages'].flatMap((d) => codeFiles(join(ETL_DIR, d))), seen);
+}
+
+/** Every `.ts` and `.sql` file under `dir` (the fingerprint walks the modules they import). */
+function codeFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|sql)$/.test(f)).map((f) => join(dir, f)).sort();
 }
 
 /**
@@ -85,9 +91,8 @@ export interface Snapshot { tables: Set<string>; artifacts: Set<string>; quals: 
 /**
  * Output of stages reused from an earlier build (`DATA_DIR/cache/stages/<key>/`). A stage
  * that declares `reuse` and whose inputs are all unchanged loads the tables it created (kept
- * in a DuckDB file: exact types and row order) and
- * copies the files it wrote (search-index.bin), and gets back what it put in the manifest,
- * instead of running. The key is the stage's name, every source file that feeds it (each
+ * in a DuckDB file: exact types and row order), copies the files it wrote (search-index.bin)
+ * and gets back what it put in the manifest, instead of running. The key is the stage's name, every source file that feeds it (each
  * kind's files in order: path, SHA-256, reader version; through its `reads`, transitively:
  * `sourceKindsOf`), the code of every stage and of the pipeline, DuckDB's version, and the
  * build's day when the stage declares it reads it. Entries are written under a temp name and

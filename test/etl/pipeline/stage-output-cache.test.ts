@@ -1,10 +1,10 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildContext, Stage } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { runStage, StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
+import { etlCodeFingerprint, runStage, StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
 import { quietLog } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 
@@ -189,6 +189,17 @@ describe('the stage output cache', () => {
     expect(Object.keys(cache.stats.not_stored).sort()).toEqual(['drops', 'views']);
     expect(readdirSync(join(dir, 'stages'))).toEqual([]);
     conn.closeSync();
+  });
+
+  it('keys entries by code that covers every stage\'s modules and SQL and what they import', () => {
+    const seen: string[] = [];
+    etlCodeFingerprint(seen);
+    const rel = seen.map((f) => relative(join(import.meta.dirname, '..', '..', '..'), f));
+    for (const f of [
+      'etl/pipeline/run.ts', 'etl/stages/30-serving/10-search-index/build.ts', 'etl/stages/30-serving/10-search-index/search_index_rows.sql',
+      'etl/stages/40-marts/70-str/str_listings.sql', 'etl/stages/20-merged/10-addresses/addresses.sql', 'schemas/search-index-format.ts',
+      'schemas/address-normalise.ts', 'etl/stages/10-staging/10-stage-sources/specs/addresses.ts',
+    ]) expect(rel, f).toContain(f);
   });
 
   it('is not used for a stage reading something that is not a table (the sources folder)', () => {
