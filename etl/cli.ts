@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import pino from 'pino';
 import type { EtlLogger } from './pipeline/context.ts';
 import { runBuild } from './pipeline/run.ts';
+import { sourceKindsOf } from './pipeline/stage-output-cache.ts';
 import { STAGES } from './pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../schemas/tables/index.ts';
 import { createProgress } from './pipeline/progress.ts';
@@ -29,6 +30,8 @@ function plan(): void {
   STAGES.forEach((s, i) => {
     process.stdout.write(`${String(i + 1).padStart(2)}. ${s.name.padEnd(16)} ${s.description}\n`);
     process.stdout.write(`    reads: ${s.reads.join(', ')}\n    writes: ${s.writes.join(', ') || '(measures only)'}\n`);
+    const kinds = s.reuse && sourceKindsOf(STAGES, i);
+    if (kinds) process.stdout.write(`    reused while unchanged: the ${[...kinds].sort().join(', ')} files${s.reuse!.today ? ', the day' : ''}, the code\n`);
   });
   process.stdout.write(`${String(STAGES.length + 1).padStart(2)}. write_tables     Parquet, sorted by key: ${PUBLISHED_TABLES.map((t) => `${t.name}(${t.sortKey.join(',')})`).join(', ')}\n`);
   process.stdout.write(`${String(STAGES.length + 2).padStart(2)}. validate+publish row contracts, counts against the previous build, then switch current atomically\n`);
