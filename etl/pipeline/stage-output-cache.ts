@@ -193,9 +193,10 @@ export class StageOutputCache {
 
   /**
    * Stores what the stage made since `before`: every table it created (its `writes` and its
-   * working tables, which a later stage may read) into one DuckDB file, the files it added to the build, and what
-   * it put in the manifest. A stage seen to do anything else (drop a table, change the source
-   * reports) is not stored, so it runs again next time: reuse must give the same build.
+   * working tables, which a later stage may read) into one DuckDB file, the files it added
+   * to the build, and what it put in the manifest. A stage seen to do anything else (drop a
+   * table, make a view, change the source reports) is not stored, so it runs again next
+   * time: reuse must give the same build.
    */
   async store(stage: Stage, key: string, before: Snapshot): Promise<void> {
     const t0 = performance.now();
