@@ -24,7 +24,7 @@ export interface RunOptions {
   minShareOfPrevious?: number;
   /** Complete builds kept, the current one included; default 3. */
   keep?: number;
-  /** False: ignore the caches under DATA_DIR/cache/ (re-stage every file), still refreshing them; default true. */
+  /** False: ignore the caches under DATA_DIR/cache/ (re-stage, re-match and recompute everything), still refreshing them; default true. */
   cache?: boolean;
 }
 
