@@ -6,7 +6,7 @@
  * Each round, in a fresh DATA_DIR: a full build (empty cache), then the monthly update gains
  * 1% of the bulk file's sales as new `A` records, then a build with the cache (the refresh).
  * Each build runs in a child process. Writes bench/results/etl-refresh-<N>.json: per round
- * both wall times and per-stage times, the refresh's share of the full build.
+ * both wall and CPU times and per-stage times, the refresh's share of the full build (of each).
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -72,18 +72,22 @@ for (let i = 0; i < Number(values.rounds); i++) {
     const round = {
       load_avg_1m_before: s1(load ?? 0), added_sales: added,
       full: {
-        wall_s: s1(full.wall), peak_rss_mb: Math.round(full.maxRssKb / 1024), stages_ms: full.manifest.stage_timings_ms,
+        wall_s: s1(full.wall), cpu_s: s1(full.cpu), peak_rss_mb: Math.round(full.maxRssKb / 1024), stages_ms: full.manifest.stage_timings_ms,
         stage_cache: full.manifest.quality.stage_cache, match_cache: full.manifest.quality.match_cache,
+        stage_output_cache: full.manifest.quality.stage_output_cache,
       },
       refresh: {
-        wall_s: s1(refresh.wall), peak_rss_mb: Math.round(refresh.maxRssKb / 1024), stages_ms: refresh.manifest.stage_timings_ms,
+        wall_s: s1(refresh.wall), cpu_s: s1(refresh.cpu), peak_rss_mb: Math.round(refresh.maxRssKb / 1024), stages_ms: refresh.manifest.stage_timings_ms,
         stage_cache: refresh.manifest.quality.stage_cache, match_cache: refresh.manifest.quality.match_cache,
+        stage_output_cache: refresh.manifest.quality.stage_output_cache,
       },
       refresh_share: Math.round((refresh.wall / full.wall) * 1000) / 1000,
+      // CPU seconds (the build's own, every thread): less moved by other work on a busy machine than wall time.
+      refresh_cpu_share: Math.round((refresh.cpu / full.cpu) * 1000) / 1000,
       cache_mb: cacheMb,
     };
     rounds.push(round);
-    process.stdout.write(`round ${i + 1}: full ${round.full.wall_s} s, refresh ${round.refresh.wall_s} s (${(round.refresh_share * 100).toFixed(1)}%), load ${round.load_avg_1m_before}, cache ${cacheMb} MB\n`);
+    process.stdout.write(`round ${i + 1}: full ${round.full.wall_s} s, refresh ${round.refresh.wall_s} s (${(round.refresh_share * 100).toFixed(1)}%), CPU ${round.full.cpu_s} s, ${round.refresh.cpu_s} s (${(round.refresh_cpu_share * 100).toFixed(1)}%), load ${round.load_avg_1m_before}, cache ${cacheMb} MB\n`);
     for (const [k, v] of Object.entries(round.full.stages_ms)) {
       process.stdout.write(`  ${k.padEnd(22)} ${(v / 1000).toFixed(1).padStart(7)} s  ${((round.refresh.stages_ms[k] ?? 0) / 1000).toFixed(1).padStart(7)} s\n`);
     }

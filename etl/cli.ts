@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import pino from 'pino';
 import type { EtlLogger } from './pipeline/context.ts';
 import { runBuild } from './pipeline/run.ts';
+import { sourceKindsOf } from './pipeline/stage-output-cache.ts';
 import { STAGES } from './pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../schemas/tables/index.ts';
 import { createProgress } from './pipeline/progress.ts';
@@ -16,7 +17,7 @@ import { checkCron, cronFromEnv, startSchedule, withBuildLock } from './schedule
 const USAGE = `usage:
   npm run etl -- plan                                  print the stages in order
   npm run etl -- run --sources DIR [--data-dir DIR] [--no-cache]
-                                                       build and publish once; --no-cache re-stages every file
+                                                       build and publish once; --no-cache re-stages, re-matches and recomputes everything
   npm run etl -- schedule --sources DIR [--data-dir DIR] [--cron "0 3 * * *"]
 DATA_DIR (default ./data) and ETL_CRON are read from the environment.`;
 
@@ -29,6 +30,8 @@ function plan(): void {
   STAGES.forEach((s, i) => {
     process.stdout.write(`${String(i + 1).padStart(2)}. ${s.name.padEnd(16)} ${s.description}\n`);
     process.stdout.write(`    reads: ${s.reads.join(', ')}\n    writes: ${s.writes.join(', ') || '(measures only)'}\n`);
+    const kinds = s.reuse && sourceKindsOf(STAGES, i);
+    if (kinds) process.stdout.write(`    reused while unchanged: the ${[...kinds].sort().join(', ')} files${s.reuse!.today ? ', the day' : ''}, the code\n`);
   });
   process.stdout.write(`${String(STAGES.length + 1).padStart(2)}. write_tables     Parquet, sorted by key: ${PUBLISHED_TABLES.map((t) => `${t.name}(${t.sortKey.join(',')})`).join(', ')}\n`);
   process.stdout.write(`${String(STAGES.length + 2).padStart(2)}. validate+publish row contracts, counts against the previous build, then switch current atomically\n`);

@@ -33,8 +33,9 @@ export interface BuildContext {
   log: EtlLogger;
   progress: (stage: string, done: number, total?: number) => void;
   /**
-   * The build's caches (`DATA_DIR/cache/`): staged files and address matches reused from
-   * earlier builds. `read: false` re-stages and re-matches everything, rewriting the entries.
+   * The build's caches (`DATA_DIR/cache/`): staged files, address matches and stage outputs
+   * reused from earlier builds. `read: false` re-stages, re-matches and recomputes
+   * everything, rewriting the entries.
    * Absent: no cache at all (stage tests).
    */
   cache?: { dir: string; read: boolean };
@@ -44,8 +45,16 @@ export interface BuildContext {
 export interface Stage {
   name: string;
   description: string;
-  /** Tables it reads and writes, for the printed plan. */
+  /** Tables it reads and writes: the printed plan, and what a reusable stage's cache key follows (`reuse`). */
   reads: string[];
   writes: string[];
+  /**
+   * Set when the stage's output may be reused from an earlier build whose inputs were the
+   * same (stage-output-cache.ts). Its inputs are taken to be the source files feeding the
+   * tables in `reads`, transitively, so `reads` must name every table it reads
+   * (test/etl/pipeline/stage-reads.test.ts checks the code); `today`: it reads the build's
+   * date (`ctx.today`, `ctx.now`).
+   */
+  reuse?: { today: boolean };
   run(ctx: BuildContext): Promise<void>;
 }

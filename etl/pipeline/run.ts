@@ -8,6 +8,7 @@ import type { BuildContext, EtlLogger } from './context.ts';
 import { discoverSources } from './discover.ts';
 import { countRows, queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
+import { runStage, StageOutputCache } from './stage-output-cache.ts';
 import { checkBuildTables } from '../../schemas/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
@@ -23,7 +24,7 @@ export interface RunOptions {
   minShareOfPrevious?: number;
   /** Complete builds kept, the current one included; default 3. */
   keep?: number;
-  /** False: ignore the caches under DATA_DIR/cache/ (re-stage every file), still refreshing them; default true. */
+  /** False: ignore the caches under DATA_DIR/cache/ (re-stage, re-match and recompute everything), still refreshing them; default true. */
   cache?: boolean;
 }
 
@@ -61,12 +62,14 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       cache: { dir: join(opts.dataDir, 'cache'), read: opts.cache !== false },
     };
     const timings: Record<string, number> = {};
-    for (const stage of STAGES) {
+    const outputs = await StageOutputCache.open(ctx);
+    for (const [i, stage] of STAGES.entries()) {
       const t0 = performance.now();
-      await stage.run(ctx);
+      await runStage(ctx, STAGES, i, outputs);
       timings[stage.name] = Math.round(performance.now() - t0);
       log.info({ build_id: id, stage: stage.name, ms: timings[stage.name] }, 'stage done');
     }
+    if (outputs) ctx.quality.stage_output_cache = await outputs.finish();
     const t0 = performance.now();
     const tables = await writeTables(ctx);
     timings.write_tables = Math.round(performance.now() - t0);

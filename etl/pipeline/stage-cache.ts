@@ -48,7 +48,7 @@ export async function duckdbVersion(conn: DuckDBConnection): Promise<string> {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Writes a file and fsyncs it, so a rename that follows publishes whole bytes. */
-async function writeDurable(path: string, text: string): Promise<void> {
+export async function writeDurable(path: string, text: string): Promise<void> {
   const fh = await open(path, 'w');
   try {
     await fh.writeFile(text);

@@ -1,6 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { appendFileSync, cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../../schemas/manifest.ts';
 import { sha256File } from '../../../etl/pipeline/discover.ts';
@@ -51,6 +52,34 @@ async function comparable(conn: Awaited<ReturnType<DuckDBInstance['connect']>>, 
   return `(SELECT ${list.join(', ')} FROM ${from})`;
 }
 
+/** The stages whose output a refresh of Price Paid alone reuses. */
+const REUSABLE = ['addresses', 'spatial_flags', 'search-index', 'marts_str'];
+
+/** Every published table (rows compared both ways), the binary files byte for byte, the source reports and match rates. */
+async function expectSameBuild(aDir: string, a: Manifest, bDir: string, b: Manifest): Promise<void> {
+  expect(Object.keys(a.tables).sort()).toEqual(Object.keys(b.tables).sort());
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
+  try {
+    for (const [name, t] of Object.entries(b.tables)) {
+      const x = await comparable(conn, join(aDir, t.file));
+      const y = await comparable(conn, join(bDir, t.file));
+      expect(a.tables[name]!.rows, name).toBe(t.rows);
+      expect(await rows(conn, `SELECT count(*) AS n FROM (SELECT * FROM ${x} EXCEPT ALL SELECT * FROM ${y})`), name).toBe(0);
+      expect(await rows(conn, `SELECT count(*) AS n FROM (SELECT * FROM ${y} EXCEPT ALL SELECT * FROM ${x})`), name).toBe(0);
+    }
+  } finally {
+    conn.closeSync();
+  }
+  expect(Object.keys(a.artifacts).sort()).toEqual(Object.keys(b.artifacts).sort());
+  for (const f of Object.values(b.artifacts)) {
+    expect(await sha256File(join(aDir, f.file)), f.file).toBe(await sha256File(join(bDir, f.file)));
+  }
+  const bare = (m: Manifest) => m.sources.map(({ from_cache: _, ...s }) => s);
+  expect(bare(a)).toEqual(bare(b));
+  expect(a.match_rates).toEqual(b.match_rates);
+}
+
 describe('an incremental refresh with only the monthly Price Paid update changed', () => {
   let first: Manifest;
   let refresh: Manifest;
@@ -88,28 +117,16 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     expect((refresh.quality.hmo_match_cache as { reused: { hmo: number } }).reused.hmo).toBeGreaterThan(0);
   });
 
+  it('reuses the output of the stages no Price Paid file feeds, and the street keys, recomputing the rest', () => {
+    expect(first.quality.stage_output_cache).toMatchObject({ read: true, reused: [], computed: REUSABLE, not_stored: {}, corrupt: 0 });
+    expect(refresh.quality.stage_output_cache).toMatchObject({ read: true, reused: REUSABLE, computed: [], corrupt: 0 });
+    expect(fresh.quality.stage_output_cache).toMatchObject({ read: false, reused: [], computed: REUSABLE });
+    expect(first.quality.match_cache).toMatchObject({ tables: { street_keys: 'derived' } });
+    expect(refresh.quality.match_cache).toMatchObject({ tables: { street_keys: 'loaded' } });
+  });
+
   it('publishes the same content as a fresh build without the cache', async () => {
-    expect(Object.keys(refresh.tables).sort()).toEqual(Object.keys(fresh.tables).sort());
-    const db = await DuckDBInstance.create(':memory:');
-    const conn = await db.connect();
-    try {
-      for (const [name, t] of Object.entries(fresh.tables)) {
-        const a = await comparable(conn, join(refreshDir, t.file));
-        const b = await comparable(conn, join(freshDir, t.file));
-        expect(refresh.tables[name]!.rows, name).toBe(t.rows);
-        expect(await rows(conn, `SELECT count(*) AS n FROM (SELECT * FROM ${a} EXCEPT ALL SELECT * FROM ${b})`), name).toBe(0);
-        expect(await rows(conn, `SELECT count(*) AS n FROM (SELECT * FROM ${b} EXCEPT ALL SELECT * FROM ${a})`), name).toBe(0);
-      }
-    } finally {
-      conn.closeSync();
-    }
-    expect(Object.keys(refresh.artifacts).sort()).toEqual(Object.keys(fresh.artifacts).sort());
-    for (const a of Object.values(fresh.artifacts)) {
-      expect(await sha256File(join(refreshDir, a.file)), a.file).toBe(await sha256File(join(freshDir, a.file)));
-    }
-    const bare = (m: Manifest) => m.sources.map(({ from_cache: _, ...s }) => s);
-    expect(bare(refresh)).toEqual(bare(fresh));
-    expect(refresh.match_rates).toEqual(fresh.match_rates);
+    await expectSameBuild(refreshDir, refresh, freshDir, fresh);
   });
 
   it('shows the change: the new sale is published, the deleted one is not', async () => {
@@ -135,9 +152,58 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     const files = readdirSync(matches).filter((n) => n.endsWith('.parquet'));
     expect(files.length).toBe(2);
     for (const f of files) writeFileSync(join(matches, f), 'not parquet');
+    // The street keys' entry too: its rows cut short.
+    const keys = readdirSync(matches).filter((n) => n.endsWith('.street_keys'));
+    expect(keys.length).toBe(1);
+    const parquet = join(matches, keys[0]!, 'rows.parquet');
+    writeFileSync(parquet, readFileSync(parquet).subarray(0, 100));
     const again = (await runBuild({ dataDir: join(tmp.dir, 'cached'), sourcesDir: join(tmp.dir, 'region'), log: quietLog, now })).manifest;
-    expect(again.quality.match_cache).toMatchObject({ corrupt: 2, reused: { sale: 0, epc: 0 } });
+    expect(again.quality.match_cache).toMatchObject({ corrupt: 3, reused: { sale: 0, epc: 0 }, tables: { street_keys: 'derived' } });
     expect(again.match_rates).toEqual(fresh.match_rates);
     expect(again.tables.sales!.rows).toBe(fresh.tables.sales!.rows);
+  }, 120_000);
+});
+
+describe('a refresh after a change to a file a reused stage reads', () => {
+  const dir = join(tmp.dir, 'feeds');
+  const sources = join(dir, 'region');
+  const cached = join(dir, 'cached');
+
+  /** A refresh with the cache, and a fresh build without it into a new folder, of the same sources. */
+  async function refreshAndFresh(name: string) {
+    const refreshed = (await runBuild({ dataDir: cached, sourcesDir: sources, log: quietLog, now })).manifest;
+    const uncached = join(dir, `uncached-${name}`);
+    const uncachedBuild = (await runBuild({ dataDir: uncached, sourcesDir: sources, log: quietLog, now, cache: false })).manifest;
+    return { refreshed, refreshedDir: join(cached, 'builds', refreshed.build_id), uncachedBuild, uncachedDir: join(uncached, 'builds', uncachedBuild.build_id) };
+  }
+
+  let base: Manifest;
+
+  beforeAll(async () => {
+    cpSync(await synthRegion(3000, 5), sources, { recursive: true });
+    base = (await runBuild({ dataDir: cached, sourcesDir: sources, log: quietLog, now })).manifest;
+  }, 120_000);
+
+  it('an Airbnb file: the STR marts run again, the rest is reused, and the build is a fresh one\'s', async () => {
+    const reviews = join(sources, 'airbnb', 'reviews.csv.gz');
+    const lines = gunzipSync(readFileSync(reviews)).toString('utf8').trimEnd().split('\n');
+    writeFileSync(reviews, gzipSync(lines.slice(0, -5).join('\n') + '\n'));
+    const r = await refreshAndFresh('airbnb');
+    expect(r.refreshed.quality.stage_output_cache).toMatchObject({ reused: ['addresses', 'spatial_flags', 'search-index'], computed: ['marts_str'], corrupt: 0 });
+    expect(r.refreshed.quality.match_cache).toMatchObject({ tables: { street_keys: 'loaded' } });
+    await expectSameBuild(r.refreshedDir, r.refreshed, r.uncachedDir, r.uncachedBuild);
+  }, 120_000);
+
+  it('the address base: every stage it feeds runs again, the street keys are derived again, and the build is a fresh one\'s', async () => {
+    const file = join(sources, 'addressbase', 'addressbase-core.csv');
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    // A second UPRN at the address of the tenth record: its sales become ambiguous.
+    const twin = lines[10]!.replace(/^\d+/, '999999999001');
+    appendFileSync(file, twin + '\n');
+    const r = await refreshAndFresh('addressbase');
+    expect(r.refreshed.quality.stage_output_cache).toMatchObject({ reused: [], computed: REUSABLE, corrupt: 0 });
+    expect(r.refreshed.quality.match_cache).toMatchObject({ tables: { street_keys: 'derived' }, reused: { sale: 0, epc: 0 } });
+    expect(r.refreshed.tables.properties!.rows).toBe(base.tables.properties!.rows + 1);
+    await expectSameBuild(r.refreshedDir, r.refreshed, r.uncachedDir, r.uncachedBuild);
   }, 120_000);
 });

@@ -7,6 +7,7 @@ export const addressesStage: Stage = {
   description: 'one row per address-base UPRN with coordinates, postcode geography, country and local authority',
   reads: ['stg_addressbase', 'stg_os_uprn', 'stg_onspd'],
   writes: ['addresses'],
+  reuse: { today: false },
   async run(ctx) {
     await runSql(ctx.conn, 'addresses');
     ctx.quality.addresses = await countRows(ctx.conn, 'addresses');

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildContext } from '../../../pipeline/context.ts';
 import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
-import { duckdbVersion, pruneUnused, publishEntry, sqlString as q } from '../../../pipeline/stage-cache.ts';
+import { duckdbVersion, pruneUnused, publishEntry, sqlString as q, writeDurable } from '../../../pipeline/stage-cache.ts';
 import { countRows } from '../../../pipeline/sql.ts';
 import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.ts';
 
@@ -36,6 +36,8 @@ export interface MatchCacheStats {
   reused: Record<string, number>;
   matched: Record<string, number>;
   corrupt: number;
+  /** Tables derived from the address base alone (the street keys): loaded from the cache, or derived and stored. */
+  tables: Record<string, 'loaded' | 'derived'>;
   /** Time spent hashing inputs and reading the cache, and writing it (the cache's own cost). */
   ms: { prepare: number; store: number };
 }
@@ -52,7 +54,7 @@ export class MatchCache {
   private readonly used = new Set<string>();
 
   private constructor(private readonly ctx: BuildContext, private readonly dir: string, private readonly key: string, read: boolean) {
-    this.stats = { read, reused: {}, matched: {}, corrupt: 0, ms: { prepare: 0, store: 0 } };
+    this.stats = { read, reused: {}, matched: {}, corrupt: 0, tables: {}, ms: { prepare: 0, store: 0 } };
   }
 
   /** `folder` is the caller's own (each prunes its own), `code` its `matcherCode`. */
@@ -120,6 +122,60 @@ export class MatchCache {
     this.stats.ms.store += Math.round(performance.now() - t0);
     await conn.run(`DROP TABLE _match_in_${name}`);
     await conn.run(`DROP TABLE _match_reuse_${name}`);
+  }
+
+  /**
+   * Loads `table`, a function of the address base alone (and of the code in the key), from
+   * its entry `<key>.<name>/` when there is a good one: a refresh with the same address base
+   * then does not derive it from every address again. Returns whether it did; an entry that
+   * fails to load is removed and counted, and the table left for the caller to derive.
+   */
+  async loadTable(name: string, table: string): Promise<boolean> {
+    const { conn } = this.ctx;
+    const dir = join(this.dir, `${this.key}.${name}`);
+    this.used.add(`${this.key}.${name}`);
+    if (!this.stats.read || !(await stat(dir).catch(() => undefined))) return false;
+    const t0 = performance.now();
+    try {
+      const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as { key: string; rows: number };
+      if (entry.key !== this.key) throw new Error(`entry holds key ${entry.key}`);
+      // One statement: a page that fails to decode leaves no table behind.
+      await conn.run(`CREATE TABLE ${table} AS SELECT * FROM read_parquet(${q(join(dir, 'rows.parquet'))})`);
+      const rows = await countRows(conn, table);
+      if (rows !== entry.rows) {
+        await conn.run(`DROP TABLE ${table}`);
+        throw new Error(`rows.parquet has ${rows} rows, entry says ${entry.rows}`);
+      }
+      this.stats.tables[name] = 'loaded';
+      return true;
+    } catch (e) {
+      this.stats.corrupt++;
+      this.ctx.log.warn({ stage: 'match_addresses', entry: dir, err: (e as Error).message }, 'unreadable match cache entry; deriving the table again');
+      await rm(dir, { recursive: true, force: true });
+      return false;
+    } finally {
+      this.stats.ms.prepare += Math.round(performance.now() - t0);
+    }
+  }
+
+  /** Stores `table` (derived this build) as the entry `loadTable` reads, under a temp name renamed when complete. */
+  async storeTable(name: string, table: string): Promise<void> {
+    const { conn } = this.ctx;
+    const t0 = performance.now();
+    this.stats.tables[name] = 'derived';
+    const tmp = join(this.dir, `${this.key}.${name}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await mkdir(tmp);
+      await conn.run(`COPY ${table} TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+      const fh = await open(join(tmp, 'rows.parquet'), 'r');
+      await fh.sync().finally(() => fh.close());
+      await writeDurable(join(tmp, 'entry.json'), JSON.stringify({ key: this.key, rows: await countRows(conn, table) }));
+      await publishEntry(tmp, join(this.dir, `${this.key}.${name}`));
+    } catch (e) {
+      await rm(tmp, { recursive: true, force: true });
+      this.ctx.log.warn({ stage: 'match_addresses', err: (e as Error).message }, 'could not write the match cache');
+    }
+    this.stats.ms.store += Math.round(performance.now() - t0);
   }
 
   async finish(): Promise<MatchCacheStats> {

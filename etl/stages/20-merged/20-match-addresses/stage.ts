@@ -38,6 +38,9 @@ export const matchAddresses: Stage = {
     const toMatch = async (name: string, sql: string, id: string) => (cache ? cache.prepare(name, sql, id) : sql);
     const saleSql = await toMatch('sale', sqlText('match_sales_to_match'), 'transaction_id');
     const epcSql = await toMatch('epc', sqlText('match_epc_to_match'), 'certificate_id');
+    // The street keys are the address base's alone (the key says which): loaded, matchByOutcode
+    // finds them and reads only the outcodes some record is in, not every address.
+    const keysLoaded = cache ? await cache.loadTable('street_keys', 'match_street_keys') : false;
     let [saleCount, epcCount] = await matchByOutcode(db, conn, [
       {
         table: 'sale_matches', key: 'sale',
@@ -49,6 +52,7 @@ export const matchAddresses: Stage = {
       },
     ]);
     if (cache) {
+      if (!keysLoaded) await cache.storeTable('street_keys', 'match_street_keys');
       await cache.complete('sale', 'sale_matches');
       await cache.complete('epc', 'epc_matches');
       ctx.quality.match_cache = await cache.finish();

@@ -8,6 +8,7 @@ export const flagsStage: Stage = {
   description: 'point-in-polygon of every UPRN against the planning layers in force (spatial index)',
   reads: ['addresses', 'stg_planning'],
   writes: ['uprn_flags', 'uprn_designations', 'planning_features'],
+  reuse: { today: true },
   async run(ctx) {
     ctx.quality.spatial_flags = await computeFlags(ctx.conn, 'addresses', { today: ctx.today });
     // The features themselves, for point queries and entry dates (GET /flood-risk, /planning/constraints).

@@ -14,6 +14,7 @@ export const searchIndexStage: Stage = {
   description: 'address search index (word postings, postcode ranges, display rows) written as search-index.bin',
   reads: ['addresses'],
   writes: [SEARCH_INDEX_FILE],
+  reuse: { today: false },
   async run(ctx) {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
     const n = Number((await queryRows(ctx.conn, sqlText('search_index_count')))[0]?.n ?? 0);

@@ -1,0 +1,295 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BuildContext, Stage } from './context.ts';
+import { codeFingerprint } from './code-fingerprint.ts';
+import { sha256File } from './discover.ts';
+import { queryRows } from './sql.ts';
+import { duckdbVersion, pruneUnused, publishEntry, sqlString as q, writeDurable } from './stage-cache.ts';
+import { STAGING_SPECS } from '../stages/10-staging/10-stage-sources/specs/index.ts';
+
+const ETL_DIR = join(import.meta.dirname, '..');
+
+/**
+ * The fingerprint of every stage's code and the pipeline's, taken when this module loads.
+ * A stage's output depends on the code of every stage before it that feeds it as well as
+ * its own; hashing all of it cannot miss one (an edit anywhere recomputes every stage once).
+ */
+const ETL_CODE = etlCodeFingerprint();
+
+/** `codeFingerprint` of every file under etl/pipeline and etl/stages; `seen` collects the files hashed (for tests). */
+export function etlCodeFingerprint(seen?: string[]): string {
+  return codeFingerprint(['pipeline', 'stages'].flatMap((d) => codeFiles(join(ETL_DIR, d))), seen);
+}
+
+/** Every `.ts` and `.sql` file under `dir` (the fingerprint walks the modules they import). */
+function codeFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => /\.(ts|sql)$/.test(f)).map((f) => join(dir, f)).sort();
+}
+
+/**
+ * The source kinds the stage at `index` of `stages` depends on: through each table in its
+ * `reads`, a staging table's kinds, or the kinds of the latest stage before it that writes
+ * the table (transitively). Undefined when some read is neither (a file, the sources folder):
+ * such a stage is never reused.
+ */
+export function sourceKindsOf(stages: readonly Stage[], index: number): Set<string> | undefined {
+  const kinds = new Set<string>();
+  for (const table of stages[index]!.reads) {
+    const staged = STAGING_SPECS.filter((s) => s.table === table);
+    if (staged.length > 0) {
+      for (const s of staged) kinds.add(s.kind);
+      continue;
+    }
+    const writer = stages.slice(0, index).findLastIndex((s) => s.writes.includes(table));
+    const upstream = writer < 0 ? undefined : sourceKindsOf(stages, writer);
+    if (!upstream) return undefined;
+    for (const k of upstream) kinds.add(k);
+  }
+  return kinds;
+}
+
+/**
+ * Runs the stage at `index` of `stages`, or, when it is reusable and its inputs are unchanged
+ * since a cached run, loads its output instead; a stage run with a key stores its output.
+ */
+export async function runStage(ctx: BuildContext, stages: readonly Stage[], index: number, outputs?: StageOutputCache): Promise<void> {
+  const stage = stages[index]!;
+  const key = outputs?.key(stages, index);
+  if (key && await outputs!.load(stage, key)) return;
+  const before = key ? await outputs!.snapshot() : undefined;
+  await stage.run(ctx);
+  if (key && before) await outputs!.store(stage, key, before);
+}
+
+interface TableEntry { name: string; rows: number; columns: string[] }
+interface Entry {
+  key: string;
+  stage: string;
+  tables: TableEntry[];
+  artifacts: Record<string, { file: string; description: string; bytes: number; sha256: string }>;
+  quality: Record<string, unknown>;
+  matchRates: Record<string, number>;
+}
+
+export interface StageOutputStats {
+  read: boolean;
+  /** Stages whose output came from the cache, and those computed (and stored). */
+  reused: string[];
+  computed: string[];
+  /** Computed stages whose output could not be stored (a reason each). */
+  not_stored: Record<string, string>;
+  corrupt: number;
+  pruned: number;
+  ms: { load: number; store: number };
+}
+
+/** What the build context holds that a stage may change, to see what it changed. */
+export interface Snapshot { tables: Set<string>; artifacts: Set<string>; quals: Map<string, string>; rates: Map<string, string>; sources: string }
+
+/**
+ * Output of stages reused from an earlier build (`DATA_DIR/cache/stages/<key>/`). A stage
+ * that declares `reuse` and whose inputs are all unchanged loads the tables it created (kept
+ * in a DuckDB file: exact types and row order), copies the files it wrote (search-index.bin)
+ * and gets back what it put in the manifest, instead of running. The key is the stage's name, every source file that feeds it (each
+ * kind's files in order: path, SHA-256, reader version; through its `reads`, transitively:
+ * `sourceKindsOf`), the code of every stage and of the pipeline, DuckDB's version, and the
+ * build's day when the stage declares it reads it. Entries are written under a temp name and
+ * renamed; one that fails any check on load (its key, each table's columns and row count,
+ * each file's size and SHA-256) is removed, counted and the stage run. Entries no build of
+ * the last 3 used are removed, as in the staging cache.
+ */
+export class StageOutputCache {
+  readonly stats: StageOutputStats;
+  private readonly used = new Set<string>();
+
+  private constructor(
+    private readonly ctx: BuildContext, private readonly dir: string, private readonly code: string, private readonly duckdb: string, read: boolean,
+  ) {
+    this.stats = { read, reused: [], computed: [], not_stored: {}, corrupt: 0, pruned: 0, ms: { load: 0, store: 0 } };
+  }
+
+  /** `code`: the code the entries depend on (tests give another to see it change the keys). */
+  static async open(ctx: BuildContext, code = ETL_CODE): Promise<StageOutputCache | undefined> {
+    if (!ctx.cache) return undefined;
+    const dir = join(ctx.cache.dir, 'stages');
+    await mkdir(dir, { recursive: true });
+    return new StageOutputCache(ctx, dir, code, await duckdbVersion(ctx.conn), ctx.cache.read);
+  }
+
+  /** The stage's key, or undefined when it is not reusable (no `reuse`, or an input that is not a table). */
+  key(stages: readonly Stage[], index: number): string | undefined {
+    const stage = stages[index]!;
+    if (!stage.reuse) return undefined;
+    const kinds = sourceKindsOf(stages, index);
+    if (!kinds) return undefined;
+    const files = [...kinds].sort().map((kind) => ({
+      kind,
+      version: STAGING_SPECS.find((s) => s.kind === kind)?.version,
+      files: this.ctx.sources.filter((s) => s.name === kind).map((s) => [s.path, s.sha256]),
+    }));
+    const today = stage.reuse.today ? this.ctx.today : null;
+    return createHash('sha256').update(JSON.stringify({
+      format: 1, stage: stage.name, code: this.code, duckdb: this.duckdb, sources: this.ctx.sourcesDir, files, today,
+    })).digest('hex');
+  }
+
+  /** Loads the stage's output under `key` when there is a good entry; false when it must run. */
+  async load(stage: Stage, key: string): Promise<boolean> {
+    this.used.add(key);
+    const dir = join(this.dir, key);
+    if (!this.stats.read || !(await stat(dir).catch(() => undefined))) return false;
+    const t0 = performance.now();
+    const created: string[] = [];
+    try {
+      const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as Entry;
+      if (entry.key !== key || entry.stage !== stage.name) throw new Error(`entry holds key ${entry.key} of ${entry.stage}`);
+      await this.ctx.conn.run(`ATTACH ${q(join(dir, 'tables.duckdb'))} AS ${IN_DB} (READ_ONLY)`);
+      try {
+        for (const t of entry.tables) {
+          // One statement per table: a block that fails its checksum leaves no table behind.
+          await this.ctx.conn.run(`CREATE TABLE ${ident(t.name)} AS SELECT * FROM ${IN_DB}.${ident(t.name)}`);
+          created.push(t.name);
+          const got = await columnsOf(this.ctx, t.name);
+          if (got.join() !== t.columns.join()) throw new Error(`${t.name}: columns ${got.join()} are not ${t.columns.join()}`);
+          const [n] = await queryRows(this.ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(t.name)}`);
+          if (Number(n?.n) !== t.rows) throw new Error(`${t.name}: ${String(n?.n)} rows, entry says ${t.rows}`);
+        }
+      } finally {
+        await this.ctx.conn.run(`DETACH ${IN_DB}`);
+      }
+      for (const a of Object.values(entry.artifacts)) {
+        const from = join(dir, 'files', a.file);
+        if ((await stat(from)).size !== a.bytes || (await sha256File(from)) !== a.sha256) throw new Error(`${a.file}: not the file stored`);
+        await copyFile(from, join(this.ctx.buildDir, a.file));
+      }
+      for (const [name, a] of Object.entries(entry.artifacts)) this.ctx.artifacts[name] = { file: a.file, description: a.description };
+      Object.assign(this.ctx.quality, entry.quality);
+      Object.assign(this.ctx.matchRates, entry.matchRates);
+      this.stats.reused.push(stage.name);
+      return true;
+    } catch (e) {
+      this.stats.corrupt++;
+      this.ctx.log.warn({ stage: stage.name, entry: key, err: (e as Error).message }, 'unreadable stage output cache entry; running the stage');
+      for (const t of created) await this.ctx.conn.run(`DROP TABLE IF EXISTS ${ident(t)}`);
+      await rm(dir, { recursive: true, force: true });
+      return false;
+    } finally {
+      this.stats.ms.load += Math.round(performance.now() - t0);
+    }
+  }
+
+  /** What the context holds before a stage runs, for `store` to see what the stage made. */
+  async snapshot(): Promise<Snapshot> {
+    return {
+      tables: new Set(await objectNames(this.ctx)),
+      quals: new Map(Object.entries(this.ctx.quality).map(([k, v]) => [k, JSON.stringify(v)])),
+      rates: new Map(Object.entries(this.ctx.matchRates).map(([k, v]) => [k, JSON.stringify(v)])),
+      artifacts: new Set(Object.keys(this.ctx.artifacts)),
+      sources: JSON.stringify(this.ctx.sources),
+    };
+  }
+
+  /**
+   * Stores what the stage made since `before`: every table it created (its `writes` and its
+   * working tables, which a later stage may read) into one DuckDB file, the files it added
+   * to the build, and what it put in the manifest. A stage seen to do anything else (drop a
+   * table, make a view, change the source reports) is not stored, so it runs again next
+   * time: reuse must give the same build.
+   */
+  async store(stage: Stage, key: string, before: Snapshot): Promise<void> {
+    const t0 = performance.now();
+    const { ctx } = this;
+    const after = await objectNames(ctx);
+    const [db] = await queryRows(ctx.conn, 'SELECT current_database() AS d');
+    const main = `${String(db?.d)}.main.`;
+    const madeQualified = after.filter((t) => !before.tables.has(t));
+    const gone = [...before.tables].filter((t) => !after.includes(t));
+    const refuse = (why: string) => {
+      this.stats.not_stored[stage.name] = why;
+      ctx.log.warn({ stage: stage.name, why }, 'stage output not cached');
+    };
+    this.stats.computed.push(stage.name);
+    if (gone.length > 0) return refuse(`dropped ${gone.join(', ')}`);
+    const other = madeQualified.filter((t) => !t.startsWith(main));
+    if (other.length > 0) return refuse(`made ${other.join(', ')} outside the main schema (a view or temp table)`);
+    const made = madeQualified.map((t) => t.slice(main.length));
+    if (JSON.stringify(ctx.sources) !== before.sources) return refuse('changed the source reports');
+    const tmp = join(this.dir, `${key}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await mkdir(join(tmp, 'files'), { recursive: true });
+      const tables: TableEntry[] = [];
+      const file = join(tmp, 'tables.duckdb');
+      // A DuckDB file, not Parquet: it gives every type back as it was (a sum's HUGEINT
+      // comes back from Parquet a DOUBLE), in the same row order, and checksums its blocks.
+      await ctx.conn.run(`ATTACH ${q(file)} AS ${OUT_DB}`);
+      try {
+        for (const name of made) {
+          await ctx.conn.run(`CREATE TABLE ${OUT_DB}.${ident(name)} AS SELECT * FROM ${main}${ident(name)}`);
+          const [n] = await queryRows(ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(name)}`);
+          tables.push({ name, rows: Number(n?.n), columns: await columnsOf(ctx, name) });
+        }
+      } finally {
+        await ctx.conn.run(`DETACH ${OUT_DB}`);
+      }
+      await fsyncFile(file);
+      const artifacts: Entry['artifacts'] = {};
+      for (const [name, a] of Object.entries(ctx.artifacts)) {
+        if (before.artifacts.has(name)) continue;
+        const to = join(tmp, 'files', a.file);
+        await copyFile(join(ctx.buildDir, a.file), to);
+        await fsyncFile(to);
+        artifacts[name] = { ...a, bytes: (await stat(to)).size, sha256: await sha256File(to) };
+      }
+      const changed = (now: Record<string, unknown>, was: Map<string, string>) =>
+        Object.fromEntries(Object.entries(now).filter(([k, v]) => was.get(k) !== JSON.stringify(v)));
+      const entry: Entry = {
+        key, stage: stage.name, tables, artifacts,
+        quality: changed(ctx.quality, before.quals), matchRates: changed(ctx.matchRates, before.rates) as Record<string, number>,
+      };
+      await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
+      await publishEntry(tmp, join(this.dir, key));
+    } catch (e) {
+      refuse(`could not write: ${(e as Error).message}`);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+      this.stats.ms.store += Math.round(performance.now() - t0);
+    }
+  }
+
+  /** Records this build's entries and removes those no recent build used. */
+  async finish(): Promise<StageOutputStats> {
+    this.stats.pruned = (await pruneUnused(this.dir, this.used)).length;
+    return this.stats;
+  }
+}
+
+/** The names the cache's database file is attached under while it is read or written. */
+const IN_DB = 'stage_cache_in';
+const OUT_DB = 'stage_cache_out';
+
+const ident = (name: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain table name: ${name}`);
+  return name;
+};
+
+/**
+ * Every table and view, qualified (`database.schema.name`, a view's with `view ` in front):
+ * only tables of the main schema are stored, so a stage that makes a view or a temp table is
+ * seen and refused.
+ */
+async function objectNames(ctx: BuildContext): Promise<string[]> {
+  const rows = await queryRows(ctx.conn, `SELECT database_name || '.' || schema_name || '.' || table_name AS n FROM duckdb_tables()
+    UNION ALL SELECT 'view ' || database_name || '.' || schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal`);
+  return rows.map((r) => String(r.n));
+}
+
+async function columnsOf(ctx: BuildContext, table: string): Promise<string[]> {
+  return (await queryRows(ctx.conn, `DESCRIBE ${ident(table)}`)).map((c) => `${String(c.column_name)} ${String(c.column_type)}`);
+}
+
+async function fsyncFile(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  await fh.sync().finally(() => fh.close());
+}
