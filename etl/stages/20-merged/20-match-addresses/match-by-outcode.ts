@@ -110,7 +110,7 @@ class Groups {
 }
 
 export interface MatchOptions {
-  /** Worker threads (1: this thread); default ETL_MATCH_THREADS, else 2. */
+  /** Worker threads (1: this thread); default ETL_MATCH_THREADS, else 1. */
   threads?: number;
   /** Records plus candidate rows per job (default JOB_ROWS); tests make it small to run many jobs. */
   jobRows?: number;
@@ -131,7 +131,7 @@ export interface MatchOptions {
  *
  * This thread reads the rows and writes the results; the keying and matching run in jobs of
  * whole groups (match-job.ts) on worker threads (match-threads.ts; ETL_MATCH_THREADS, default
- * 2), each holding only its jobs' candidates. Results are written in job order, so the
+ * 1: this thread), each holding only its jobs' candidates. Results are written in job order, so the
  * tables are the same, row for row and in order, whatever the number of threads.
  * Returns the number of records of each source.
  */

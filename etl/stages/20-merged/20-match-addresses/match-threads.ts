@@ -9,10 +9,13 @@ export interface JobRunner {
   close(): Promise<void>;
 }
 
-/** ETL_MATCH_THREADS: how many worker threads match addresses (default 2; 1 matches in the stage's own thread). */
+/**
+ * ETL_MATCH_THREADS: how many worker threads match addresses (default 1: the stage's own
+ * thread). Two measured slower and larger at 1M addresses on 2 cores (docs/etl.md, "Matching threads").
+ */
 export function matchThreads(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.ETL_MATCH_THREADS?.trim();
-  if (!v) return 2;
+  if (!v) return 1;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new Error(`ETL_MATCH_THREADS must be a whole number from 1, not "${v}"`);
   return n;
