@@ -7,9 +7,12 @@ WITH g AS (SELECT outcode, row_number() OVER (ORDER BY outcode) AS g FROM (SELEC
 wanted AS (
   SELECT uprn FROM addresses WHERE postcode IN (SELECT postcode FROM match_in)
   UNION
-  SELECT k.uprn FROM match_street_keys k JOIN addresses a USING (uprn)
-  JOIN (SELECT DISTINCT outcode, street_town FROM match_in WHERE street_town IS NOT NULL) i
-    ON i.street_town = k.street_town AND i.outcode = split_part(a.postcode, ' ', 1)
+  -- The street keys the records name first, then their addresses: joined the other way round
+  -- (keys to addresses, then the outcode test) DuckDB took 16 s at 1M addresses, this 0.2 s.
+  SELECT a.uprn
+  FROM (SELECT k.uprn, i.outcode FROM (SELECT DISTINCT outcode, street_town FROM match_in WHERE street_town IS NOT NULL) i
+        JOIN match_street_keys k USING (street_town)) ki
+  JOIN addresses a ON a.uprn = ki.uprn AND split_part(a.postcode, ' ', 1) = ki.outcode
 )
 SELECT g.g, a.uprn, a.postcode, a.post_town, a.sub_building, a.building_name, a.building_number, a.street_name
 FROM addresses a JOIN g ON g.outcode = split_part(a.postcode, ' ', 1)
