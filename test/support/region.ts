@@ -10,10 +10,15 @@ import { generateRegion } from '../../etl/synth/generate.ts';
 
 const regions = new Map<string, Promise<string>>();
 const folders: string[] = [];
-// Each test file runs in its own process: its regions go when it exits.
-process.on('exit', () => {
-  for (const f of folders) rmSync(f, { recursive: true, force: true });
-});
+const removeFolders = () => {
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+};
+// Each test file runs in its own process: its regions go when it exits. Vitest ends its
+// forked workers without an 'exit' event (two folders left in /tmp per file), so under
+// vitest they go after the file's last test; the benches that import this module keep the
+// exit hook.
+process.on('exit', removeFolders);
+if (process.env.VITEST) (await import('vitest')).afterAll(removeFolders);
 
 /**
  * A synthetic region generated once per (addresses, seed) per test process into a temp
