@@ -84,14 +84,15 @@ export async function pruneUnused(dir: string, used: ReadonlySet<string>): Promi
   return removed;
 }
 
+/** fsyncs a written file or folder, so an entry renamed into place holds what was written. */
+export async function fsyncPath(path: string): Promise<void> {
+  const fh = await open(path, 'r');
+  await fh.sync().finally(() => fh.close());
+}
+
 /** Moves a fully written temp folder to its final name (replacing an older copy). */
 export async function publishEntry(tmp: string, final: string): Promise<void> {
-  const fh = await open(tmp, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  await fsyncPath(tmp);
   await rm(final, { recursive: true, force: true });
   await rename(tmp, final);
 }
@@ -226,8 +227,7 @@ export class StageCache {
         as_of: r.as_of, today: r.today, dates: r.dates,
       };
       await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
-      const fh = await open(join(tmp, 'rows.parquet'), 'r');
-      await fh.sync().finally(() => fh.close());
+      await fsyncPath(join(tmp, 'rows.parquet'));
       await publishEntry(tmp, join(this.dir, key));
     } catch (e) {
       await rm(tmp, { recursive: true, force: true });

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildContext, Stage } from './context.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
 import { sha256File } from './discover.ts';
 import { queryRows } from './sql.ts';
-import { duckdbVersion, pruneUnused, publishEntry, sqlString as q, writeDurable } from './stage-cache.ts';
+import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, sqlString as q, writeDurable } from './stage-cache.ts';
 import { STAGING_SPECS } from '../stages/10-staging/10-stage-sources/specs/index.ts';
 
 const ETL_DIR = join(import.meta.dirname, '..');
@@ -233,13 +233,13 @@ export class StageOutputCache {
       } finally {
         await ctx.conn.run(`DETACH ${OUT_DB}`);
       }
-      await fsyncFile(file);
+      await fsyncPath(file);
       const artifacts: Entry['artifacts'] = {};
       for (const [name, a] of Object.entries(ctx.artifacts)) {
         if (before.artifacts.has(name)) continue;
         const to = join(tmp, 'files', a.file);
         await copyFile(join(ctx.buildDir, a.file), to);
-        await fsyncFile(to);
+        await fsyncPath(to);
         artifacts[name] = { ...a, bytes: (await stat(to)).size, sha256: await sha256File(to) };
       }
       const changed = (now: Record<string, unknown>, was: Map<string, string>) =>
@@ -287,9 +287,4 @@ async function objectNames(ctx: BuildContext): Promise<string[]> {
 
 async function columnsOf(ctx: BuildContext, table: string): Promise<string[]> {
   return (await queryRows(ctx.conn, `DESCRIBE ${ident(table)}`)).map((c) => `${String(c.column_name)} ${String(c.column_type)}`);
-}
-
-async function fsyncFile(path: string): Promise<void> {
-  const fh = await open(path, 'r');
-  await fh.sync().finally(() => fh.close());
 }

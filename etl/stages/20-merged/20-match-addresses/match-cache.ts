@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildContext } from '../../../pipeline/context.ts';
 import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
-import { duckdbVersion, pruneUnused, publishEntry, sqlString as q, writeDurable } from '../../../pipeline/stage-cache.ts';
+import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, sqlString as q, writeDurable } from '../../../pipeline/stage-cache.ts';
 import { countRows } from '../../../pipeline/sql.ts';
 import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.ts';
 
@@ -167,8 +167,7 @@ export class MatchCache {
     try {
       await mkdir(tmp);
       await conn.run(`COPY ${table} TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
-      const fh = await open(join(tmp, 'rows.parquet'), 'r');
-      await fh.sync().finally(() => fh.close());
+      await fsyncPath(join(tmp, 'rows.parquet'));
       await writeDurable(join(tmp, 'entry.json'), JSON.stringify({ key: this.key, rows: await countRows(conn, table) }));
       await publishEntry(tmp, join(this.dir, `${this.key}.${name}`));
     } catch (e) {
