@@ -5,15 +5,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows, sqlText } from '../../../etl/pipeline/sql.ts';
 import { addressBaseKey, recordKey, type KeyKind } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
-import { matchByOutcode, type MatchInput, type MatchSource } from '../../../etl/stages/20-merged/20-match-addresses/match-by-outcode.ts';
+import { matchByOutcode, type MatchSource } from '../../../etl/stages/20-merged/20-match-addresses/match-by-outcode.ts';
 import { AddressMatcher, type MatchResult } from '../../../etl/stages/20-merged/20-match-addresses/matcher.ts';
-import { matchInputs } from '../../../etl/stages/20-merged/20-match-addresses/stage.ts';
 import { normalisePostcode, normaliseText } from '../../../schemas/address-normalise.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { stagedContext } from '../../support/region.ts';
 
 type Row = { id: string; uprn: string | null; method: string | null; score: number | null; reason: string | null };
+/** A record as the matcher must read it: postcode and town normalised by the reference functions. */
+type MatchInput = { id: string; postcode: string | undefined; town: string; parts: (string | undefined)[] };
 const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
+
+/** The records a source's query selects, normalised in JS as the matcher did before match_in was built in SQL. */
+async function jsInputs(conn: DuckDBConnection, source: Pick<MatchSource, 'sql' | 'id' | 'parts'>): Promise<MatchInput[]> {
+  return (await queryRows(conn, source.sql)).map((r) => ({
+    id: String(r[source.id]), postcode: normalisePostcode(s(r.postcode)), town: normaliseText(s(r.town)), parts: source.parts.map((p) => s(r[p])),
+  }));
+}
 
 /** The reference: every address in one AddressMatcher (the matcher as it ran before streaming). */
 async function wholeMap(conn: DuckDBConnection): Promise<AddressMatcher> {
@@ -46,27 +54,21 @@ async function reference(conn: DuckDBConnection, inputs: MatchInput[], kind: Key
   return { rows: rows.sort(byId), crossOutcode };
 }
 
-async function collect(it: AsyncIterable<MatchInput>): Promise<MatchInput[]> {
-  const out: MatchInput[] = [];
-  for await (const i of it) out.push(i);
-  return out;
-}
-
 describe('matchByOutcode on a synthetic region (8,000 addresses, seed 11)', () => {
   let ctx: BuildContext;
   beforeAll(async () => {
     ctx = await stagedContext(8000, 11);
   }, 600_000);
 
-  const cases: [string, string, string, (r: Record<string, unknown>) => (string | undefined)[], KeyKind][] = [
-    ['sale_matches', sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)], 'sale'],
-    ['epc_matches', sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)], 'epc'],
-    ['listing_matches', 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', 'listing_id', (r) => [s(r.address_1), s(r.address_2), s(r.address_3)], 'epc'],
-    ['hmo_matches', sqlText('hmo_to_match'), 'id', (r) => [String(r.address), s(r.town)], 'register'],
+  const cases: MatchSource[] = [
+    { table: 'sale_matches', sql: sqlText('match_sales_to_match'), id: 'transaction_id', parts: ['saon', 'paon', 'street'], key: 'sale' },
+    { table: 'epc_matches', sql: sqlText('match_epc_to_match'), id: 'certificate_id', parts: ['address1', 'address2', 'address3'], key: 'epc' },
+    { table: 'listing_matches', sql: 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', id: 'listing_id', parts: ['address_1', 'address_2', 'address_3'], key: 'epc' },
+    { table: 'hmo_matches', sql: sqlText('hmo_to_match'), id: 'id', parts: ['address', 'town'], key: 'register' },
   ];
-  for (const [name, sql, id, parts, kind] of cases) {
+  for (const { table: name, key: kind, ...source } of cases) {
     it(`writes the same ${name} rows as the whole-map matcher`, async () => {
-      const inputs = await collect(matchInputs(ctx, sql, id, parts));
+      const inputs = await jsInputs(ctx.conn, source);
       const want = await reference(ctx.conn, inputs, kind);
       expect(inputs.length).toBeGreaterThan(0);
       // The build wrote the table through the streamed path.
@@ -89,8 +91,8 @@ describe('matchByOutcode on worker threads (synthetic region, 8,000 addresses, s
   /** Every row of a table in the order it was written. */
   const written = (t: string) => queryRows(ctx.conn, `SELECT * FROM ${t}`);
   const sources = (suffix: string, saleKind: KeyKind = 'sale'): MatchSource[] => [
-    { table: `sale_${suffix}`, key: saleKind, inputs: matchInputs(ctx, sqlText('match_sales_to_match'), 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]) },
-    { table: `epc_${suffix}`, key: 'epc', inputs: matchInputs(ctx, sqlText('match_epc_to_match'), 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]) },
+    { table: `sale_${suffix}`, key: saleKind, sql: sqlText('match_sales_to_match'), id: 'transaction_id', parts: ['saon', 'paon', 'street'] },
+    { table: `epc_${suffix}`, key: 'epc', sql: sqlText('match_epc_to_match'), id: 'certificate_id', parts: ['address1', 'address2', 'address3'] },
   ];
 
   it('writes the same rows in the same order on one thread as on two or three workers, in many small jobs, street keys included', async () => {
@@ -140,9 +142,10 @@ describe.skipIf(!hasRaw(LINKED))('matchByOutcode on real addresses (the linked P
     // The homes' Price Paid addresses as the address base (PAON as the building name keys the same numbers and words).
     await conn.run(`CREATE TABLE addresses (uprn BIGINT, postcode VARCHAR, outcode VARCHAR, post_town VARCHAR,
       sub_building VARCHAR, building_name VARCHAR, building_number VARCHAR, street_name VARCHAR)`);
+    await conn.run('CREATE TABLE certs (id VARCHAR, postcode VARCHAR, town VARCHAR, address1 VARCHAR, address2 VARCHAR, address3 VARCHAR)');
     const seen = new Set<string>();
     const app = await conn.createAppender('addresses');
-    const inputs: MatchInput[] = [];
+    const certs = await conn.createAppender('certs');
     rows.forEach((r, i) => {
       const pc = normalisePostcode(r.postcode);
       if (!seen.has(r.uprn!) && pc) {
@@ -154,20 +157,23 @@ describe.skipIf(!hasRaw(LINKED))('matchByOutcode on real addresses (the linked P
         app.endRow();
       }
       // Every fifth certificate's postcode mistyped (a postcode no home has), every seventh missing.
-      const postcode = i % 7 === 0 ? undefined : i % 5 === 0 ? 'ZZ9 9ZZ' : pc;
-      inputs.push({ id: `c${i}`, postcode, town: normaliseText(r.towncity), parts: [r.address1, r.address2, r.address3] });
+      // The certificate's own postcode as written (the matcher makes it canonical), else the mistyped one.
+      const postcode = i % 7 === 0 ? undefined : i % 5 === 0 ? 'ZZ9 9ZZ' : r.postcode;
+      for (const v of [`c${i}`, postcode, r.towncity, r.address1, r.address2, r.address3]) (v ? certs.appendVarchar(v) : certs.appendNull());
+      certs.endRow();
     });
-    app.flushSync();
-    app.closeSync();
-    const want = await reference(conn, inputs, 'epc');
-    async function* fed() {
-      yield* inputs;
+    for (const a of [app, certs]) {
+      a.flushSync();
+      a.closeSync();
     }
+    const source: MatchSource = { table: 'cert_matches', key: 'epc', sql: 'SELECT * FROM certs', id: 'id', parts: ['address1', 'address2', 'address3'] };
+    const inputs = await jsInputs(conn, source);
+    const want = await reference(conn, inputs, 'epc');
     // Two worker threads, then one (the street keys written once, by the first run).
-    await matchByOutcode(db, conn, [{ table: 'cert_matches', inputs: fed(), key: 'epc' }], { threads: 2 });
+    await matchByOutcode(db, conn, [source], { threads: 2 });
     expect(await table(conn, 'cert_matches')).toEqual(want.rows);
     const threaded = await queryRows(conn, 'SELECT * FROM cert_matches');
-    await matchByOutcode(db, conn, [{ table: 'cert_matches', inputs: fed(), key: 'epc' }], { threads: 1 });
+    await matchByOutcode(db, conn, [source], { threads: 1 });
     expect(await queryRows(conn, 'SELECT * FROM cert_matches')).toEqual(threaded);
     expect(want.crossOutcode).toBeGreaterThan(100);
     expect(want.rows.filter((r) => r.uprn !== null).length).toBeGreaterThan(inputs.length * 0.8);

@@ -1,25 +1,12 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { recordKey, type KeyKind } from './keys.ts';
 import type { MatchResult } from './matcher.ts';
-import { input, streetTown, type Input, type MatchJob, type MatchJobResult, type Row } from './match-job.ts';
+import { loadMatchIn, type MatchSource } from './match-in.ts';
+import type { MatchJob, MatchJobResult, Row } from './match-job.ts';
 import { inThread, matchThreads, workerThreads } from './match-threads.ts';
 import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
-import { appendRows, createTable, openAppender, type RowSink, type StageColumn } from '../../../pipeline/load-rows.ts';
+import { createTable, openAppender, type RowSink, type StageColumn } from '../../../pipeline/load-rows.ts';
 
-/** One record to match: its id, canonical postcode, normalised town and the address parts its key is read from. */
-export interface MatchInput {
-  id: string;
-  postcode: string | undefined;
-  town: string;
-  parts: readonly (string | undefined)[];
-}
-
-/** Records of one kind and the table their matches go to; `key` names how a record's parts read as its key (keys.ts recordKey). */
-export interface MatchSource {
-  table: string;
-  inputs: AsyncIterable<MatchInput>;
-  key: KeyKind;
-}
+export type { MatchSource } from './match-in.ts';
 
 export interface MatchRow {
   id: string;
@@ -34,24 +21,13 @@ export const MATCH_COLUMNS: StageColumn<MatchRow>[] = [
   { name: 'reason', type: 'VARCHAR', get: (r) => (r.result.uprn === null ? r.result.reason : null) },
 ];
 
-type Deferred = Input & { streetTown: string };
-
-const RECORD_COLUMNS: StageColumn<Input>[] = [
-  { name: 'src', type: 'INTEGER', get: (r) => r.src },
-  { name: 'id', type: 'VARCHAR', get: (r) => r.id },
-  { name: 'postcode', type: 'VARCHAR', get: (r) => r.postcode },
-  { name: 'town', type: 'VARCHAR', get: (r) => r.town },
-  { name: 'p1', type: 'VARCHAR', get: (r) => r.parts[0] },
-  { name: 'p2', type: 'VARCHAR', get: (r) => r.parts[1] },
-  { name: 'p3', type: 'VARCHAR', get: (r) => r.parts[2] },
+/** A record as the work table holds it (match_in: town as written), set aside for the street pass under its street key. */
+type Deferred = { row: Row; streetTown: string };
+const DEFERRED_COLUMNS: StageColumn<Deferred>[] = [
+  { name: 'src', type: 'INTEGER', get: (d) => d.row.src },
+  ...(['id', 'postcode', 'town', 'p1', 'p2', 'p3'] as const).map((name) => ({ name, type: 'VARCHAR' as const, get: (d: Deferred) => d.row[name] })),
+  { name: 'street_town', type: 'VARCHAR', get: (d) => d.streetTown },
 ];
-type Tagged = Input & { streetTown?: string };
-const IN_COLUMNS: StageColumn<Tagged>[] = [
-  ...RECORD_COLUMNS,
-  { name: 'outcode', type: 'VARCHAR', get: (r) => r.postcode?.split(' ')[0] },
-  { name: 'street_town', type: 'VARCHAR', get: (r) => r.streetTown },
-];
-const DEFERRED_COLUMNS: StageColumn<Deferred>[] = [...RECORD_COLUMNS, { name: 'street_town', type: 'VARCHAR', get: (r) => r.streetTown }];
 const STREET_KEY_COLUMNS: StageColumn<{ uprn: number; key: string }>[] = [
   { name: 'uprn', type: 'BIGINT', get: (r) => r.uprn },
   { name: 'street_town', type: 'VARCHAR', get: (r) => r.key },
@@ -143,11 +119,7 @@ export async function matchByOutcode(
   // can meet are read: those in their postcodes and on their streets (match_groups_candidates).
   const [has] = await queryRows(conn, sqlText('match_street_keys_exists'));
   const writeKeys = Number(has?.n) === 0;
-  await createTable(conn, 'match_in', IN_COLUMNS);
-  const counts: number[] = [];
-  for (const [src, source] of sources.entries()) {
-    counts.push(await appendRows(conn, 'match_in', IN_COLUMNS, tagged(source.inputs, src, writeKeys ? undefined : source.key)));
-  }
+  const counts = await loadMatchIn(db, conn, sources, !writeKeys);
   // Each open appender on a connection of its own.
   const conns = [conn, ...(await Promise.all(sources.slice(1).map(() => db.connect())))];
   const side = await db.connect();
@@ -198,7 +170,7 @@ export async function matchByOutcode(
       job.records.forEach((row, i) => {
         const o = r.outcomes[i]!;
         if (typeof o === 'string') {
-          deferred.add({ ...input(row), streetTown: o });
+          deferred.add({ row, streetTown: o });
           nDeferred++;
         } else outs[Number(row.src)]!.add({ id: String(row.id), result: o });
       });
@@ -271,12 +243,4 @@ export async function matchByOutcode(
   }
   for (const t of ['match_in', 'match_deferred']) await runSql(conn, `drop_${t}`);
   return counts;
-}
-
-/** The records of source `src`; given their key kind, each with the street key (STREET|TOWN) its street fallback looks up. */
-async function* tagged(inputs: AsyncIterable<MatchInput>, src: number, kind?: KeyKind): AsyncGenerator<Tagged> {
-  for await (const i of inputs) {
-    const street = kind && recordKey(kind, i.parts).street;
-    yield { ...i, src, streetTown: street ? streetTown(street, i.town) : undefined };
-  }
 }

@@ -4,7 +4,7 @@ import { AddressMatcher, type Candidate, type MatchResult } from './matcher.ts';
 /** A row as DuckDB streams it (JSON-safe values); the structured clone a worker receives keeps it as is. */
 export type Row = Record<string, string | number | boolean | null>;
 
-/** One record to match as the work table holds it: source number, id, postcode, town, address parts. */
+/** One record to match: source number, id, canonical postcode, normalised town, address parts. */
 export interface Input {
   src: number;
   id: string;
@@ -46,8 +46,9 @@ export function candidate(a: Row): Candidate {
   return { uprn: Number(a.uprn), postcode: String(a.postcode), town: normalise(s(a.post_town)), key: addressBaseKey(a as never) };
 }
 
+/** A record of the work table (match_in, match_deferred: the town as the source writes it) as the matcher reads it. */
 export function input(r: Row): Input {
-  return { src: Number(r.src), id: String(r.id), postcode: s(r.postcode), town: String(r.town ?? ''), parts: [s(r.p1), s(r.p2), s(r.p3)] };
+  return { src: Number(r.src), id: String(r.id), postcode: s(r.postcode), town: normalise(s(r.town)), parts: [s(r.p1), s(r.p2), s(r.p3)] };
 }
 
 /** No candidates: the answer for a record whose postcode has no address and that names no street. */

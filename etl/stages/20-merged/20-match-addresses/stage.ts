@@ -1,6 +1,5 @@
-import { normalisePostcode, normaliseText } from '../../../../schemas/address-normalise.ts';
-import { matchByOutcode, type MatchInput } from './match-by-outcode.ts';
-import { countRows, queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { matchByOutcode } from './match-by-outcode.ts';
+import { countRows, queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { MatchCache, matcherCode } from './match-cache.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 
@@ -8,17 +7,6 @@ export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
 
 /** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
 const MATCH_CODE = matcherCode(import.meta.filename);
-
-const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
-
-/** The rows of a query as matcher inputs: `id`, `postcode`, `town`, and `parts` read from each row. */
-export async function* matchInputs(
-  ctx: Pick<BuildContext, 'db'>, sql: string, id: string, parts: (r: Record<string, unknown>) => (string | undefined)[],
-): AsyncGenerator<MatchInput> {
-  for await (const r of streamRows(ctx.db, sql)) {
-    yield { id: String(r[id]), postcode: normalisePostcode(s(r.postcode)), town: normaliseText(s(r.town)), parts: parts(r) };
-  }
-}
 
 /**
  * Matches every current price-paid sale and every certificate without a known UPRN to the
@@ -42,14 +30,8 @@ export const matchAddresses: Stage = {
     // finds them and reads only the outcodes some record is in, not every address.
     const keysLoaded = cache ? await cache.loadTable('street_keys', 'match_street_keys') : false;
     let [saleCount, epcCount] = await matchByOutcode(db, conn, [
-      {
-        table: 'sale_matches', key: 'sale',
-        inputs: matchInputs(ctx, saleSql, 'transaction_id', (r) => [s(r.saon), s(r.paon), s(r.street)]),
-      },
-      {
-        table: 'epc_matches', key: 'epc',
-        inputs: matchInputs(ctx, epcSql, 'certificate_id', (r) => [s(r.address1), s(r.address2), s(r.address3)]),
-      },
+      { table: 'sale_matches', key: 'sale', sql: saleSql, id: 'transaction_id', parts: ['saon', 'paon', 'street'] },
+      { table: 'epc_matches', key: 'epc', sql: epcSql, id: 'certificate_id', parts: ['address1', 'address2', 'address3'] },
     ]);
     if (cache) {
       if (!keysLoaded) await cache.storeTable('street_keys', 'match_street_keys');

@@ -1,13 +1,10 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { queryRows, runSql } from '../../../pipeline/sql.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
-import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
 import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
 
 /** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
 const MATCH_CODE = matcherCode(import.meta.filename);
-
-const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
 /**
  * Location marts from police.uk crime, GIAS and the agents' listing feeds (docs/sources/;
@@ -27,10 +24,7 @@ export const locationMartsStage: Stage = {
     const cache = await MatchCache.open(ctx, 'listings', MATCH_CODE);
     const all = 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current';
     const toMatch = cache ? await cache.prepare('listing', all, 'listing_id') : all;
-    await matchByOutcode(db, conn, [{
-      table: 'listing_matches', key: 'epc',
-      inputs: matchInputs(ctx, toMatch, 'listing_id', (r) => [s(r.address_1), s(r.address_2), s(r.address_3)]),
-    }]);
+    await matchByOutcode(db, conn, [{ table: 'listing_matches', key: 'epc', sql: toMatch, id: 'listing_id', parts: ['address_1', 'address_2', 'address_3'] }]);
     if (cache) {
       await cache.complete('listing', 'listing_matches');
       ctx.quality.listing_match_cache = await cache.finish();

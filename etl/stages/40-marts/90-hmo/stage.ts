@@ -2,13 +2,10 @@ import type { Stage } from '../../../pipeline/context.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
 import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
-import { matchInputs } from '../../20-merged/20-match-addresses/stage.ts';
 import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
 
 /** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
 const MATCH_CODE = matcherCode(import.meta.filename);
-
-const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v));
 
 /**
  * The published HMO licence table (`hmo_licences`, contract in schemas/tables/hmo.ts;
@@ -40,10 +37,7 @@ export const hmoLicencesStage: Stage = {
     const cache = await MatchCache.open(ctx, 'hmo', MATCH_CODE);
     const toMatch = cache ? await cache.prepare('hmo', sqlText('hmo_to_match'), 'id') : sqlText('hmo_to_match');
     // The line's key cuts the post town off, so the town travels raw as the second part.
-    await matchByOutcode(db, conn, [{
-      table: 'hmo_matches', key: 'register',
-      inputs: matchInputs(ctx, toMatch, 'id', (r) => [String(r.address), s(r.town)]),
-    }]);
+    await matchByOutcode(db, conn, [{ table: 'hmo_matches', key: 'register', sql: toMatch, id: 'id', parts: ['address', 'town'] }]);
     if (cache) {
       await cache.complete('hmo', 'hmo_matches');
       ctx.quality.hmo_match_cache = await cache.finish();
