@@ -53,7 +53,7 @@ async function comparable(conn: Awaited<ReturnType<DuckDBInstance['connect']>>, 
 }
 
 /** The stages whose output a refresh of Price Paid alone reuses. */
-const REUSABLE = ['addresses', 'spatial_flags', 'search-index', 'marts_str'];
+const REUSABLE = ['addresses', 'certificates', 'spatial_flags', 'search-index', 'marts_str'];
 
 /** Every published table (rows compared both ways), the binary files byte for byte, the source reports and match rates. */
 async function expectSameBuild(aDir: string, a: Manifest, bDir: string, b: Manifest): Promise<void> {
@@ -206,7 +206,7 @@ describe('a refresh after a change to a file a reused stage reads', () => {
     const lines = gunzipSync(readFileSync(reviews)).toString('utf8').trimEnd().split('\n');
     writeFileSync(reviews, gzipSync(lines.slice(0, -5).join('\n') + '\n'));
     const r = await refreshAndFresh('airbnb');
-    expect(r.refreshed.quality.stage_output_cache).toMatchObject({ reused: ['addresses', 'spatial_flags', 'search-index'], computed: ['marts_str'], corrupt: 0 });
+    expect(r.refreshed.quality.stage_output_cache).toMatchObject({ reused: ['addresses', 'certificates', 'spatial_flags', 'search-index'], computed: ['marts_str'], corrupt: 0 });
     expect(r.refreshed.quality.match_cache).toMatchObject({ tables: { street_keys: 'loaded' } });
     await expectSameBuild(r.refreshedDir, r.refreshed, r.uncachedDir, r.uncachedBuild);
   }, 120_000);
