@@ -24,6 +24,10 @@ export const ManifestTable = z.object({
   rows: z.number().int().nonnegative(),
   bytes: z.number().int().nonnegative(),
   sort_key: z.array(z.string()),
+  /** What the file's content is a function of (etl/pipeline/write-tables.ts): a later build with the same key links this file. */
+  content_key: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** The file's SHA-256, checked before a later build links it. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
 });
 
 /** A non-table file a build publishes (e.g. the search index), verified like a table. */

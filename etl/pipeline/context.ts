@@ -56,5 +56,11 @@ export interface Stage {
    * date (`ctx.today`, `ctx.now`).
    */
   reuse?: { today: boolean };
+  /**
+   * For a table in `writes` made from only some of `reads`: those. A later stage reading
+   * only such tables is keyed by fewer source files (`certificates`, reading the certificate
+   * matches, is not Price Paid's). A table left out is taken to depend on every read.
+   */
+  derives?: Record<string, string[]>;
   run(ctx: BuildContext): Promise<void>;
 }

@@ -6,9 +6,10 @@ import { beginBuild, currentBuildId, promoteBuild, pruneBuilds, readManifest, wr
 import { buildDir } from '../publish/layout.ts';
 import type { BuildContext, EtlLogger } from './context.ts';
 import { discoverSources } from './discover.ts';
-import { countRows, queryRows } from './sql.ts';
+import { queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
 import { runStage, StageOutputCache } from './stage-output-cache.ts';
+import { type PreviousBuild, writeTables } from './write-tables.ts';
 import { checkBuildTables } from '../../schemas/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
@@ -37,7 +38,7 @@ export class BuildValidationError extends Error {
 /**
  * Runs one build: discovers the sources, runs every stage in order into a `.partial`
  * folder, writes each published table as Parquet (its contract's columns, in order, sorted by
- * its key), writes the manifest, validates (the files against the contracts in
+ * its key; a table unchanged since the current build links that build's file), writes the manifest, validates (the files against the contracts in
  * schemas/tables/, their row rules, counts against the previous build), and only then switches
  * `current`. Any failure leaves `current` where it was and removes the partial folder (a
  * killed run's folder is removed by the next run's prune). Callers hold the ETL lock
@@ -71,7 +72,9 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     }
     if (outputs) ctx.quality.stage_output_cache = await outputs.finish();
     const t0 = performance.now();
-    const tables = await writeTables(ctx);
+    // An unchanged table's file is the current build's, linked (write-tables.ts); --no-cache writes every one.
+    const { tables, stats } = await writeTables(ctx, opts.cache === false ? undefined : await currentBuild(opts.dataDir));
+    ctx.quality.table_files = stats;
     timings.write_tables = Math.round(performance.now() - t0);
     const artifacts: Manifest['artifacts'] = {};
     for (const [name, a] of Object.entries(ctx.artifacts)) {
@@ -99,27 +102,21 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   }
 }
 
+/** The build `current` points at, with its manifest; undefined when there is none or it does not read. */
+async function currentBuild(dataDir: string): Promise<PreviousBuild | undefined> {
+  const id = await currentBuildId(dataDir);
+  if (!id) return undefined;
+  const dir = buildDir(dataDir, id);
+  const manifest = await readManifest(dir).catch(() => undefined);
+  return manifest && { dir, manifest };
+}
+
 /** DuckDB's memory limit for a build: ETL_MEMORY_LIMIT (a DuckDB size such as `1GB`, `512MB`), else 1GB. */
 export function etlMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
   const v = env.ETL_MEMORY_LIMIT?.trim();
   if (!v) return '1GB';
   if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KIB|MIB|GIB|TIB)$/i.test(v)) throw new Error(`ETL_MEMORY_LIMIT: not a size like 1GB or 512MB: ${v}`);
   return v;
-}
-
-async function writeTables(ctx: BuildContext): Promise<Manifest['tables']> {
-  const out: Manifest['tables'] = {};
-  for (const t of ctx.published) {
-    const file = `${t.name}.parquet`;
-    const path = join(ctx.buildDir, file).replaceAll("'", "''");
-    // The contract's columns in its order: a column the SQL lost fails here, by name.
-    const columns = t.columns.map((c) => c.name).join(', ');
-    await ctx.conn.run(
-      `COPY (SELECT ${columns} FROM ${t.name} ORDER BY ${t.sortKey.join(', ')}) TO '${path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`,
-    );
-    out[t.name] = { file, rows: await countRows(ctx.conn, t.name), bytes: (await stat(join(ctx.buildDir, file))).size, sort_key: t.sortKey };
-  }
-  return out;
 }
 
 async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions): Promise<void> {

@@ -30,20 +30,21 @@ function codeFiles(dir: string): string[] {
 
 /**
  * The source kinds the stage at `index` of `stages` depends on: through each table in its
- * `reads`, a staging table's kinds, or the kinds of the latest stage before it that writes
- * the table (transitively). Undefined when some read is neither (a file, the sources folder):
- * such a stage is never reused.
+ * `reads` (or `tables`, some of them), a staging table's kinds, or the kinds of the latest
+ * stage before it that writes the table (transitively: the reads that stage `derives` the
+ * table from, else all its reads). Undefined when some read is neither (a file, the sources
+ * folder): such a stage is never reused.
  */
-export function sourceKindsOf(stages: readonly Stage[], index: number): Set<string> | undefined {
+export function sourceKindsOf(stages: readonly Stage[], index: number, tables: readonly string[] = stages[index]!.reads): Set<string> | undefined {
   const kinds = new Set<string>();
-  for (const table of stages[index]!.reads) {
+  for (const table of tables) {
     const staged = STAGING_SPECS.filter((s) => s.table === table);
     if (staged.length > 0) {
       for (const s of staged) kinds.add(s.kind);
       continue;
     }
     const writer = stages.slice(0, index).findLastIndex((s) => s.writes.includes(table));
-    const upstream = writer < 0 ? undefined : sourceKindsOf(stages, writer);
+    const upstream = writer < 0 ? undefined : sourceKindsOf(stages, writer, stages[writer]!.derives?.[table]);
     if (!upstream) return undefined;
     for (const k of upstream) kinds.add(k);
   }

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { appendFileSync, cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ async function comparable(conn: Awaited<ReturnType<DuckDBInstance['connect']>>, 
 }
 
 /** The stages whose output a refresh of Price Paid alone reuses. */
-const REUSABLE = ['addresses', 'spatial_flags', 'search-index', 'marts_str'];
+const REUSABLE = ['addresses', 'certificates', 'spatial_flags', 'search-index', 'marts_str'];
 
 /** Every published table (rows compared both ways), the binary files byte for byte, the source reports and match rates. */
 async function expectSameBuild(aDir: string, a: Manifest, bDir: string, b: Manifest): Promise<void> {
@@ -125,6 +125,23 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     expect(refresh.quality.match_cache).toMatchObject({ tables: { street_keys: 'loaded' } });
   });
 
+  it('links the files of the tables unchanged since the previous build and writes the changed ones', () => {
+    const firstDir = join(tmp.dir, 'cached', 'builds', first.build_id);
+    const inode = (dir: string, t: Manifest['tables'][string]) => statSync(join(dir, t.file)).ino;
+    const stats = refresh.quality.table_files as { reused: string[]; written: number };
+    // addresses comes from a reused stage; the sales changed (a new sale, a price, a deletion).
+    expect(stats.reused).toContain('addresses');
+    expect(stats.reused).not.toContain('sales');
+    expect(stats.reused.length + stats.written).toBe(Object.keys(refresh.tables).length);
+    for (const [name, t] of Object.entries(refresh.tables)) {
+      const same = inode(refreshDir, t) === inode(firstDir, first.tables[name]!);
+      expect(same, name).toBe(stats.reused.includes(name));
+      if (same) expect(t, name).toEqual(first.tables[name]);
+    }
+    expect(first.quality.table_files).toMatchObject({ reused: [] });
+    expect(fresh.quality.table_files).toMatchObject({ reused: [] });
+  });
+
   it('publishes the same content as a fresh build without the cache', async () => {
     await expectSameBuild(refreshDir, refresh, freshDir, fresh);
   });
@@ -189,7 +206,7 @@ describe('a refresh after a change to a file a reused stage reads', () => {
     const lines = gunzipSync(readFileSync(reviews)).toString('utf8').trimEnd().split('\n');
     writeFileSync(reviews, gzipSync(lines.slice(0, -5).join('\n') + '\n'));
     const r = await refreshAndFresh('airbnb');
-    expect(r.refreshed.quality.stage_output_cache).toMatchObject({ reused: ['addresses', 'spatial_flags', 'search-index'], computed: ['marts_str'], corrupt: 0 });
+    expect(r.refreshed.quality.stage_output_cache).toMatchObject({ reused: ['addresses', 'certificates', 'spatial_flags', 'search-index'], computed: ['marts_str'], corrupt: 0 });
     expect(r.refreshed.quality.match_cache).toMatchObject({ tables: { street_keys: 'loaded' } });
     await expectSameBuild(r.refreshedDir, r.refreshed, r.uncachedDir, r.uncachedBuild);
   }, 120_000);

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildContext, Stage } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { etlCodeFingerprint, runStage, StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
+import { etlCodeFingerprint, runStage, sourceKindsOf, StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
 import { quietLog } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 
@@ -117,6 +117,22 @@ describe('the stage output cache', () => {
     more.result.ctx.sources.push(source('addressbase', 'addressbase/more.csv', sha('d')));
     expect(more.result.cache.key(stages, 1)).not.toBe(fresh.cache.key(stages, 1));
     for (const b of [planning, unrelated, addressBase, more]) b.result.close();
+  });
+
+  it('keys a stage reading a table its writer derives from some of its reads by those reads\' files alone', () => {
+    const run = async () => undefined;
+    const derived: Stage[] = [
+      { name: 'stage_sources', description: '', reads: ['sources folder'], writes: ['stg_addressbase', 'stg_price_paid'], run },
+      { name: 'm', description: '', reads: ['stg_addressbase', 'stg_price_paid'], writes: ['t_m1', 't_m2'], derives: { t_m1: ['stg_addressbase'] }, run },
+      { name: 'c', description: '', reads: ['t_m1'], writes: ['t_c'], reuse: { today: false }, run },
+      { name: 'd', description: '', reads: ['t_m2'], writes: ['t_d'], reuse: { today: false }, run },
+      { name: 'e', description: '', reads: ['t_m1', 't_m2'], writes: ['t_e'], reuse: { today: false }, run },
+    ];
+    const kinds = (i: number) => [...sourceKindsOf(derived, i)!].sort();
+    expect(kinds(1)).toEqual(['addressbase', 'price_paid']);
+    expect(kinds(2)).toEqual(['addressbase']);
+    expect(kinds(3)).toEqual(['addressbase', 'price_paid']);
+    expect(kinds(4)).toEqual(['addressbase', 'price_paid']);
   });
 
   it('runs a stage that reads the build date again on another day, and one that does not only when its inputs change', async () => {

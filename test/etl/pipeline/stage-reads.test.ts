@@ -49,7 +49,7 @@ function stageText(folder: string): string {
     const text = code(f);
     // Statement names: in a runSql or sqlText call, or in a list of names the code runs in turn.
     const named = [...text.matchAll(/(?:runSql\([^,()]+,|sqlText\(|\bsql\()\s*'([a-z0-9_]+)'/g)].map((m) => m[1]!);
-    for (const list of text.matchAll(/(?<!(?:reads|writes):\s*)\[((?:\s*'[a-z0-9_]+'\s*,?)+)\]/g)) named.push(...[...list[1]!.matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]!));
+    for (const list of text.matchAll(/(?<!(?:reads|writes):\s*|derives:\s*\{[^}]*)\[((?:\s*'[a-z0-9_]+'\s*,?)+)\]/g)) named.push(...[...list[1]!.matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]!));
     for (const n of named) {
       const sql = SQL_FILES.get(n);
       if (sql) files.add(sql);
@@ -118,6 +118,8 @@ describe('stage reads', () => {
     const addressBase = ['addressbase', 'onspd', 'os_uprn'];
     expect(kinds('addresses')).toEqual(addressBase);
     expect(kinds('search-index')).toEqual(addressBase);
+    // The certificate matches are derived from the address base and the certificates alone: not Price Paid.
+    expect(kinds('certificates')).toEqual([...addressBase, 'epc', 'epc_scotland'].sort());
     expect(kinds('spatial_flags')).toEqual([...addressBase, 'planning'].sort());
     expect(kinds('marts_str')).toEqual([...addressBase, 'airbnb_calendar', 'airbnb_listings', 'airbnb_reviews', 'codepoint'].sort());
     // Through sale_matches and sales: Price Paid feeds the property records.
@@ -125,6 +127,15 @@ describe('stage reads', () => {
     // A stage reading the sources folder itself is never reusable.
     expect(kinds('quality')).toEqual(['not reusable']);
     for (const s of STAGES.filter((x) => x.reuse)) expect(kinds(s.name), s.name).not.toContain('price_paid');
+  });
+
+  it('derive a table only from the stage\'s own reads, and only a table it writes', () => {
+    for (const s of STAGES) {
+      for (const [table, from] of Object.entries(s.derives ?? {})) {
+        expect(s.writes, `${s.name} derives ${table}`).toContain(table);
+        for (const t of from) expect(s.reads, `${s.name} derives ${table} from ${t}`).toContain(t);
+      }
+    }
   });
 
   it('mark `today` on every reused stage whose code reads the build date', async () => {

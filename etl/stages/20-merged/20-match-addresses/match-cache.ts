@@ -15,7 +15,8 @@ import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.t
  */
 function matcherKey(ctx: BuildContext, code: string, duckdb: string): string {
   const files = ctx.sources.filter((s) => s.name === addressbase.kind).map((s) => s.sha256);
-  return createHash('sha256').update(JSON.stringify({ format: 1, code, version: addressbase.version, files, duckdb })).digest('hex');
+  // format 2: inputs hashed with hash() (UBIGINT), not md5 of their JSON.
+  return createHash('sha256').update(JSON.stringify({ format: 2, code, version: addressbase.version, files, duckdb })).digest('hex');
 }
 
 /**
@@ -44,7 +45,7 @@ export interface MatchCacheStats {
 
 /**
  * Address matches reused across builds (`DATA_DIR/cache/matches/<stage>/<key>.<name>.parquet`):
- * while the matcher's key is unchanged, an id whose input row (hashed as JSON) is the same
+ * while the matcher's key is unchanged, an id whose input row (its 64-bit `hash()`) is the same
  * as when it was matched keeps its result, and only new or changed ids go through the
  * matcher. The result is the one a full match gives: the matcher is a pure function of
  * the address base (in the key) and the input row (hashed per id).
@@ -77,16 +78,17 @@ export class MatchCache {
     const { conn } = this.ctx;
     const t0 = performance.now();
     this.used.add(`${this.key}.${name}.parquet`);
-    // Plain tables, not TEMP: the matcher streams on a connection of its own.
-    await conn.run(`CREATE OR REPLACE TABLE _match_in_${name} AS SELECT q.*, q.${idCol} AS _id, md5(to_json(q)::VARCHAR) AS _input_md5 FROM (${sql}) q`);
-    const empty = `SELECT NULL::VARCHAR AS id, NULL::VARCHAR AS input_md5, NULL::BIGINT AS uprn, NULL::VARCHAR AS method, NULL::DOUBLE AS score, NULL::VARCHAR AS reason WHERE false`;
+    // Plain tables, not TEMP: the matcher streams on a connection of its own. The row's
+    // 64-bit hash() identifies its input: at 1M rows about 0.1 s against 0.9 s for md5 of its JSON.
+    await conn.run(`CREATE OR REPLACE TABLE _match_in_${name} AS SELECT q.*, q.${idCol} AS _id, hash(q) AS _input_hash FROM (${sql}) q`);
+    const empty = `SELECT NULL::VARCHAR AS id, NULL::UBIGINT AS input_hash, NULL::BIGINT AS uprn, NULL::VARCHAR AS method, NULL::DOUBLE AS score, NULL::VARCHAR AS reason WHERE false`;
     let cached = empty;
     if (this.stats.read && (await stat(this.file(name)).catch(() => undefined))) cached = `SELECT * FROM read_parquet(${q(this.file(name))})`;
     const reuse = (from: string) => conn.run(
       `CREATE OR REPLACE TABLE _match_reuse_${name} AS
-       SELECT i._id AS id, i._input_md5 AS input_md5, c.uprn, c.method, c.score, c.reason
-       FROM _match_in_${name} i JOIN (SELECT DISTINCT id, input_md5, uprn, method, score, reason FROM (${from})) c
-         ON c.id = i._id AND c.input_md5 = i._input_md5`,
+       SELECT i._id AS id, i._input_hash AS input_hash, c.uprn, c.method, c.score, c.reason
+       FROM _match_in_${name} i JOIN (SELECT DISTINCT id, input_hash, uprn, method, score, reason FROM (${from})) c
+         ON c.id = i._id AND c.input_hash = i._input_hash`,
     );
     await reuse(cached).catch(async (e: Error) => {
       this.stats.corrupt++;
@@ -96,22 +98,27 @@ export class MatchCache {
     });
     this.stats.reused[name] = await countRows(conn, `_match_reuse_${name}`);
     this.stats.ms.prepare += Math.round(performance.now() - t0);
-    return `SELECT * EXCLUDE (_id, _input_md5) FROM _match_in_${name} i
-            WHERE NOT EXISTS (SELECT 1 FROM _match_reuse_${name} r WHERE r.id = i._id AND r.input_md5 = i._input_md5)`;
+    return `SELECT * EXCLUDE (_id, _input_hash) FROM _match_in_${name} i
+            WHERE NOT EXISTS (SELECT 1 FROM _match_reuse_${name} r WHERE r.id = i._id AND r.input_hash = i._input_hash)`;
   }
 
-  /** Adds the reused results to `table` (which holds the fresh ones) and stores them all for the next build. */
+  /** Stores the results in `table` (the fresh ones) and the reused ones for the next build, then adds the reused ones to `table`. */
   async complete(name: string, table: string): Promise<void> {
     const { conn } = this.ctx;
     this.stats.matched[name] = await countRows(conn, table);
-    await conn.run(`INSERT INTO ${table} SELECT id, uprn, method, score, reason FROM _match_reuse_${name}`);
     const t0 = performance.now();
     const tmp = join(this.dir, `${this.key}.${name}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      // An id seen with two different inputs is left out: which result is whose is not known.
+      // The reused rows carry their own input; a fresh result is paired with its id's input,
+      // and an id seen with two different inputs is left out (which result is whose is not
+      // known): such an id is always among the fresh ones, as an entry holds one input per id.
+      // Only the few fresh ids are grouped, not every input row.
       await conn.run(
-        `COPY (SELECT m.id, i.input_md5, m.uprn, m.method, m.score, m.reason FROM ${table} m
-               JOIN (SELECT _id AS id, any_value(_input_md5) AS input_md5 FROM _match_in_${name} GROUP BY _id HAVING count(DISTINCT _input_md5) = 1) i USING (id))
+        `COPY (SELECT id, input_hash, uprn, method, score, reason FROM _match_reuse_${name}
+               UNION ALL
+               SELECT m.id, i.input_hash, m.uprn, m.method, m.score, m.reason FROM ${table} m
+               JOIN (SELECT _id AS id, any_value(_input_hash) AS input_hash FROM _match_in_${name}
+                     WHERE _id IN (SELECT id FROM ${table}) GROUP BY _id HAVING count(DISTINCT _input_hash) = 1) i USING (id))
          TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
       );
       await publishEntry(tmp, this.file(name));
@@ -120,6 +127,7 @@ export class MatchCache {
       this.ctx.log.warn({ stage: 'match_addresses', err: (e as Error).message }, 'could not write the match cache');
     }
     this.stats.ms.store += Math.round(performance.now() - t0);
+    await conn.run(`INSERT INTO ${table} SELECT id, uprn, method, score, reason FROM _match_reuse_${name}`);
     await conn.run(`DROP TABLE _match_in_${name}`);
     await conn.run(`DROP TABLE _match_reuse_${name}`);
   }

@@ -18,6 +18,9 @@ export const matchAddresses: Stage = {
   description: 'match price-paid sales and UPRN-less certificates to address-base UPRNs by normalised address',
   reads: ['addresses', 'stg_price_paid', 'stg_epc'],
   writes: ['ppd_current', 'sale_matches', 'epc_matches', 'match_street_keys'],
+  // A record's match is a function of its own input and the address base alone (the matcher
+  // gives what it would with every address loaded), so the certificates' are not the sales'.
+  derives: { epc_matches: ['addresses', 'stg_epc'], match_street_keys: ['addresses'] },
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
     await runSql(conn, 'ppd_current');
