@@ -116,6 +116,20 @@ describe('str_area_months: revenue summed over listings', () => {
   }
 });
 
+describe('str_area_months: a non-finite revenue', () => {
+  it('is left out of the exact sum rather than failing the build', async () => {
+    await conn.run(`CREATE TABLE str_listing_base (id BIGINT, sector VARCHAR, outcode VARCHAR, la_code VARCHAR, country VARCHAR, live_from DATE, active BOOLEAN, scrape_month DATE)`);
+    await conn.run(`CREATE TABLE str_listing_months_all (id BIGINT, month DATE, live BOOLEAN, days_in_month INTEGER, available_nights DOUBLE, blocked_nights DOUBLE,
+      booked_nights DOUBLE, occupancy DOUBLE, adr DOUBLE, revenue DOUBLE, reviews INTEGER)`);
+    for (const [i, revenue] of ['100.25', "'NaN'::DOUBLE", "'Infinity'::DOUBLE"].entries()) {
+      await conn.run(`INSERT INTO str_listing_base VALUES (${i}, NULL, NULL, NULL, 'England', DATE '2024-01-01', true, DATE '2025-06-01')`);
+      await conn.run(`INSERT INTO str_listing_months_all VALUES (${i}, DATE '2025-06-01', true, 30, 30, 0, 10, 1, 1, ${revenue}, 0)`);
+    }
+    await runSql(conn, 'str_area_months', { history_months: 24 });
+    expect(await q(`SELECT revenue, available_nights FROM str_area_months`)).toEqual([{ revenue: 100.25, available_nights: 90 }]);
+  });
+});
+
 describe('mart_repeat_pairs: two sales of one home on one day at one price', () => {
   const sale = (id: string, date: string, price: number, type: string) => ({ id, date, price, type });
   for (const [order, rows] of bothOrders([

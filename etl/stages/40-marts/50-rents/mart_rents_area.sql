@@ -15,11 +15,12 @@
 -- Within a file the last row wins (rowid keeps file order), so ties never depend on how
 -- DuckDB's threads ordered them.
 -- Means are taken exactly over DECIMAL(38, 9): a DOUBLE mean depends on the order DuckDB's
--- threads add rows in, and two builds must publish the same.
+-- threads add rows in, and two builds must publish the same (TRY_CAST: a non-finite value is
+-- left out rather than failing the build).
 CREATE OR REPLACE TABLE rents_area AS
 WITH ev AS (
   SELECT l.area_level, l.area_code, r.bedrooms,
-         count(*)::INTEGER AS n, median(r.rent_pcm) AS median_pcm, avg(CAST(r.rent_pcm AS DECIMAL(38, 9))) AS mean_pcm,
+         count(*)::INTEGER AS n, median(r.rent_pcm) AS median_pcm, avg(TRY_CAST(r.rent_pcm AS DECIMAL(38, 9))) AS mean_pcm,
          quantile_cont(r.rent_pcm, 0.25) AS p25_pcm, quantile_cont(r.rent_pcm, 0.75) AS p75_pcm
   FROM mart_rent_lets r
   CROSS JOIN LATERAL (VALUES ('district', r.district), ('outcode', r.outcode), ('sector', r.sector)) AS l(area_level, area_code)

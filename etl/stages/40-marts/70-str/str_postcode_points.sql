@@ -6,12 +6,13 @@
 -- The most common value is counted with histogram() and ties go to the smallest value: DuckDB's
 -- mode() breaks ties by the order rows arrive in, which differs between builds.
 -- Mean positions are taken exactly over DECIMAL(38, 9) degrees: a DOUBLE mean depends on the
--- order DuckDB's threads add rows in, and two builds must publish the same.
+-- order DuckDB's threads add rows in, and two builds must publish the same (TRY_CAST: a
+-- non-finite value is left out rather than failing the build).
 -- Within a file the last row wins (rowid keeps file order), so ties never depend on how
 -- DuckDB's threads ordered them.
 CREATE OR REPLACE TABLE str_postcode_points AS
 WITH ab AS (
-  SELECT postcode, avg(CAST(lat AS DECIMAL(38, 9))) AS lat, avg(CAST(lng AS DECIMAL(38, 9))) AS lng,
+  SELECT postcode, avg(TRY_CAST(lat AS DECIMAL(38, 9))) AS lat, avg(TRY_CAST(lng AS DECIMAL(38, 9))) AS lng,
          list_sort(list_transform(map_entries(histogram(la_code)), e -> {'n': -CAST(e.value AS BIGINT), 'v': e.key}))[1].v AS la_code,
          list_sort(list_transform(map_entries(histogram(country)), e -> {'n': -CAST(e.value AS BIGINT), 'v': e.key}))[1].v AS country, 0 AS priority
   FROM addresses WHERE postcode IS NOT NULL AND lat IS NOT NULL AND lng IS NOT NULL
