@@ -1,17 +1,19 @@
 -- addresses: one row per UPRN of the address base (its latest record; deletions dropped),
 -- with coordinates (OS Open UPRN where the address base lacks them), postcode geography,
 -- and country and local authority from the postcode directory where it has the postcode.
+-- A UPRN or postcode repeated: the latest file's row wins, within a file its last row (rowid
+-- keeps file order), so ties never depend on how DuckDB's threads ordered them.
 CREATE OR REPLACE TABLE addresses AS
 WITH ab AS (
   SELECT * FROM stg_addressbase
-  QUALIFY row_number() OVER (PARTITION BY uprn ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY uprn ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 pc AS (
   SELECT pcds, country, oslaua FROM stg_onspd
-  QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 os AS (
-  SELECT uprn, any_value(lat) AS lat, any_value(lng) AS lng FROM stg_os_uprn GROUP BY uprn
+  SELECT uprn, arg_max(lat, (_file_no, rowid)) AS lat, arg_max(lng, (_file_no, rowid)) AS lng FROM stg_os_uprn GROUP BY uprn
 )
 SELECT
   ab.uprn,

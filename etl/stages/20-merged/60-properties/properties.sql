@@ -3,13 +3,14 @@
 --   else the latest sale's type, else the address base's classification code. tenure: the latest sale's (Freehold/Leasehold); certificates
 --   record occupancy, not legal tenure. bedrooms: derived from habitable rooms (flats and
 --   houses up to 4 rooms: one reception; houses of 5+: two), see docs/etl.md.
+-- The latest sale: on a day with several sales of one UPRN, the greatest transaction_id.
 CREATE OR REPLACE TABLE properties AS
 WITH last_sale AS (
   SELECT uprn,
-         arg_max(price, date) AS last_sold_price,
+         arg_max(price, (date, transaction_id)) AS last_sold_price,
          max(date) AS last_sold_date,
-         arg_max(property_type, date) AS sale_property_type,
-         arg_max(tenure, date) FILTER (WHERE tenure IN ('F', 'L')) AS sale_tenure,
+         arg_max(property_type, (date, transaction_id)) AS sale_property_type,
+         arg_max(tenure, (date, transaction_id)) FILTER (WHERE tenure IN ('F', 'L')) AS sale_tenure,
          count(*) AS sale_count
   FROM sales GROUP BY uprn
 )

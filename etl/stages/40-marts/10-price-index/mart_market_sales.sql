@@ -3,6 +3,7 @@
 CREATE OR REPLACE TABLE mart_market_sales AS
 SELECT
   s.uprn,
+  s.transaction_id,
   s.price,
   s.date,
   year(s.date) * 12 + month(s.date) - 1 AS month_no,

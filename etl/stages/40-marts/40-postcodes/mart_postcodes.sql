@@ -3,18 +3,26 @@
 -- terminations, wards and country names); Code-Point only lists live postcodes; a postcode
 -- only the address base knows takes its addresses' mean position. Sales are those of the
 -- homes now at the postcode, over the 5 years to the build date.
+-- The most common value is counted with histogram() and ties go to the smallest value: DuckDB's
+-- mode() breaks ties by the order rows arrive in, which differs between builds.
+-- Mean positions are taken exactly over DECIMAL(38, 9) degrees: a DOUBLE mean depends on the
+-- order DuckDB's threads add rows in, and two builds must publish the same (TRY_CAST: a
+-- non-finite value is left out rather than failing the build).
+-- Within a file the last row wins (rowid keeps file order), so ties never depend on how
+-- DuckDB's threads ordered them.
 CREATE OR REPLACE TABLE postcodes AS
 WITH ons AS (
   SELECT * FROM stg_onspd
-  QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 cp AS (
   SELECT * FROM stg_codepoint
-  QUALIFY row_number() OVER (PARTITION BY postcode ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY postcode ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 ab AS (
-  SELECT postcode, count(*)::INTEGER AS address_count, avg(lat) AS lat, avg(lng) AS lng,
-         mode(la_code) AS la_code, mode(country) AS country
+  SELECT postcode, count(*)::INTEGER AS address_count, avg(TRY_CAST(lat AS DECIMAL(38, 9))) AS lat, avg(TRY_CAST(lng AS DECIMAL(38, 9))) AS lng,
+         list_sort(list_transform(map_entries(histogram(la_code)), e -> {'n': -CAST(e.value AS BIGINT), 'v': e.key}))[1].v AS la_code,
+         list_sort(list_transform(map_entries(histogram(country)), e -> {'n': -CAST(e.value AS BIGINT), 'v': e.key}))[1].v AS country
   FROM addresses WHERE postcode IS NOT NULL GROUP BY postcode
 ),
 sold AS (

@@ -12,10 +12,15 @@
 -- the largest median of its smaller groups (quartiles and mean scaled with the median).
 -- sample_size is the lets behind the row (ONS's count for ons_district); evidence_count the
 -- area's own lets; credibility Z (1 for evidence, 0 for ons_district).
+-- Within a file the last row wins (rowid keeps file order), so ties never depend on how
+-- DuckDB's threads ordered them.
+-- Means are taken exactly over DECIMAL(38, 9): a DOUBLE mean depends on the order DuckDB's
+-- threads add rows in, and two builds must publish the same (TRY_CAST: a non-finite value is
+-- left out rather than failing the build).
 CREATE OR REPLACE TABLE rents_area AS
 WITH ev AS (
   SELECT l.area_level, l.area_code, r.bedrooms,
-         count(*)::INTEGER AS n, median(r.rent_pcm) AS median_pcm, avg(r.rent_pcm) AS mean_pcm,
+         count(*)::INTEGER AS n, median(r.rent_pcm) AS median_pcm, avg(TRY_CAST(r.rent_pcm AS DECIMAL(38, 9))) AS mean_pcm,
          quantile_cont(r.rent_pcm, 0.25) AS p25_pcm, quantile_cont(r.rent_pcm, 0.75) AS p75_pcm
   FROM mart_rent_lets r
   CROSS JOIN LATERAL (VALUES ('district', r.district), ('outcode', r.outcode), ('sector', r.sector)) AS l(area_level, area_code)
@@ -26,7 +31,7 @@ ons AS (
   SELECT area_code AS la_code, bedrooms, count AS n, median, mean, lower_quartile, upper_quartile
   FROM stg_ons_rents
   WHERE bedrooms IS NOT NULL
-  QUALIFY row_number() OVER (PARTITION BY area_code, category ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY area_code, category ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 -- District rows: own lets, blended with (or, without lets, replaced by) the ONS figures.
 d AS (

@@ -1,9 +1,14 @@
 -- rents_rooms: monthly rent of a room in a shared house (room lets of the last 24 months) by
 -- area; with fewer than $min_lets lets, the local authority's ONS "Room" figures.
+-- Within a file the last row wins (rowid keeps file order), so ties never depend on how
+-- DuckDB's threads ordered them.
+-- Means are taken exactly over DECIMAL(38, 9): a DOUBLE mean depends on the order DuckDB's
+-- threads add rows in, and two builds must publish the same (TRY_CAST: a non-finite value is
+-- left out rather than failing the build).
 CREATE OR REPLACE TABLE rents_rooms AS
 WITH ev AS (
   SELECT l.area_level, l.area_code,
-         count(*)::INTEGER AS n, median(r.rent_pcm) AS median_pcm, avg(r.rent_pcm) AS mean_pcm,
+         count(*)::INTEGER AS n, median(r.rent_pcm) AS median_pcm, avg(TRY_CAST(r.rent_pcm AS DECIMAL(38, 9))) AS mean_pcm,
          quantile_cont(r.rent_pcm, 0.25) AS p25_pcm, quantile_cont(r.rent_pcm, 0.75) AS p75_pcm
   FROM mart_rent_lets r
   CROSS JOIN LATERAL (VALUES ('district', r.district), ('outcode', r.outcode), ('sector', r.sector)) AS l(area_level, area_code)
@@ -14,7 +19,7 @@ ons AS (
   SELECT area_code AS la_code, count AS n, median, mean, lower_quartile, upper_quartile
   FROM stg_ons_rents
   WHERE category = 'room'
-  QUALIFY row_number() OVER (PARTITION BY area_code ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY area_code ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 areas AS (
   SELECT area_level, area_code FROM ev

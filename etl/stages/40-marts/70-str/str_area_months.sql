@@ -3,6 +3,9 @@
 -- counts in a month when it is live (docs/str.md); listings with no postcode within reach
 -- have no area and are in no row. yoy_revenue_change compares revenue per listing with the
 -- same month a year earlier, from str_listing_months_all (a year longer than the window).
+-- Float sums are taken exactly over DECIMAL(38, 9) (the values to a billionth): a DOUBLE sum
+-- depends on the order DuckDB's threads add rows in, and two builds must publish the same.
+-- (TRY_CAST: a non-finite value is left out of the sum rather than failing the build.)
 CREATE OR REPLACE TABLE str_area_months AS
 WITH lm_all AS (
   SELECT b.sector, b.outcode, b.la_code, b.country, b.live_from, b.active,
@@ -21,16 +24,16 @@ agg AS (
     area_level, area_code, month,
     count(*) FILTER (WHERE live) AS active_listings,
     count(*) FILTER (WHERE live AND live_from = month) AS new_listings,
-    sum(available_nights) AS available_nights,
-    sum(booked_nights) AS booked_nights,
-    sum(blocked_nights) AS blocked_nights,
-    sum(revenue) AS revenue,
+    CAST(sum(TRY_CAST(available_nights AS DECIMAL(38, 9))) AS DOUBLE) AS available_nights,
+    CAST(sum(TRY_CAST(booked_nights AS DECIMAL(38, 9))) AS DOUBLE) AS booked_nights,
+    CAST(sum(TRY_CAST(blocked_nights AS DECIMAL(38, 9))) AS DOUBLE) AS blocked_nights,
+    CAST(sum(TRY_CAST(revenue AS DECIMAL(38, 9))) AS DOUBLE) AS revenue,
     sum(reviews) AS reviews
   FROM areas WHERE in_window GROUP BY area_level, area_code, month
 ),
 prior AS (
   -- Revenue per live listing by area and month over every computed month, for the year-on-year change.
-  SELECT area_level, area_code, month, sum(revenue) / count(*) FILTER (WHERE live) AS revenue_per_listing
+  SELECT area_level, area_code, month, CAST(sum(TRY_CAST(revenue AS DECIMAL(38, 9))) AS DOUBLE) / count(*) FILTER (WHERE live) AS revenue_per_listing
   FROM areas GROUP BY area_level, area_code, month HAVING count(*) FILTER (WHERE live) > 0
 ),
 r AS (

@@ -2,12 +2,14 @@
 -- listing's first calendar day (the scrape). A closed night ('f') is either booked ahead or
 -- blocked by the host; from day blocked_from_day on, few bookings exist yet, so the closed
 -- share there estimates the blocked share.
+-- Within a file the last row wins (rowid keeps file order), so ties never depend on how
+-- DuckDB's threads ordered them.
 CREATE OR REPLACE TABLE str_calendar_stats AS
 WITH cal AS (
   SELECT listing_id AS id, CAST(date AS DATE) AS d, available
   FROM stg_airbnb_calendar
   WHERE available IS NOT NULL
-  QUALIFY row_number() OVER (PARTITION BY listing_id, date ORDER BY _file_no DESC) = 1
+  QUALIFY row_number() OVER (PARTITION BY listing_id, date ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 k AS (
   SELECT *, d - min(d) OVER (PARTITION BY id) AS k FROM cal

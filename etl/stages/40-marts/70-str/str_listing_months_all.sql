@@ -11,6 +11,9 @@
 -- ADR = the listed price (else the median of comparable listings nearby) × the area's price
 -- index of the month ÷ that of the scrape month. Months outside the live span hold zeros
 -- (available, booked, revenue) with null occupancy and ADR.
+-- Float sums are taken exactly over DECIMAL(38, 9) (the values to a billionth): a DOUBLE sum
+-- depends on the order DuckDB's threads add rows in, and two builds must publish the same.
+-- (TRY_CAST: a non-finite value is left out of the sum rather than failing the build.)
 CREATE OR REPLACE TABLE str_listing_months_all AS
 WITH rc AS (
   SELECT coalesce(max(CAST(date AS DATE)) >= (SELECT max(scrape_date) FROM str_listing_base) - CAST($reviews_current_days AS INTEGER), false) AS current
@@ -51,8 +54,8 @@ n AS (
 ),
 blk AS (
   SELECT *,
-    sum(available_nights) OVER w AS block_available,
-    sum(available_nights * demand_index) OVER w AS block_weight,
+    CAST(sum(TRY_CAST(available_nights AS DECIMAL(38, 9))) OVER w AS DOUBLE) AS block_available,
+    CAST(sum(TRY_CAST(available_nights * demand_index AS DECIMAL(38, 9))) OVER w AS DOUBLE) AS block_weight,
     sum(reviews) OVER w AS block_reviews_file,
     count(*) FILTER (WHERE live) OVER w AS block_live_months,
     -- Live months before the last-12-months window, over which older reviews are spread.

@@ -1,6 +1,9 @@
 -- str_listings: one row per listing of the latest scrape, with its price tier (str_price_tiers:
 -- the most specific group that has bounds) and its estimated performance over the last 12
 -- months (the sum of its last 12 rows of str_listing_months).
+-- Float sums are taken exactly over DECIMAL(38, 9) (the values to a billionth): a DOUBLE sum
+-- depends on the order DuckDB's threads add rows in, and two builds must publish the same.
+-- (TRY_CAST: a non-finite value is left out of the sum rather than failing the build.)
 CREATE OR REPLACE TABLE str_listings AS
 WITH tier_group AS (
   SELECT b.id, coalesce(t1.level, t2.level, 'all') AS level
@@ -24,10 +27,10 @@ tier AS (
 ),
 ltm AS (
   SELECT m.id,
-    sum(m.available_nights) AS available_nights_ltm,
-    sum(m.booked_nights) AS booked_nights_ltm,
-    sum(m.blocked_nights) AS blocked_nights_ltm,
-    sum(m.revenue) AS revenue_ltm
+    CAST(sum(TRY_CAST(m.available_nights AS DECIMAL(38, 9))) AS DOUBLE) AS available_nights_ltm,
+    CAST(sum(TRY_CAST(m.booked_nights AS DECIMAL(38, 9))) AS DOUBLE) AS booked_nights_ltm,
+    CAST(sum(TRY_CAST(m.blocked_nights AS DECIMAL(38, 9))) AS DOUBLE) AS blocked_nights_ltm,
+    CAST(sum(TRY_CAST(m.revenue AS DECIMAL(38, 9))) AS DOUBLE) AS revenue_ltm
   FROM str_listing_months m JOIN str_listing_base b USING (id)
   WHERE m.month > CAST(b.scrape_month - to_months(12) AS DATE)
   GROUP BY m.id

@@ -10,6 +10,9 @@
 -- the national prior season_prior (review counts by month of year, docs/str.md) instead of a
 -- flat year; `source` says which: reviews, build_wide (an LA with none of its own borrows the
 -- build-wide pattern) or national_prior.
+-- Float sums are taken exactly over DECIMAL(38, 9) (the values to a billionth): a DOUBLE sum
+-- depends on the order DuckDB's threads add rows in, and two builds must publish the same.
+-- (TRY_CAST: a non-finite value is left out of the sum rather than failing the build.)
 CREATE OR REPLACE TABLE str_seasonality AS
 WITH r AS (
   SELECT listing_id AS id, CAST(date_trunc('month', CAST(date AS DATE)) AS DATE) AS month FROM stg_airbnb_reviews
@@ -61,7 +64,7 @@ SELECT
   moy AS month_of_year,
   n AS reviews,
   demand_index,
-  raw_adr / (sum(raw_adr * days) OVER (PARTITION BY la_code) / 365.25) AS adr_index,
+  raw_adr / (CAST(sum(TRY_CAST(raw_adr * days AS DECIMAL(38, 9))) OVER (PARTITION BY la_code) AS DOUBLE) / 365.25) AS adr_index,
   (SELECT win_from FROM win) AS window_from,
   (SELECT win_to FROM win) AS window_to,
   source

@@ -6,11 +6,13 @@
 -- register sample has one).
 -- Registers of temporary exemption notices (Oxford's) are left out: not licences.
 -- A licence number repeated within one register keeps its latest-starting row (none do in the samples).
+-- A case listed twice in one register: the latest licence start wins, then the last row (rowid
+-- keeps file order), so ties never depend on how DuckDB's threads ordered them.
 CREATE OR REPLACE TABLE hmo_licences AS
 WITH reg AS (
   SELECT h.* FROM stg_hmo_register h
   WHERE h._file_no NOT IN (SELECT file_no FROM hmo_registers WHERE exemptions)
-  QUALIFY row_number() OVER (PARTITION BY h._file_no, h.case_number ORDER BY h.licence_start DESC NULLS LAST) = 1
+  QUALIFY row_number() OVER (PARTITION BY h._file_no, h.case_number ORDER BY h.licence_start DESC NULLS LAST, h.rowid DESC) = 1
 )
 SELECT
   h.case_number AS licence_reference,
