@@ -4,7 +4,14 @@ import type { Manifest } from '../../schemas/manifest.ts';
 import { runBuild } from '../../etl/pipeline/run.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/** The child's log on stderr: each stage as it ends (a long build shows where it is, and where it failed) and every warning and error. */
+const childLog = {
+  info: (o: object, msg?: string) => {
+    if (msg === 'stage done') process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${JSON.stringify(o)}\n`);
+  },
+  warn: (o: object, msg?: string) => process.stderr.write(`  warn ${msg ?? ''} ${JSON.stringify(o)}\n`),
+  error: (o: object, msg?: string) => process.stderr.write(`  error ${msg ?? ''} ${JSON.stringify(o)}\n`),
+};
 
 /** What a build in a child process reports: wall and CPU seconds, its own peak RSS, the manifest. */
 export interface ChildBuild {
@@ -21,7 +28,7 @@ export interface ChildBuild {
 export async function serveChildBuild(values: { child?: string; data?: string }): Promise<void> {
   if (!values.child || !values.data) return;
   const t0 = performance.now();
-  const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: quiet });
+  const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: childLog });
   const ru = process.resourceUsage();
   const out: ChildBuild = { wall: (performance.now() - t0) / 1000, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, manifest };
   process.stdout.write(JSON.stringify(out));
