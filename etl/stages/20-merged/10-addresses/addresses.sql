@@ -13,7 +13,9 @@ pc AS (
   QUALIFY row_number() OVER (PARTITION BY pcds ORDER BY _file_no DESC, rowid DESC) = 1
 ),
 os AS (
-  SELECT uprn, arg_max(lat, (_file_no, rowid)) AS lat, arg_max(lng, (_file_no, rowid)) AS lng FROM stg_os_uprn GROUP BY uprn
+  -- One BIGINT key (file, then row), not a struct: DuckDB (1.5) cannot spill an aggregate
+  -- keyed by a struct, and at 10M addresses this ran out of its memory limit.
+  SELECT uprn, arg_max(lat, (_file_no::BIGINT << 40) + rowid) AS lat, arg_max(lng, (_file_no::BIGINT << 40) + rowid) AS lng FROM stg_os_uprn GROUP BY uprn
 )
 SELECT
   ab.uprn,

@@ -4,15 +4,20 @@
 --   record occupancy, not legal tenure. bedrooms: derived from habitable rooms (flats and
 --   houses up to 4 rooms: one reception; houses of 5+: two), see docs/etl.md.
 -- The latest sale: on a day with several sales of one UPRN, the greatest transaction_id.
+-- Windows, not arg_max over a struct key: DuckDB (1.5) cannot spill such an aggregate's
+-- state (out of memory at 10M addresses); a window sorts each UPRN's sales and spills.
 CREATE OR REPLACE TABLE properties AS
 WITH last_sale AS (
   SELECT uprn,
-         arg_max(price, (date, transaction_id)) AS last_sold_price,
-         max(date) AS last_sold_date,
-         arg_max(property_type, (date, transaction_id)) AS sale_property_type,
-         arg_max(tenure, (date, transaction_id)) FILTER (WHERE tenure IN ('F', 'L')) AS sale_tenure,
-         count(*) AS sale_count
-  FROM sales GROUP BY uprn
+         last_value(price IGNORE NULLS) OVER w AS last_sold_price,
+         max(date) OVER u AS last_sold_date,
+         last_value(property_type IGNORE NULLS) OVER w AS sale_property_type,
+         last_value(CASE WHEN tenure IN ('F', 'L') THEN tenure END IGNORE NULLS) OVER w AS sale_tenure,
+         count(*) OVER u AS sale_count
+  FROM sales
+  WINDOW u AS (PARTITION BY uprn),
+    w AS (PARTITION BY uprn ORDER BY date, transaction_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+  QUALIFY row_number() OVER (PARTITION BY uprn ORDER BY date DESC, transaction_id DESC) = 1
 )
 SELECT
   a.uprn,
