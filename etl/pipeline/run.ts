@@ -72,8 +72,9 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     }
     if (outputs) ctx.quality.stage_output_cache = await outputs.finish();
     const t0 = performance.now();
+    const previous = await currentBuild(opts.dataDir);
     // An unchanged table's file is the current build's, linked (write-tables.ts); --no-cache writes every one.
-    const { tables, stats } = await writeTables(ctx, opts.cache === false ? undefined : await currentBuild(opts.dataDir));
+    const { tables, stats } = await writeTables(ctx, opts.cache === false ? undefined : previous);
     ctx.quality.table_files = stats;
     timings.write_tables = Math.round(performance.now() - t0);
     const artifacts: Manifest['artifacts'] = {};
@@ -85,7 +86,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       match_rates: ctx.matchRates, stage_timings_ms: timings,
       quality: { ...ctx.quality, ignored_files: ignored },
     };
-    await validate(ctx, manifest, opts);
+    await validate(ctx, manifest, opts, previous);
     await rm(join(dir, '.spill'), { recursive: true, force: true });
     await writeManifest(dir, manifest);
     conn.closeSync();
@@ -108,7 +109,7 @@ async function currentBuild(dataDir: string): Promise<PreviousBuild | undefined>
   if (!id) return undefined;
   const dir = buildDir(dataDir, id);
   const manifest = await readManifest(dir).catch(() => undefined);
-  return manifest && { dir, manifest };
+  return manifest && { id, dir, manifest };
 }
 
 /** DuckDB's memory limit for a build: ETL_MEMORY_LIMIT (a DuckDB size such as `1GB`, `512MB`), else 1GB. */
@@ -119,7 +120,8 @@ export function etlMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
   return v;
 }
 
-async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions): Promise<void> {
+/** `previous`: the current build, whose table sizes this one may not fall far below. */
+async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions, previous: PreviousBuild | undefined): Promise<void> {
   // The written files against their contracts (the same check the service makes on opening a build).
   const failures = await checkBuildTables(ctx.buildDir, ctx.published);
   let rules = 0;
@@ -131,13 +133,11 @@ async function validate(ctx: BuildContext, manifest: Manifest, opts: RunOptions)
       if (n > 0) failures.push(`${t.name}: ${rule.rule} (${n} rows break it)`);
     }
   }
-  const prevId = await currentBuildId(opts.dataDir);
-  if (prevId) {
-    const prev = await readManifest(buildDir(opts.dataDir, prevId)).catch(() => undefined);
+  if (previous) {
     const share = opts.minShareOfPrevious ?? 0.5;
-    for (const [name, t] of Object.entries(prev?.tables ?? {})) {
+    for (const [name, t] of Object.entries(previous.manifest.tables)) {
       const now = manifest.tables[name]?.rows ?? 0;
-      if (t.rows > 0 && now < t.rows * share) failures.push(`${name}: ${now} rows, under ${share * 100}% of the ${t.rows} in build ${prevId}`);
+      if (t.rows > 0 && now < t.rows * share) failures.push(`${name}: ${now} rows, under ${share * 100}% of the ${t.rows} in build ${previous.id}`);
     }
   }
   const addressRows = ctx.sources.filter((s) => s.name === 'addressbase').reduce((n, s) => n + s.rows_read, 0);

@@ -13,6 +13,7 @@ const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000
 
 /** The build whose files an unchanged table may reuse: the one `current` points at. */
 export interface PreviousBuild {
+  id: string;
   dir: string;
   manifest: Manifest;
 }

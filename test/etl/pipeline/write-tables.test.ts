@@ -27,7 +27,7 @@ function tableSql(name: string, n: number): string {
 }
 
 /** A previous build of which only the tables' entries matter here. */
-const previousOf = (dir: string, tables: Manifest['tables']): PreviousBuild => ({ dir, manifest: { tables } as unknown as Manifest });
+const previousOf = (dir: string, tables: Manifest['tables']): PreviousBuild => ({ id: 'previous', dir, manifest: { tables } as unknown as Manifest });
 
 let builds = 0;
 
