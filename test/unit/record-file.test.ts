@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { RecordFile, RecordFileWriter, type ColumnSpec } from '../../schemas/record-file-format.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -18,7 +18,8 @@ const ROWS = [
 ];
 
 function write(rows: Record<string, unknown>[], columns = COLUMNS): string {
-  const { dir } = tempDir('pi-records-');
+  const { dir, cleanup } = tempDir('pi-records-');
+  onTestFinished(cleanup);
   const path = join(dir, 'r.bin');
   const w = new RecordFileWriter(columns, rows.length);
   for (const r of rows) w.add(r);

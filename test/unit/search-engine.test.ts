@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { tempDir } from '../support/tmp.ts';
 import { buildSearchIndex, type IndexRow } from '../../etl/stages/30-serving/10-search-index/build.ts';
 import { SearchIndex } from '../../service/search/engine.ts';
 import { readSearchIndex, writeSearchIndex } from '../../schemas/search-index-format.ts';
@@ -225,7 +225,8 @@ describe('one or two letters of the postcode area typed after the town', () => {
 
 describe('index file', () => {
   it('round-trips through the file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pi-idx-'));
+    const { dir, cleanup } = tempDir('pi-idx-');
+    onTestFinished(cleanup);
     const path = join(dir, 'i.bin');
     writeSearchIndex(path, await buildSearchIndex(ROWS, ROWS.length));
     const back = new SearchIndex(readSearchIndex(path));
@@ -233,7 +234,8 @@ describe('index file', () => {
   });
 
   it('refuses a file that is not an index, or is truncated', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pi-idx-'));
+    const { dir, cleanup } = tempDir('pi-idx-');
+    onTestFinished(cleanup);
     writeFileSync(join(dir, 'x.bin'), 'PAR1 not an index');
     expect(() => readSearchIndex(join(dir, 'x.bin'))).toThrow(/is not a search index/);
     const path = join(dir, 'i.bin');
