@@ -1,5 +1,6 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { LIST, VARCHAR, listValue } from '@duckdb/node-api';
+import { plainIdentifier } from '../../schemas/sql-identifier.ts';
 
 const VARCHAR_LIST = LIST(VARCHAR);
 
@@ -15,8 +16,6 @@ export interface StageColumn<Row> {
   get: (row: Row) => unknown;
 }
 
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-
 function appendOne(a: DuckDBAppender, type: StageType, v: unknown): void {
   if (v === undefined || v === null) return a.appendNull();
   switch (type) {
@@ -29,15 +28,13 @@ function appendOne(a: DuckDBAppender, type: StageType, v: unknown): void {
   }
 }
 
-function checkIdentifiers(table: string, columns: readonly { name: string }[]): void {
-  for (const id of [table, ...columns.map((c) => c.name)]) {
-    if (!IDENT.test(id)) throw new Error(`not a plain identifier: ${id}`);
-  }
+function checkIdentifiers(...ids: string[]): void {
+  for (const id of ids) plainIdentifier(id);
 }
 
 /** Creates (or replaces) an empty staging table with these columns. */
 export async function createTable(conn: DuckDBConnection, table: string, columns: readonly { name: string; type: StageType }[]): Promise<void> {
-  checkIdentifiers(table, columns);
+  checkIdentifiers(table, ...columns.map((c) => c.name));
   await conn.run(`CREATE OR REPLACE TABLE ${table} (${columns.map((c) => `${c.name} ${c.type}`).join(', ')})`);
 }
 
@@ -52,7 +49,7 @@ export async function appendRows<Row>(
   columns: readonly StageColumn<Row>[],
   rows: AsyncIterable<Row> | Iterable<Row>,
 ): Promise<number> {
-  checkIdentifiers(table, columns);
+  checkIdentifiers(table, ...columns.map((c) => c.name));
   const appender = await conn.createAppender(table);
   let n = 0;
   try {
@@ -79,7 +76,7 @@ export interface RowSink<Row> {
  * matcher). One appender per connection: open a second table's on a connection of its own.
  */
 export async function openAppender<Row>(conn: DuckDBConnection, table: string, columns: readonly StageColumn<Row>[]): Promise<RowSink<Row>> {
-  checkIdentifiers(table, columns);
+  checkIdentifiers(table, ...columns.map((c) => c.name));
   const appender = await conn.createAppender(table);
   let open = true;
   return {

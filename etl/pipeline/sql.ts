@@ -1,6 +1,7 @@
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { plainIdentifier } from '../../schemas/sql-identifier.ts';
 
 const STAGES_DIR = join(import.meta.dirname, '..', 'stages');
 const cache = new Map<string, string>();
@@ -52,8 +53,7 @@ export async function queryRows(conn: DuckDBConnection, sql: string, params?: Re
 
 /** Row count of a table whose name is a plain identifier. */
 export async function countRows(conn: DuckDBConnection, table: string): Promise<number> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new Error(`not a plain identifier: ${table}`);
-  const [row] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${table}`);
+  const [row] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${plainIdentifier(table)}`);
   return Number(row?.n ?? 0);
 }
 

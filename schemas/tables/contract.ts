@@ -5,6 +5,8 @@
  * `etl/data-dictionary.ts` renders it, and the service checks a build's files against it.
  */
 
+import { plainIdentifier } from '../sql-identifier.ts';
+
 /** One column: DuckDB type of the Parquet column, and its documentation. */
 export interface ColumnContract {
   name: string;
@@ -43,11 +45,7 @@ export interface TableContract {
 export const col = (name: string, type: string, unit: string, source: string, description: string): ColumnContract =>
   ({ name, type, unit, source, description });
 
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-const ident = (s: string) => {
-  if (!IDENT.test(s)) throw new Error(`not a plain identifier: ${s}`);
-  return s;
-};
+const ident = plainIdentifier;
 
 /** The query counting the rows of `table` that break `rule` (0 when the rule holds). */
 export function ruleViolationsSql(table: string, rule: RowRule): string {

@@ -82,6 +82,19 @@ describe('loadMatchIn: match_in built in SQL reads as the JS normalisation', () 
   it('loads an empty source', async () => {
     await expectSameAsJs([], true);
   });
+
+  it('refuses an id or part column that is not a plain identifier (they are spliced into SQL)', async () => {
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      const base = { table: 'm_sale', key: 'sale' as KeyKind, sql: 'SELECT 1 AS rid, NULL AS postcode, NULL AS town, NULL AS a' };
+      await expect(loadMatchIn(db, conn, [{ ...base, id: 'rid; DROP TABLE x', parts: ['a'] }], false)).rejects.toThrow(/not a plain identifier: rid; DROP/);
+      await expect(loadMatchIn(db, conn, [{ ...base, id: 'rid', parts: ['a', 'B"'] }], false)).rejects.toThrow(/not a plain identifier: B"/);
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+  });
 });
 
 const PPD = 'ppd/pp-complete_head_1995/pp-complete_first10297rows.csv';

@@ -1,5 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { normalisePostcode } from '../../../../schemas/address-normalise.ts';
+import { plainIdentifier } from '../../../../schemas/sql-identifier.ts';
 import { normalise, recordKey, type KeyKind } from './keys.ts';
 import { streetTown } from './match-job.ts';
 import { appendRows, createTable, loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
@@ -24,12 +25,10 @@ const IN_COLUMNS: readonly { name: string; type: 'VARCHAR' | 'INTEGER' }[] = [
   ...['id', 'postcode', 'town', 'p1', 'p2', 'p3', 'outcode', 'street_town'].map((name) => ({ name, type: 'VARCHAR' as const })),
 ];
 
-const IDENT = /^[a-z_][a-z0-9_]*$/;
-
 /** The source's columns under the names match_in_records reads (names checked, the query itself the caller's). */
 function sourceView(source: MatchSource): string {
   if (source.parts.length > 3) throw new Error(`at most three address parts, not ${source.parts.length}`);
-  for (const c of [source.id, ...source.parts]) if (!IDENT.test(c)) throw new Error(`not a plain identifier: ${c}`);
+  [source.id, ...source.parts].forEach(plainIdentifier);
   const parts = [0, 1, 2].map((i) => `${source.parts[i] ? `q.${source.parts[i]}` : 'NULL'}::VARCHAR AS p${i + 1}`);
   return `CREATE OR REPLACE TEMP VIEW match_source AS SELECT q.${source.id}::VARCHAR AS id, q.postcode::VARCHAR AS postcode, q.town::VARCHAR AS town, ${parts.join(', ')} FROM (${source.sql}) q`;
 }
