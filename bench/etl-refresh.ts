@@ -72,12 +72,12 @@ for (let i = 0; i < Number(values.rounds); i++) {
     const round = {
       load_avg_1m_before: s1(load ?? 0), added_sales: added,
       full: {
-        wall_s: s1(full.wall), cpu_s: s1(full.cpu), peak_rss_mb: Math.round(full.maxRssKb / 1024), stages_ms: full.manifest.stage_timings_ms,
+        wall_s: s1(full.wall), cpu_s: s1(full.cpu), peak_rss_mb: Math.round(full.maxRssKb / 1024), peak_rss_mb_after_stage: full.peakMbAfterStage, stages_ms: full.manifest.stage_timings_ms,
         stage_cache: full.manifest.quality.stage_cache, match_cache: full.manifest.quality.match_cache,
         stage_output_cache: full.manifest.quality.stage_output_cache,
       },
       refresh: {
-        wall_s: s1(refresh.wall), cpu_s: s1(refresh.cpu), peak_rss_mb: Math.round(refresh.maxRssKb / 1024), stages_ms: refresh.manifest.stage_timings_ms,
+        wall_s: s1(refresh.wall), cpu_s: s1(refresh.cpu), peak_rss_mb: Math.round(refresh.maxRssKb / 1024), peak_rss_mb_after_stage: refresh.peakMbAfterStage, stages_ms: refresh.manifest.stage_timings_ms,
         stage_cache: refresh.manifest.quality.stage_cache, match_cache: refresh.manifest.quality.match_cache,
         stage_output_cache: refresh.manifest.quality.stage_output_cache,
       },

@@ -32,7 +32,7 @@ try {
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
-const { wall, cpu, maxRssKb, manifest } = built;
+const { wall, cpu, maxRssKb, peakMbAfterStage, manifest } = built;
 const sourceRows = manifest.sources.reduce((n, s) => n + s.rows_read + s.rows_rejected, 0);
 const stageMs = manifest.stage_timings_ms;
 const result = {
@@ -42,6 +42,8 @@ const result = {
   source_rows_per_s_staging: Math.round(sourceRows / ((stageMs.stage_sources ?? 1) / 1000)),
   source_rows_per_s_overall: Math.round(sourceRows / wall),
   stages_ms: stageMs,
+  // The child's peak RSS so far at each stage's end: where it rises is the stage that made the peak.
+  peak_rss_mb_after_stage: peakMbAfterStage,
   tables: Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows])),
   sources: manifest.sources.map((s) => ({ path: s.path, as_of: s.as_of, rows_read: s.rows_read, rejected_by_reason: s.rejected_by_reason })),
   match_rates: manifest.match_rates,

@@ -4,20 +4,29 @@ import type { Manifest } from '../../schemas/manifest.ts';
 import { runBuild } from '../../etl/pipeline/run.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-/** The child's log on stderr: each stage as it ends (a long build shows where it is, and where it failed) and every warning and error. */
+/** Peak RSS of this process so far, in MB, at the end of each stage: the stage where it rose is the one that made the build's peak. */
+const peakAfterStage: Record<string, number> = {};
+const mbNow = () => ({ rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20), peak_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
+
+/** The child's log on stderr: each stage as it ends with the memory then (a long build shows where it is, and where it failed) and every warning and error. */
 const childLog = {
   info: (o: object, msg?: string) => {
-    if (msg === 'stage done') process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${JSON.stringify(o)}\n`);
+    if (msg !== 'stage done') return;
+    const mem = mbNow();
+    const stage = (o as { stage?: unknown }).stage;
+    if (typeof stage === 'string') peakAfterStage[stage] = mem.peak_mb;
+    process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${JSON.stringify({ ...o, ...mem })}\n`);
   },
   warn: (o: object, msg?: string) => process.stderr.write(`  warn ${msg ?? ''} ${JSON.stringify(o)}\n`),
   error: (o: object, msg?: string) => process.stderr.write(`  error ${msg ?? ''} ${JSON.stringify(o)}\n`),
 };
 
-/** What a build in a child process reports: wall and CPU seconds, its own peak RSS, the manifest. */
+/** What a build in a child process reports: wall and CPU seconds, its own peak RSS (and so far at each stage's end), the manifest. */
 export interface ChildBuild {
   wall: number;
   cpu: number;
   maxRssKb: number;
+  peakMbAfterStage: Record<string, number>;
   manifest: Manifest;
 }
 
@@ -30,7 +39,7 @@ export async function serveChildBuild(values: { child?: string; data?: string })
   const t0 = performance.now();
   const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: childLog });
   const ru = process.resourceUsage();
-  const out: ChildBuild = { wall: (performance.now() - t0) / 1000, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, manifest };
+  const out: ChildBuild = { wall: (performance.now() - t0) / 1000, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, peakMbAfterStage: peakAfterStage, manifest };
   process.stdout.write(JSON.stringify(out));
   process.exit(0);
 }
