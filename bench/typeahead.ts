@@ -12,7 +12,11 @@
  * in ../shared/data/raw; synthetic, the search bench's addresses (bench/sql/bench_addresses.sql,
  * calibrated names). --pg-targets K also types the first K targets through PostgreSQL 15
  * pg_trgm KNN (GiST) on the same addresses, alternating with ours keystroke by keystroke
- * (0: not run); --pg-siglen B gives its GiST index B-byte signatures (default pg_trgm's 12).
+ * (0: not run); --pg-siglen B gives its GiST index B-byte signatures (default pg_trgm's 12);
+ * --pg-completed M also sends the completed query of the first M targets to both engines
+ * (top 1 and MRR there, over many more targets than typing through pg_trgm allows), and
+ * counts the targets tied at the top with another home (equal score: nothing typed tells
+ * them apart, so which comes first is a coin toss for any engine).
  * Writes bench/results/typeahead-<set>[-N].json.
  */
 import { DuckDBInstance, listValue } from '@duckdb/node-api';
@@ -23,7 +27,7 @@ import { STREET_STEMS, STREET_TYPES } from '../etl/synth/names.ts';
 import { SearchIndex } from '../service/search/engine.ts';
 import { indexRows, realHomes } from '../test/support/real-homes.ts';
 import {
-  ConsistencyOracle, FIRST_KEYSTROKE, keystrokeFigures, oracleMrr, oracleTyped, typingScripts, type Home, type Script, type Typed,
+  ConsistencyOracle, FIRST_KEYSTROKE, keystrokeFigures, keystrokesTo, oracleMrr, oracleTyped, typingScripts, type Home, type Script, type Typed,
 } from '../test/support/typeahead.ts';
 import { startPgTrgm, type PgTrgm } from './support/pg-trgm.ts';
 import { arg, argStr, mb, r2, summary } from './support/stats.ts';
@@ -61,6 +65,7 @@ async function main(): Promise<void> {
   const targets = arg('targets', 2_000);
   const pgTargets = arg('pg-targets', 0);
   const pgSiglen = arg('pg-siglen', 0);
+  const pgCompleted = arg('pg-completed', 0);
   let t = performance.now();
   const homes = set === 'real' ? await realHomes() : await syntheticHomes(N);
   log(`${homes.length} ${set} homes in ${Math.round(performance.now() - t)} ms`);
@@ -84,7 +89,7 @@ async function main(): Promise<void> {
   }
 
   let pgdb: (PgTrgm & { loadMs: number; indexMs: number }) | undefined;
-  if (pgTargets > 0) pgdb = await startPgTrgm(rows, log, pgSiglen > 0 ? { siglen: pgSiglen } : {});
+  if (pgTargets > 0 || pgCompleted > 0) pgdb = await startPgTrgm(rows, log, pgSiglen > 0 ? { siglen: pgSiglen } : {});
   try {
     const ours: Engine = { name: 'ours', ms: [], typed: [] };
     const pgE: Engine = { name: 'pg_trgm_knn_gist', ms: [], typed: [] };
@@ -114,6 +119,7 @@ async function main(): Promise<void> {
       if (withPg) (pgE.typed.push(theirs), oursOnPg.push(mine));
       if (si % 200 === 199) log(`${si + 1} targets typed, ${Math.round((performance.now() - t) / 1000)} s`);
     }
+    const completed = pgdb && pgCompleted > 0 ? await completedQueries(scripts.slice(0, pgCompleted), index, pgdb) : undefined;
     const oracleAll = oracleTyped(scripts, oracle);
     const ceiling = (ss: Script[], typed: Typed[]) => ({ ...keystrokeFigures(typed), mrr: oracleMrr(ss, oracle) });
     const misses = missesOf(scripts, ours.typed, index);
@@ -123,13 +129,15 @@ async function main(): Promise<void> {
       index: { build_and_load_ms: Math.round(indexMs), words: index.vocabularySize },
       scripts: { targets: scripts.length, by_kind: countBy(scripts.map((s) => s.kind)), list_length: LIST, first_keystroke: FIRST_KEYSTROKE },
       all_targets: { ours: { ...keystrokeFigures(ours.typed), latency: summary(ours.ms) }, oracle: ceiling(scripts, oracleAll) },
-      ...(pgdb
+      ...(completed ? { completed_queries: completed } : {}),
+      ...(pgdb && pgE.typed.length > 0
         ? {
           side_by_side: {
             targets: pgE.typed.length,
             ours: { ...keystrokeFigures(oursOnPg), latency: summary(ours.ms.slice(0, pgE.ms.length)) },
             pg_trgm_knn_gist: { ...keystrokeFigures(pgE.typed), latency: summary(pgE.ms) },
             oracle: ceiling(scripts.slice(0, pgE.typed.length), oracleAll.slice(0, pgE.typed.length)),
+            per_target: perTarget(scripts, oursOnPg, pgE.typed),
             p50_speedup: r2(summary(pgE.ms).p50_ms / summary(ours.ms.slice(0, pgE.ms.length)).p50_ms),
             pg: { gist_siglen: pgSiglen > 0 ? pgSiglen : 12, load_ms: Math.round(pgdb.loadMs), index_ms: Math.round(pgdb.indexMs), ...Object.fromEntries(Object.entries(await pgdb.sizes()).map(([k, v]) => [`${k}_mb`, mb(v)])) },
           },
@@ -141,11 +149,60 @@ async function main(): Promise<void> {
     const out = join(import.meta.dirname, 'results', `typeahead-${set}${set === 'real' ? '' : `-${N}`}.json`);
     writeFileSync(out, JSON.stringify(result, null, 2) + '\n');
     log(`wrote ${out}`);
-    process.stdout.write(JSON.stringify({ all_targets: result.all_targets, side_by_side: (result as { side_by_side?: unknown }).side_by_side }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ all_targets: result.all_targets, completed_queries: completed, side_by_side: (result as { side_by_side?: unknown }).side_by_side }, null, 2) + '\n');
   } finally {
     await pgdb?.stop();
   }
 }
+
+/**
+ * Each target's completed query through both engines, alternating: the share with the target
+ * first, MRR, and the targets tied at the top in our scores (another home scored the same:
+ * the text cannot tell them apart) with how each engine placed them.
+ */
+async function completedQueries(scripts: Script[], index: SearchIndex, pg: PgTrgm) {
+  let oursFirst = 0, pgFirst = 0, oursRr = 0, pgRr = 0, tied = 0, tiedOursFirst = 0, tiedPgFirst = 0;
+  const pgOnly: string[] = [];
+  for (const s of scripts) {
+    const got = index.search(s.typed, LIST);
+    const r = got.findIndex((m) => m.uprn === s.uprn);
+    const pr = (await pg.knn(s.typed, LIST)).indexOf(s.uprn);
+    const isTied = r >= 0 && got.filter((m) => m.score === got[0]!.score).length > 1 && got[r]!.score === got[0]!.score;
+    if (r === 0) oursFirst++;
+    if (pr === 0) pgFirst++;
+    if (r >= 0) oursRr += 1 / (r + 1);
+    if (pr >= 0) pgRr += 1 / (pr + 1);
+    if (isTied) (tied++, r === 0 && tiedOursFirst++, pr === 0 && tiedPgFirst++);
+    if (pr === 0 && r !== 0 && !isTied && pgOnly.length < 25) pgOnly.push(`${s.typed} (ours: rank ${r + 1}, first ${got[0]?.address})`);
+  }
+  const n = scripts.length;
+  return {
+    targets: n,
+    ours: { top1: r4(oursFirst / n), mrr: r4(oursRr / n) },
+    pg_trgm_knn_gist: { top1: r4(pgFirst / n), mrr: r4(pgRr / n) },
+    tied_at_top: { targets: tied, ours_first: tiedOursFirst, pg_first: tiedPgFirst },
+    pg_first_ours_not_untied: pgOnly,
+  };
+}
+
+/** Target by target on the typed keystrokes: which engine made it first (and top 5) to stay sooner, and the texts where pg_trgm was sooner to the top 1. */
+function perTarget(scripts: Script[], ours: Typed[], pg: Typed[]) {
+  const cmp = (k: number) => {
+    let oursSooner = 0, pgSooner = 0, same = 0;
+    ours.forEach((t, i) => {
+      const a = keystrokesTo(t.rank, k), b = keystrokesTo(pg[i]!.rank, k);
+      if (a < b) oursSooner++; else if (b < a) pgSooner++; else same++;
+    });
+    return { ours_sooner: oursSooner, pg_sooner: pgSooner, same };
+  };
+  const pgSoonerTop1 = ours.flatMap((t, i) => {
+    const a = keystrokesTo(t.rank, 1), b = keystrokesTo(pg[i]!.rank, 1);
+    return b < a ? [`${scripts[i]!.typed}: ours ${a}, pg ${b}`] : [];
+  });
+  return { top1: cmp(1), top5: cmp(5), pg_sooner_to_top1: pgSoonerTop1.slice(0, 40) };
+}
+
+const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
 const countBy = (xs: string[]) => xs.reduce<Record<string, number>>((a, x) => ((a[x] = (a[x] ?? 0) + 1), a), {});
 
