@@ -1,4 +1,4 @@
-import type { DuckDBDataChunk, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBDataChunk, DuckDBInstance, DuckDBValue, DuckDBVector } from '@duckdb/node-api';
 
 /** One chunk of a result: its row count and each column's values (VARCHAR as string, DOUBLE and INTEGER as number, BIGINT as bigint, NULL as null). */
 export interface ColumnChunk {
@@ -15,6 +15,23 @@ export interface ColumnChunk {
  * (`streamRows`) for the types the serving files read.
  */
 export async function* streamColumns(db: DuckDBInstance, sql: string): AsyncGenerator<ColumnChunk> {
+  for await (const chunk of streamChunks(db, sql)) yield { rows: chunk.rowCount, columns: chunk.getColumns() };
+}
+
+/** One chunk of a result as DuckDB's vectors (views of the chunk's memory: read them before taking the next). */
+export interface VectorChunk {
+  rows: number;
+  vectors: DuckDBVector[];
+}
+
+/** `streamColumns`, with each column as its vector (for a consumer that reads typed arrays whole). */
+export async function* streamVectors(db: DuckDBInstance, sql: string): AsyncGenerator<VectorChunk> {
+  for await (const chunk of streamChunks(db, sql)) {
+    yield { rows: chunk.rowCount, vectors: Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c)) };
+  }
+}
+
+async function* streamChunks(db: DuckDBInstance, sql: string): AsyncGenerator<DuckDBDataChunk> {
   const conn = await db.connect();
   let next: Promise<DuckDBDataChunk | null> | undefined;
   try {
@@ -25,7 +42,7 @@ export async function* streamColumns(db: DuckDBInstance, sql: string): AsyncGene
       next = undefined;
       if (!chunk || chunk.rowCount === 0) break;
       next = result.fetchChunk();
-      yield { rows: chunk.rowCount, columns: chunk.getColumns() };
+      yield chunk;
     }
   } finally {
     // A consumer that stops early: let the fetch in flight finish before the connection goes.

@@ -8,8 +8,11 @@ import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { MARKET_STAGES, STAGES } from '../../../etl/pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../../../schemas/tables/index.ts';
 import {
-  INDEX_BASE_MONTH, MARKET_TABLES, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
+  INDEX_BASE_MONTH, MARKET_TABLES, buildMonthNo, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
 } from '../../../schemas/tables/market.ts';
+import { solveAreaIndexes, type PathCells } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
+import { toIndex } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
+import { monthNo } from '../../../schemas/months.ts';
 import { quietLog, stagedContext, synthRegion } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 
@@ -58,6 +61,28 @@ describe('market marts on a staged synthetic region', () => {
     const orphans = await one(`SELECT count(*)::INT AS n FROM price_growth c WHERE c.area_level <> 'country' AND NOT EXISTS (
       SELECT 1 FROM price_growth p WHERE p.area_code = c.parent_code AND p.area_level = CASE c.area_level WHEN 'sector' THEN 'outcode' WHEN 'outcode' THEN 'district' ELSE 'country' END)`);
     expect(orphans.n).toBe(0);
+  });
+
+  it('the solved index is the one from the pair cells grouped by a JSON key per area path (the stage groups consecutive rows)', async () => {
+    // The stage reads the cells column-wise and starts a path where the codes change; the
+    // reference groups them as the stage once did, by a key per row, and solves again.
+    const start = num((await one('SELECT min(month_no) AS m FROM mart_market_sales')).m);
+    const T = buildMonthNo(ctx.today) - start + 1;
+    const pathOf = (r: Record<string, unknown>) => ({ country: (r.country ?? null) as string | null, district: (r.district ?? null) as string | null, outcode: (r.outcode ?? null) as string | null, sector: (r.sector ?? null) as string | null });
+    const byPath = new Map<string, PathCells>();
+    for (const r of await q('SELECT * FROM mart_repeat_pairs ORDER BY ALL')) {
+      const key = JSON.stringify(pathOf(r));
+      const entry = byPath.get(key) ?? { ...pathOf(r), cells: [] };
+      byPath.set(key, entry);
+      entry.cells.push({ t1: num(r.m1) - start, t2: num(r.m2) - start, n: num(r.n), sumY: num(r.sum_y) });
+    }
+    expect(byPath.size).toBeGreaterThan(20);
+    const paths = (await q('SELECT country, district, outcode, sector, count(*)::INTEGER AS n FROM mart_market_sales GROUP BY ALL ORDER BY ALL')).map((r) => ({ ...pathOf(r), n: num(r.n) }));
+    const base = monthNo(INDEX_BASE_MONTH) - start;
+    const want = solveAreaIndexes(T, paths, [...byPath.values()]).flatMap((s) => [...toIndex(s.logLevel, base)].map((index, t) => `${s.level} ${s.code} ${start + t} ${index} ${s.pairs}`));
+    const got = (await q('SELECT area_level, area_code, month_no, index, repeat_pairs FROM mart_index_series')).map((r) => `${r.area_level} ${r.area_code} ${r.month_no} ${r.index} ${r.repeat_pairs}`);
+    expect(got.length).toBe(want.length);
+    expect(got).toEqual(want);
   });
 
   it('volumes equal the sales counts, and medians are those of the sales', async () => {

@@ -1,3 +1,4 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
 import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
@@ -24,15 +25,7 @@ export const priceIndexStage: Stage = {
     const base = baseNo >= start && baseNo <= latest ? baseNo - start : T - 1;
 
     const paths = (await queryRows(ctx.conn, sqlText('mart_area_paths'))).map((r) => ({ ...pathOf(r), n: Number(r.n) })) as PathCount[];
-    const byPath = new Map<string, PathCells>();
-    for (const r of await queryRows(ctx.conn, sqlText('mart_repeat_pair_cells'))) {
-      const p = pathOf(r);
-      const key = JSON.stringify(p);
-      const entry = byPath.get(key) ?? { ...p, cells: [] };
-      byPath.set(key, entry);
-      entry.cells.push({ t1: Number(r.m1) - start, t2: Number(r.m2) - start, n: Number(r.n), sumY: Number(r.sum_y) });
-    }
-    const series = solveAreaIndexes(T, paths, [...byPath.values()]);
+    const series = solveAreaIndexes(T, paths, await pairCells(ctx.conn, start));
     await loadRows(ctx.conn, 'mart_index_series', [
       { name: 'area_level', type: 'VARCHAR', get: (r: IndexRow) => r.level },
       { name: 'area_code', type: 'VARCHAR', get: (r: IndexRow) => r.code },
@@ -55,6 +48,32 @@ export const priceIndexStage: Stage = {
 };
 
 interface IndexRow { level: string; code: string; parent: string | null; month: number; index: number; pairs: number }
+
+/**
+ * The repeat-sale pair cells grouped by area path, paths and cells in the SQL's order. Read
+ * column-wise (no JSON object per cell): the rows come sorted by path first, so a path's
+ * cells are consecutive and a new path starts where any of its four codes changes.
+ */
+async function pairCells(conn: DuckDBConnection, start: number): Promise<PathCells[]> {
+  const result = await conn.runAndReadAll(sqlText('mart_repeat_pair_cells'));
+  const names = result.columnNames();
+  const columns = result.getColumns();
+  const col = (name: string) => {
+    const i = names.indexOf(name);
+    if (i < 0) throw new Error(`mart_repeat_pair_cells has no column ${name}`);
+    return columns[i]!;
+  };
+  const [country, district, outcode, sector] = [col('country'), col('district'), col('outcode'), col('sector')];
+  const [m1, m2, n, sumY] = [col('m1'), col('m2'), col('n'), col('sum_y')];
+  const out: PathCells[] = [];
+  let cur: PathCells | undefined;
+  for (let k = 0; k < result.currentRowCount; k++) {
+    const p = pathOf({ country: country[k], district: district[k], outcode: outcode[k], sector: sector[k] });
+    if (!cur || cur.country !== p.country || cur.district !== p.district || cur.outcode !== p.outcode || cur.sector !== p.sector) out.push((cur = { ...p, cells: [] }));
+    cur.cells.push({ t1: Number(m1[k]) - start, t2: Number(m2[k]) - start, n: Number(n[k]), sumY: Number(sumY[k]) });
+  }
+  return out;
+}
 
 function pathOf(r: Record<string, unknown>) {
   const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
