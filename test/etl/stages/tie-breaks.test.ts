@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSql } from '../../../etl/pipeline/sql.ts';
+import { buildProperties } from '../../../etl/stages/20-merged/60-properties/stage.ts';
 
 /**
  * Two builds of the same sources must publish the same tables. Where rows tie on what a
@@ -76,7 +77,7 @@ describe('properties: two sales of one home on the same day', () => {
       await conn.run(`CREATE TABLE uprn_flags (uprn BIGINT, flood_zone VARCHAR, flood_zone_2 BOOLEAN, flood_zone_3 BOOLEAN, conservation_area BOOLEAN, article_4 BOOLEAN, listed_building BOOLEAN)`);
       await conn.run(`CREATE TABLE sales (uprn BIGINT, transaction_id VARCHAR, price INTEGER, date DATE, property_type VARCHAR, tenure VARCHAR)`);
       for (const r of rows) await conn.run(`INSERT INTO sales VALUES (10, '${r.id}', ${r.price}, DATE '2019-07-01', '${r.type}', '${r.tenure}')`);
-      await runSql(conn, 'properties');
+      await buildProperties(conn, 1);
       expect(await q(`SELECT last_sold_price, property_type, tenure, sale_count::INTEGER AS sale_count FROM properties`)).toEqual([
         { last_sold_price: 180000, property_type: 'Flat', tenure: 'Leasehold', sale_count: 2 },
       ]);

@@ -1,5 +1,7 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, runSql } from '../../../pipeline/sql.ts';
+import { duckdbSizeBytes, propertiesChunks } from './chunks.ts';
 
 /** The merged property record. */
 export const propertiesStage: Stage = {
@@ -8,6 +10,29 @@ export const propertiesStage: Stage = {
   reads: ['addresses', 'epc_by_uprn', 'sales', 'uprn_flags'],
   writes: ['properties'],
   async run(ctx) {
-    await runSql(ctx.conn, 'properties');
+    const chunks = await chunksFor(ctx.conn);
+    await buildProperties(ctx.conn, chunks);
+    ctx.log.info({ stage: 'properties', chunks }, 'properties built in chunks by UPRN');
   },
 };
+
+/** The chunk count for this build's join sides and DuckDB's memory limit (chunks.ts). */
+async function chunksFor(conn: DuckDBConnection): Promise<number> {
+  let rows = 0;
+  for (const t of ['epc_by_uprn', 'sales', 'uprn_flags']) rows += await countRows(conn, t);
+  const [row] = await queryRows(conn, `SELECT current_setting('memory_limit') AS v`);
+  return propertiesChunks(rows, duckdbSizeBytes(String(row?.v)));
+}
+
+/** Builds `properties` in `chunks` statements, each over the UPRNs of one hash bucket. */
+export async function buildProperties(conn: DuckDBConnection, chunks: number): Promise<void> {
+  await runSql(conn, 'properties_chunk');
+  try {
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      await runSql(conn, 'set_properties_cut', { chunks, chunk });
+      await runSql(conn, chunk === 0 ? 'properties' : 'properties_append');
+    }
+  } finally {
+    await runSql(conn, 'drop_properties_chunk');
+  }
+}

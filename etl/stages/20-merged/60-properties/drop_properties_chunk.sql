@@ -1,0 +1,1 @@
+DROP MACRO TABLE IF EXISTS properties_chunk
