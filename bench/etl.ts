@@ -27,6 +27,8 @@ let built;
 try {
   built = buildInChild('bench/etl.ts', region, dataDir, values.staging ? { ...process.env, ETL_STAGING: values.staging } : process.env);
 } catch (e) {
+  // process.exit skips the finally below: remove the failed build's folder (GBs at 10M) first.
+  rmSync(dataDir, { recursive: true, force: true });
   process.stderr.write(`${(e as Error).message}\n`);
   process.exit(1);
 } finally {
