@@ -28,6 +28,11 @@ const DEFERRED_COLUMNS: StageColumn<Deferred>[] = [
   ...(['id', 'postcode', 'town', 'p1', 'p2', 'p3'] as const).map((name) => ({ name, type: 'VARCHAR' as const, get: (d: Deferred) => d.row[name] })),
   { name: 'street_town', type: 'VARCHAR', get: (d) => d.streetTown },
 ];
+/** A record the postcode pass left undecided (match_in's columns, as match_groups_inputs reads them). */
+const UNDECIDED_COLUMNS: StageColumn<Row>[] = [
+  { name: 'src', type: 'INTEGER', get: (r) => r.src },
+  ...(['id', 'postcode', 'town', 'p1', 'p2', 'p3', 'outcode', 'street_town'] as const).map((name) => ({ name, type: 'VARCHAR' as const, get: (r: Row) => r[name] })),
+];
 const STREET_KEY_COLUMNS: StageColumn<{ uprn: number; key: string }>[] = [
   { name: 'uprn', type: 'BIGINT', get: (r) => r.uprn },
   { name: 'street_town', type: 'VARCHAR', get: (r) => r.key },
@@ -125,6 +130,8 @@ export async function matchByOutcode(
   const side = await db.connect();
   const deferredConn = await db.connect();
   conns.push(deferredConn);
+  const undecidedConn = writeKeys ? undefined : await db.connect();
+  if (undecidedConn) conns.push(undecidedConn);
   const sinks: RowSink<unknown>[] = [];
   const kinds = sources.map((source) => source.key);
   const threads = opts.threads ?? matchThreads();
@@ -133,6 +140,7 @@ export async function matchByOutcode(
   try {
     if (writeKeys) await createTable(side, 'match_street_keys', STREET_KEY_COLUMNS);
     await createTable(conn, 'match_deferred', DEFERRED_COLUMNS);
+    if (undecidedConn) await createTable(conn, 'match_undecided', UNDECIDED_COLUMNS);
     for (const [i, source] of sources.entries()) await createTable(conns[i]!, source.table, MATCH_COLUMNS);
     // Tables made, then the appenders opened: nothing else runs on their connections meanwhile.
     const open = async <R>(c: DuckDBConnection, table: string, columns: StageColumn<R>[]): Promise<RowSink<R>> => {
@@ -145,6 +153,7 @@ export async function matchByOutcode(
     const keys = writeKeys ? await open(side, 'match_street_keys', STREET_KEY_COLUMNS) : undefined;
     const deferred = await open(deferredConn, 'match_deferred', DEFERRED_COLUMNS);
     let nDeferred = 0;
+    const undecided = undecidedConn ? await open(undecidedConn, 'match_undecided', UNDECIDED_COLUMNS) : undefined;
 
     // Jobs run here or on the workers; their results are written in the order the jobs were
     // made, so every table gets its rows in the order one thread would write them.
@@ -165,46 +174,64 @@ export async function matchByOutcode(
     const full = (job: MatchJob) => job.records.length + job.candidates.length >= jobRows;
 
     // Pass 1: whole outcodes per job, each matched against its own candidates.
+    let nUndecided = 0;
     write = (job, r) => {
       for (let i = 0; i < r.keys.length; i++) keys!.add({ uprn: r.keyUprns[i]!, key: r.keys[i]! });
       job.records.forEach((row, i) => {
         const o = r.outcomes[i]!;
-        if (typeof o === 'string') {
+        if (o === null) {
+          undecided!.add(row);
+          nUndecided++;
+        } else if (typeof o === 'string') {
           deferred.add({ row, streetTown: o });
           nDeferred++;
         } else outs[Number(row.src)]!.add({ id: String(row.id), result: o });
       });
     };
-    let job = newJob('outcode');
-    // Reading every address (to key its street), every row passed goes to the job being made.
-    const cands = new Groups(streamRows(db, sqlText(writeKeys ? 'match_groups_candidates_all' : 'match_groups_candidates')), writeKeys ? (a) => job.candidates.push(a) : undefined);
-    try {
-      let group: number | undefined;
-      for await (const r of streamRows(db, sqlText('match_groups_inputs'))) {
-        const g = r.g === null ? undefined : Number(r.g);
-        // A job ends between outcodes (records of no outcode have no candidates: anywhere).
-        if ((g === undefined || g !== group) && full(job)) {
-          await submit(job);
-          job = newJob('outcode');
+    const outcodePass = async (pass: 'outcode' | 'postcode', candidates: string) => {
+      let job = newJob(pass);
+      // Reading every address (to key its street), every row passed goes to the job being made.
+      const cands = new Groups(streamRows(db, sqlText(candidates)), writeKeys ? (a) => job.candidates.push(a) : undefined);
+      try {
+        let group: number | undefined;
+        for await (const r of streamRows(db, sqlText('match_groups_inputs'))) {
+          const g = r.g === null ? undefined : Number(r.g);
+          // A job ends between outcodes (records of no outcode have no candidates: anywhere).
+          if ((g === undefined || g !== group) && full(job)) {
+            await submit(job);
+            job = newJob(pass);
+          }
+          if (g !== undefined && g !== group) {
+            group = g;
+            const taken = await cands.take(g);
+            if (!writeKeys) for (const a of taken) job.candidates.push(a);
+          }
+          job.records.push(r);
         }
-        if (g !== undefined && g !== group) {
-          group = g;
-          const taken = await cands.take(g);
-          if (!writeKeys) for (const a of taken) job.candidates.push(a);
+        // The rest of the street keys.
+        if (writeKeys) {
+          while (await cands.pass(jobRows)) {
+            await submit(job);
+            job = newJob(pass);
+          }
         }
-        job.records.push(r);
+        await submit(job);
+        while (inflight.length > 0) await settle();
+      } finally {
+        await cands.close();
       }
-      // The rest of the street keys.
-      if (writeKeys) {
-        while (await cands.pass(jobRows)) {
-          await submit(job);
-          job = newJob('outcode');
-        }
+    };
+    if (writeKeys) await outcodePass('outcode', 'match_groups_candidates_all');
+    else {
+      // The street keys known, most records (a refresh's, the listings') are decided by their
+      // postcode's addresses alone: only the few left undecided read their outcodes' streets,
+      // which at 1M addresses were half the address base for 10,000 new sales.
+      await outcodePass('postcode', 'match_groups_candidates_postcode');
+      undecided!.close();
+      if (nUndecided > 0) {
+        await runSql(conn, 'match_in_from_undecided');
+        await outcodePass('outcode', 'match_groups_candidates');
       }
-      await submit(job);
-      while (inflight.length > 0) await settle();
-    } finally {
-      await cands.close();
     }
     keys?.close();
     deferred.close();
@@ -212,7 +239,7 @@ export async function matchByOutcode(
     // Pass 2: the set-aside records, whole streets (and towns) per job.
     if (nDeferred > 0) {
       write = (job, r) => job.records.forEach((row, i) => outs[Number(row.src)]!.add({ id: String(row.id), result: r.outcomes[i] as MatchResult }));
-      job = newJob('street');
+      let job = newJob('street');
       const streets = new Groups(streamRows(db, sqlText('match_street_candidates')));
       try {
         let group: number | undefined;
@@ -241,6 +268,6 @@ export async function matchByOutcode(
     for (const c of conns.slice(1)) c.closeSync();
     side.closeSync();
   }
-  for (const t of ['match_in', 'match_deferred']) await runSql(conn, `drop_${t}`);
+  for (const t of ['match_in', 'match_deferred', 'match_undecided']) await runSql(conn, `drop_${t}`);
   return counts;
 }

@@ -19,8 +19,13 @@ export interface Input {
  * of those groups in stream order. Only plain data, so a worker thread can take it.
  */
 export interface MatchJob {
-  /** `outcode`: a record whose postcode has no address (and that names a street) waits for the street pass. `street`: every record is decided. */
-  pass: 'outcode' | 'street';
+  /**
+   * `outcode`: a record whose postcode has no address (and that names a street) waits for the
+   * street pass. `postcode`: the same, and a record its postcode's addresses leave undecided
+   * waits for an `outcode` pass over its outcode's streets (the candidates are its postcode's
+   * addresses only). `street`: every record is decided.
+   */
+  pass: 'outcode' | 'postcode' | 'street';
   /** The key kind of each source, by its number (`src`). */
   kinds: readonly KeyKind[];
   /** Whether to derive the street key of every candidate row (the first full read of the address base). */
@@ -30,8 +35,8 @@ export interface MatchJob {
 }
 
 export interface MatchJobResult {
-  /** Per record, in order: its result, or the street key (`STREET|TOWN`) it waits on for the street pass. */
-  outcomes: (MatchResult | string)[];
+  /** Per record, in order: its result, the street key (`STREET|TOWN`) it waits on for the street pass, or null: it waits for its outcode's streets. */
+  outcomes: (MatchResult | string | null)[];
   /** With `streetKeys`: the UPRN and street key of each candidate row that has a street, in row order. */
   keyUprns: number[];
   keys: string[];
@@ -77,7 +82,7 @@ export function runMatchJob(job: MatchJob): MatchJobResult {
     if (rows) rows.push(a);
     else byGroup.set(g, [a]);
   }
-  const outcomes: (MatchResult | string)[] = [];
+  const outcomes: (MatchResult | string | null)[] = [];
   let group: number | undefined;
   let matcher = EMPTY;
   for (const r of job.records) {
@@ -95,7 +100,8 @@ export function runMatchJob(job: MatchJob): MatchJobResult {
     }
     const local = g !== undefined && rec.postcode !== undefined && matcher.hasPostcode(rec.postcode);
     // A record without a street never reaches the cross-outcode search: decided here.
-    if (local || !key.street) outcomes.push((local ? matcher : EMPTY).match(rec.postcode, rec.town, key));
+    if (local && job.pass === 'postcode') outcomes.push(matcher.decideInPostcode(rec.postcode, key) ?? null);
+    else if (local || !key.street) outcomes.push((local ? matcher : EMPTY).match(rec.postcode, rec.town, key));
     else outcomes.push(streetTown(key.street, rec.town));
   }
   return { outcomes, keyUprns, keys };

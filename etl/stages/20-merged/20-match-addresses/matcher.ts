@@ -37,12 +37,24 @@ export class AddressMatcher {
     return this.byPostcode.has(postcode);
   }
 
+  /**
+   * The answer when the postcode's own addresses decide it (one of them matches, or two tie):
+   * `match` then never looks at the street, so a caller holding only the postcode's
+   * addresses knows the record's match. Undefined when the street fallback would run.
+   */
+  decideInPostcode(postcode: string | undefined, key: AddressKey): MatchResult | undefined {
+    return decided(best(this.inPostcode(postcode), key, MIN_SIMILARITY));
+  }
+
+  private inPostcode(postcode: string | undefined): Candidate[] {
+    return postcode ? this.byPostcode.get(postcode) ?? [] : [];
+  }
+
   match(postcode: string | undefined, town: string, key: AddressKey): MatchResult {
-    const inPostcode = postcode ? this.byPostcode.get(postcode) ?? [] : [];
+    const inPostcode = this.inPostcode(postcode);
     const first = best(inPostcode, key, MIN_SIMILARITY);
-    if (first.uprn !== null || first.reason === 'ambiguous') {
-      return first.uprn !== null ? { ...first, method: 'postcode' } : first;
-    }
+    const inPostcodeAlone = decided(first);
+    if (inPostcodeAlone) return inPostcodeAlone;
     let onStreet = key.street ? this.byStreet.get(`${key.street}|${town}`) ?? [] : [];
     // A live postcode (it has addresses) is more likely right than the address: a flat sold
     // without its flat number must not become a house of that number in another district.
@@ -57,8 +69,14 @@ export class AddressMatcher {
     const second = best(onStreet, key, MIN_STREET_SIMILARITY, postcode);
     if (second.uprn !== null) return { ...second, method: 'street' };
     if (inPostcode.length === 0 && onStreet.length === 0) return { uprn: null, reason: 'no_postcode_candidates' };
-    return first.reason === 'no_number_match' && second.reason !== 'ambiguous' ? first : second;
+    return first.uprn === null && first.reason === 'no_number_match' && second.reason !== 'ambiguous' ? first : second;
   }
+}
+
+/** The postcode pass's answer when it stands: a match, or a tie (a wrong UPRN is worse than none). */
+function decided(first: Best): MatchResult | undefined {
+  if (first.uprn !== null) return { ...first, method: 'postcode' };
+  return first.reason === 'ambiguous' ? first : undefined;
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

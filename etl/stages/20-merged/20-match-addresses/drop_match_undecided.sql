@@ -1,0 +1,2 @@
+-- The postcode pass's undecided records, dropped once matched.
+DROP TABLE IF EXISTS match_undecided
