@@ -39,6 +39,12 @@ export interface BuildContext {
    * Absent: no cache at all (stage tests).
    */
   cache?: { dir: string; read: boolean };
+  /**
+   * Staging tables whose cached rows are held back until a stage reads them (the staging
+   * cache's lazy loading): `runStage` has them inserted before a stage runs. Absent: every
+   * staging table is loaded.
+   */
+  staged?: { materialize(conn: DuckDBConnection, tables: readonly string[]): Promise<void> };
 }
 
 /** One named step of the build, testable alone on a context with the tables it reads. */

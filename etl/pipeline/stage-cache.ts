@@ -32,6 +32,17 @@ interface Entry {
   dates: string[] | null;
 }
 
+/** A hit whose rows wait for a stage that reads its table (lazy loading). */
+interface PendingLoad {
+  spec: StagingSpec<unknown>;
+  file: SourceFile;
+  fileNo: number;
+  today: string;
+  key: string;
+  /** Stages the file from source if the entry fails to load then. */
+  stageFile: StageFileFn;
+}
+
 /** Builds whose used entries are kept; an entry none of them used is removed. */
 export const KEEP_BUILDS = 3;
 const RECENT = 'recent.json';
@@ -104,6 +115,8 @@ export interface StageCacheStats {
   misses: number;
   /** Entries that failed to load and were re-staged. */
   corrupt: number;
+  /** Hits whose rows no stage of this build read, so never loaded (lazy loading). */
+  not_loaded: number;
   pruned: number;
   /** Time spent hashing files, loading entries and writing them (the cache's own cost). */
   ms: { hash: number; load: number; store: number };
@@ -123,6 +136,8 @@ export interface StageCacheStats {
 export class StageCache {
   readonly stats: StageCacheStats;
   private readonly used = new Set<string>();
+  /** Lazy: hits not yet inserted, per staging table in file order. */
+  private readonly pending = new Map<string, PendingLoad[]>();
 
   private constructor(
     private readonly dir: string,
@@ -130,14 +145,19 @@ export class StageCache {
     private readonly duckdb: string,
     private readonly log: WarnLog,
     read: boolean,
+    private readonly lazy: boolean,
   ) {
-    this.stats = { read, hits: 0, misses: 0, corrupt: 0, pruned: 0, ms: { hash: 0, load: 0, store: 0 } };
+    this.stats = { read, hits: 0, misses: 0, corrupt: 0, not_loaded: 0, pruned: 0, ms: { hash: 0, load: 0, store: 0 } };
   }
 
-  /** `code` is the staging code's fingerprint (`codeFingerprint`). */
-  static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog }): Promise<StageCache> {
+  /**
+   * `code` is the staging code's fingerprint (`codeFingerprint`). `lazy`: a hit's rows are
+   * inserted only when some stage reads its table (`materialize`), so a refresh does not
+   * load the tables only reused stages read (the address base, the Airbnb calendar).
+   */
+  static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog; lazy?: boolean }): Promise<StageCache> {
     await mkdir(opts.dir, { recursive: true });
-    return new StageCache(opts.dir, opts.code, await duckdbVersion(conn), opts.log, opts.read);
+    return new StageCache(opts.dir, opts.code, await duckdbVersion(conn), opts.log, opts.read, opts.lazy ?? false);
   }
 
   /**
@@ -161,20 +181,25 @@ export class StageCache {
     this.used.add(key);
     const file = { name: spec.kind, path: f.rel, bytes: f.bytes, sha256: sha };
     if (this.stats.read) {
-      const hit = await this.load(conn, spec, key, fileNo, today).catch(async (e: Error) => {
-        this.stats.corrupt++;
-        this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'unreadable staging cache entry; re-staging the file');
-        await rm(join(this.dir, key), { recursive: true, force: true });
-        return undefined;
-      });
+      const hit = await this.check(conn, key, today).then(async (h) => {
+        if (h && !this.lazy) await this.insert(conn, spec, key, fileNo);
+        return h;
+      }).catch((e: Error) => this.corrupted(f, key, e));
       this.stats.ms.load += Math.round(performance.now() - t1);
       if (hit) {
         this.stats.hits++;
+        if (this.lazy) {
+          this.stats.not_loaded++;
+          const loads = this.pending.get(spec.table) ?? [];
+          this.pending.set(spec.table, [...loads, { spec, file: { ...f, sha256: sha }, fileNo, today, key, stageFile }]);
+        }
         progress?.({ file: f.rel, rows: hit.rows_read });
         return { ...file, ...hit, from_cache: true };
       }
     }
     this.stats.misses++;
+    // The table's earlier files first: its rows stay in file order.
+    await this.materialize(conn, [spec.table]);
     // Every date the file's rows speak for, kept so a later build bounds as-of by its own today.
     let seen: string[] | null = spec.date ? null : [];
     const before = await countRows(conn, spec.table);
@@ -188,13 +213,45 @@ export class StageCache {
     return { ...report, from_cache: false };
   }
 
+  /**
+   * Inserts the cached rows held back for `tables` (lazy), each table's files in order. An
+   * entry that fails to load now is removed and counted, and its file staged from source
+   * in its place, as on a failed load at staging time.
+   */
+  async materialize(conn: DuckDBConnection, tables: readonly string[]): Promise<void> {
+    for (const table of tables) {
+      const loads = this.pending.get(table);
+      if (!loads) continue;
+      this.pending.delete(table);
+      for (const l of loads) {
+        const t0 = performance.now();
+        this.stats.not_loaded--;
+        try {
+          await this.insert(conn, l.spec, l.key, l.fileNo);
+        } catch (e) {
+          await this.corrupted(l.file, l.key, e as Error);
+          await l.stageFile(conn, l.spec, l.file, l.fileNo, l.today);
+        }
+        this.stats.ms.load += Math.round(performance.now() - t0);
+      }
+    }
+  }
+
+  private async corrupted(f: SourceFile, key: string, e: Error): Promise<undefined> {
+    this.stats.corrupt++;
+    this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'unreadable staging cache entry; re-staging the file');
+    await rm(join(this.dir, key), { recursive: true, force: true });
+    return undefined;
+  }
+
   /** Records this build's entries and removes those no recent build used. */
   async finish(): Promise<StageCacheStats> {
     this.stats.pruned = (await pruneUnused(this.dir, this.used)).length;
     return this.stats;
   }
 
-  private async load(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, fileNo: number, today: string) {
+  /** The entry's report when it has a good one for today (its rows counted, not yet read). */
+  private async check(conn: DuckDBConnection, key: string, today: string) {
     const dir = join(this.dir, key);
     if (!(await stat(dir).catch(() => undefined))) return undefined;
     const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as Entry;
@@ -204,13 +261,15 @@ export class StageCache {
       if (!entry.dates) return undefined; // as-of not derivable for another day: stage again
       asOf = entry.dates.filter((d) => d <= today).at(-1) ?? null;
     }
-    const parquet = q(join(dir, 'rows.parquet'));
-    const [n] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${parquet})`);
+    const [n] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${q(join(dir, 'rows.parquet'))})`);
     if (Number(n?.n) !== entry.rows_read) throw new Error(`rows.parquet has ${String(n?.n)} rows, entry says ${entry.rows_read}`);
+    return { as_of: asOf, rows_read: entry.rows_read, rows_rejected: entry.rows_rejected, rejected_by_reason: entry.rejected_by_reason };
+  }
+
+  private async insert(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, fileNo: number): Promise<void> {
     const cols = spec.columns.map((c) => c.name).join(', ');
     // One statement: a page that fails to decode rolls the whole insert back.
-    await conn.run(`INSERT INTO ${spec.table} (${cols}, _file_no) SELECT ${cols}, ${fileNo}::INTEGER FROM read_parquet(${parquet})`);
-    return { as_of: asOf, rows_read: entry.rows_read, rows_rejected: entry.rows_rejected, rejected_by_reason: entry.rejected_by_reason };
+    await conn.run(`INSERT INTO ${spec.table} (${cols}, _file_no) SELECT ${cols}, ${fileNo}::INTEGER FROM read_parquet(${q(join(this.dir, key, 'rows.parquet'))})`);
   }
 
   private async store(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, before: number, r: SourceReport & Entry) {

@@ -59,6 +59,8 @@ export async function runStage(ctx: BuildContext, stages: readonly Stage[], inde
   const stage = stages[index]!;
   const key = outputs?.key(stages, index);
   if (key && await outputs!.load(stage, key)) return;
+  // The staging tables it reads, if their cached rows were held back (a reused stage reads none).
+  await ctx.staged?.materialize(ctx.conn, stage.reads);
   const before = key ? await outputs!.snapshot() : undefined;
   await stage.run(ctx);
   if (key && before) await outputs!.store(stage, key, before);

@@ -106,6 +106,12 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     const restaged = refresh.sources.filter((s) => !s.from_cache).map((s) => s.path);
     expect(restaged).toEqual(['ppd/pp-monthly-update.csv']);
     expect(refresh.quality.stage_cache).toMatchObject({ read: true, misses: 1, corrupt: 0, hits: refresh.sources.length - 1 });
+    // Loaded lazily: the files whose tables only reused stages read (addresses, spatial_flags, marts_str) are never loaded.
+    const onlyReused = new Set(['addressbase', 'os_uprn', 'planning', 'airbnb_listings', 'airbnb_calendar', 'airbnb_reviews']);
+    const notLoaded = refresh.sources.filter((s) => onlyReused.has(s.name)).length;
+    expect(notLoaded).toBeGreaterThanOrEqual(6);
+    expect(refresh.quality.stage_cache).toMatchObject({ not_loaded: notLoaded });
+    expect(first.quality.stage_cache).toMatchObject({ not_loaded: 0 });
     expect(fresh.sources.every((s) => s.from_cache === false)).toBe(true);
     // Only the new sale: the changed one changed its price, which the matcher does not read,
     // and the deleted one is gone from ppd_current.

@@ -97,6 +97,51 @@ describe('the staging cache', () => {
     }
   });
 
+  it('lazy: holds a hit\'s rows back until its table is read, then loads every file in order, a miss after the earlier hits', async () => {
+    const dir = join(tmp.dir, 'lazy');
+    await viaCache(dir);
+    // The reference: the file staged twice the ordinary way, as files 1 and 2 of the table.
+    const ref = await freshConn();
+    for (const n of [1, 2]) await stageFile(ref, pricePaid, file, n, TODAY);
+    const twice = await tableRows(ref);
+
+    const conn = await freshConn();
+    const cache = await StageCache.open(conn, { dir, read: true, code: 'test', log: quietLog, lazy: true });
+    for (const n of [1, 2]) expect((await cache.stage(conn, pricePaid, file, n, TODAY, undefined, stageFile)).from_cache).toBe(true);
+    expect(cache.stats).toMatchObject({ hits: 2, not_loaded: 2 });
+    expect(await tableRows(conn)).toBe('[]');
+    await cache.materialize(conn, ['some_other_table']);
+    expect(await tableRows(conn)).toBe('[]');
+    await cache.materialize(conn, [pricePaid.table]);
+    expect(cache.stats).toMatchObject({ hits: 2, not_loaded: 0, corrupt: 0 });
+    expect(await tableRows(conn)).toBe(twice);
+    await cache.materialize(conn, [pricePaid.table]); // loaded once only
+    expect(await tableRows(conn)).toBe(twice);
+
+    // File 2 a miss (another reader version): file 1's held-back rows go in first.
+    const conn2 = await freshConn();
+    const cache2 = await StageCache.open(conn2, { dir, read: true, code: 'test', log: quietLog, lazy: true });
+    await cache2.stage(conn2, pricePaid, file, 1, TODAY, undefined, stageFile);
+    expect((await cache2.stage(conn2, { ...pricePaid, version: pricePaid.version + 1 }, file, 2, TODAY, undefined, stageFile)).from_cache).toBe(false);
+    expect(cache2.stats).toMatchObject({ hits: 1, misses: 1, not_loaded: 0 });
+    expect(await tableRows(conn2)).toBe(twice);
+  });
+
+  it('lazy: an entry that fails when its rows are loaded is removed, counted, and the file staged from source', async () => {
+    const dir = join(tmp.dir, 'lazy-corrupt');
+    const expected = await direct();
+    await viaCache(dir);
+    const conn = await freshConn();
+    const cache = await StageCache.open(conn, { dir, read: true, code: 'test', log: quietLog, lazy: true });
+    await cache.stage(conn, pricePaid, file, 3, TODAY, undefined, stageFile);
+    const [entry] = readdirSync(dir).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    rmSync(join(dir, entry!, 'rows.parquet'));
+    await cache.materialize(conn, [pricePaid.table]);
+    expect(cache.stats).toMatchObject({ hits: 1, corrupt: 1, not_loaded: 0 });
+    expect(await tableRows(conn)).toBe(expected.rows);
+    expect(existsSync(join(dir, entry!))).toBe(false);
+  });
+
   it('leaves no entry a later build trusts when staging fails or a build dies mid-write', async () => {
     const dir = join(tmp.dir, 'failed');
     // A reader that appends some rows, then fails (a file of the wrong format part-way).

@@ -20,8 +20,9 @@ export const stageSourcesStage: Stage = {
   async run(ctx) {
     const cache = ctx.cache && await StageCache.open(ctx.conn, {
       dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,
-      code: STAGING_CODE,
+      code: STAGING_CODE, lazy: true,
     });
+    if (cache) ctx.staged = cache;
     // A second connection: the TS-read files stage on the JS thread while DuckDB reads the bulk ones.
     const readerConn = await ctx.db.connect();
     try {
