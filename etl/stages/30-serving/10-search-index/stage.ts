@@ -23,24 +23,25 @@ export const searchIndexStage: Stage = {
   async run(ctx) {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
     const n = Number((await queryRows(ctx.conn, sqlText('search_index_count')))[0]?.n ?? 0);
-    await writeSearchIndexFile(ctx, n, sortChunks(n, SEARCH_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn)));
+    const chunks = sortChunks(n, SEARCH_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
+    await writeSearchIndexFile(ctx, n, chunks > 1 ? await postcodeCuts(ctx, n, chunks) : []);
   },
 };
 
-/** Builds and writes the index from the `n` rows of search_index_rows, read in `chunks` postcode ranges. */
-export async function writeSearchIndexFile(ctx: BuildContext, n: number, chunks: number): Promise<void> {
+/** Builds and writes the index from the `n` rows of search_index_rows, read in the postcode ranges between `cuts` (ascending; none: one query). */
+export async function writeSearchIndexFile(ctx: BuildContext, n: number, cuts: readonly string[]): Promise<void> {
   const t0 = performance.now();
-  const data = await buildSearchIndex(indexRows(ctx, n, chunks), n);
+  const data = await buildSearchIndex(indexRows(ctx, cuts), n);
   const bytes = writeSearchIndex(join(ctx.buildDir, SEARCH_INDEX_FILE), data);
   ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: schemas/search-index-format.ts)' };
-  ctx.log.info({ stage: 'search-index', addresses: n, chunks, words: data.postOff.length - 1, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
+  ctx.log.info({ stage: 'search-index', addresses: n, chunks: cuts.length + 1, words: data.postOff.length - 1, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
 }
 
 /** The index's rows in postcode order: one query, or one per postcode range (sort-chunks.ts). */
-async function* indexRows(ctx: BuildContext, n: number, chunks: number): AsyncGenerator<IndexRow> {
-  const reads = chunks === 1
+async function* indexRows(ctx: BuildContext, cuts: readonly string[]): AsyncGenerator<IndexRow> {
+  const reads = cuts.length === 0
     ? [{ sql: sqlText('search_index_rows'), params: undefined }]
-    : keyRanges(await postcodeCuts(ctx, n, chunks)).map((params) => ({ sql: sqlText('search_index_rows_between'), params }));
+    : keyRanges(cuts).map((params) => ({ sql: sqlText('search_index_rows_between'), params }));
   for (const { sql, params } of reads) {
     for await (const { rows, columns: [uprn, address, postcode, lat, lng] } of streamColumns(ctx.db, sql, params)) {
       for (let i = 0; i < rows; i++) {
@@ -51,7 +52,7 @@ async function* indexRows(ctx: BuildContext, n: number, chunks: number): AsyncGe
 }
 
 /** Postcodes that cut the `n` rows into `chunks` ranges of about equal rows (a postcode's rows stay in one range). */
-async function postcodeCuts(ctx: BuildContext, n: number, chunks: number): Promise<string[]> {
+export async function postcodeCuts(ctx: BuildContext, n: number, chunks: number): Promise<string[]> {
   async function* counts(): AsyncGenerator<[string, number]> {
     for await (const { rows, columns: [postcode, count] } of streamColumns(ctx.db, sqlText('search_index_postcode_counts'))) {
       for (let i = 0; i < rows; i++) yield [String(postcode![i]), Number(count![i])];

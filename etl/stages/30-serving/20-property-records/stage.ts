@@ -38,17 +38,18 @@ export const propertyRecordsStage: Stage = {
   writes: [PROPERTY_RECORDS_FILE],
   async run(ctx) {
     const n = await countRows(ctx.conn, 'properties');
-    await writePropertyRecords(ctx, n, sortChunks(n, RECORDS_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn)));
+    const chunks = sortChunks(n, RECORDS_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
+    await writePropertyRecords(ctx, n, chunks > 1 ? await uprnCuts(ctx, chunks) : []);
   },
 };
 
-/** Writes the `n` properties rows, read in `chunks` UPRN ranges (sort-chunks.ts). */
-export async function writePropertyRecords(ctx: BuildContext, n: number, chunks: number): Promise<void> {
+/** Writes the `n` properties rows, read in the UPRN ranges between `cuts` (ascending; none: one query; sort-chunks.ts). */
+export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: readonly bigint[]): Promise<void> {
   const t0 = performance.now();
   const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n);
-  const reads = chunks === 1
+  const reads = cuts.length === 0
     ? [{ sql: SELECT, params: undefined }]
-    : keyRanges(await uprnCuts(ctx, chunks)).map((params) => ({ sql: SELECT_BETWEEN, params }));
+    : keyRanges(cuts).map((params) => ({ sql: SELECT_BETWEEN, params }));
   for (const { sql, params } of reads) {
     // Column-wise, a chunk at a time: no object per row.
     for await (const { rows, vectors } of streamVectors(ctx.db, sql, params)) {
@@ -60,11 +61,11 @@ export async function writePropertyRecords(ctx: BuildContext, n: number, chunks:
   }
   const bytes = writer.finish(join(ctx.buildDir, PROPERTY_RECORDS_FILE));
   ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: schemas/record-file-format.ts)' };
-  ctx.log.info({ stage: 'property-records', rows: n, chunks, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
+  ctx.log.info({ stage: 'property-records', rows: n, chunks: cuts.length + 1, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
 }
 
 /** Ascending, distinct UPRNs cutting the properties into `chunks` ranges of about equal rows. */
-async function uprnCuts(ctx: BuildContext, chunks: number): Promise<bigint[]> {
+export async function uprnCuts(ctx: BuildContext, chunks: number): Promise<bigint[]> {
   const [row] = await queryRows(ctx.conn, sqlText('property_records_uprn_cuts'), { chunks });
   const cuts = ((row?.cuts ?? []) as (string | null)[]).filter((c) => c !== null).map((c) => BigInt(c)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return cuts.filter((c, i) => i === 0 || c > cuts[i - 1]!);
