@@ -7,15 +7,15 @@ export interface ColumnChunk {
 }
 
 /**
- * Streams a query's result chunk by chunk as columns, on a connection of its own (so
+ * Streams a query's result (`params` bound to its `$name`s) chunk by chunk as columns, on a connection of its own (so
  * nothing else on the build connection can cut it short), with the next chunk requested
  * before this one is handed over: DuckDB produces it on its own threads while the JS thread
  * consumes this one. Values come as DuckDB gives them, with no JSON conversion and no
  * object per row: `Number()` and `String()` of them equal those of the JSON values
  * (`streamRows`) for the types the serving files read.
  */
-export async function* streamColumns(db: DuckDBInstance, sql: string): AsyncGenerator<ColumnChunk> {
-  for await (const chunk of streamChunks(db, sql)) yield { rows: chunk.rowCount, columns: chunk.getColumns() };
+export async function* streamColumns(db: DuckDBInstance, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<ColumnChunk> {
+  for await (const chunk of streamChunks(db, sql, params)) yield { rows: chunk.rowCount, columns: chunk.getColumns() };
 }
 
 /** One chunk of a result as DuckDB's vectors (views of the chunk's memory: read them before taking the next). */
@@ -24,18 +24,18 @@ export interface VectorChunk {
   vectors: DuckDBVector[];
 }
 
-/** `streamColumns`, with each column as its vector (for a consumer that reads typed arrays whole). */
-export async function* streamVectors(db: DuckDBInstance, sql: string): AsyncGenerator<VectorChunk> {
-  for await (const chunk of streamChunks(db, sql)) {
+/** `streamColumns` (`params` bound to the query's `$name`s), with each column as its vector (for a consumer that reads typed arrays whole). */
+export async function* streamVectors(db: DuckDBInstance, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<VectorChunk> {
+  for await (const chunk of streamChunks(db, sql, params)) {
     yield { rows: chunk.rowCount, vectors: Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c)) };
   }
 }
 
-async function* streamChunks(db: DuckDBInstance, sql: string): AsyncGenerator<DuckDBDataChunk> {
+async function* streamChunks(db: DuckDBInstance, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<DuckDBDataChunk> {
   const conn = await db.connect();
   let next: Promise<DuckDBDataChunk | null> | undefined;
   try {
-    const result = await conn.stream(sql);
+    const result = await conn.stream(sql, params);
     next = result.fetchChunk();
     for (;;) {
       const chunk = await next;

@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { duckdbSizeBytes, propertiesChunks } from '../../../etl/stages/20-merged/60-properties/chunks.ts';
+import { duckdbSizeBytes } from '../../../etl/pipeline/memory-limit.ts';
+import { propertiesChunks } from '../../../etl/stages/20-merged/60-properties/chunks.ts';
 import { buildProperties } from '../../../etl/stages/20-merged/60-properties/stage.ts';
 
 /**

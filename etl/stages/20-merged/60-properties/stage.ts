@@ -1,7 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
-import { countRows, queryRows, runSql } from '../../../pipeline/sql.ts';
-import { duckdbSizeBytes, propertiesChunks } from './chunks.ts';
+import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
+import { countRows, runSql } from '../../../pipeline/sql.ts';
+import { propertiesChunks } from './chunks.ts';
 
 /** The merged property record. */
 export const propertiesStage: Stage = {
@@ -20,8 +21,7 @@ export const propertiesStage: Stage = {
 async function chunksFor(conn: DuckDBConnection): Promise<number> {
   let rows = 0;
   for (const t of ['epc_by_uprn', 'sales', 'uprn_flags']) rows += await countRows(conn, t);
-  const [row] = await queryRows(conn, `SELECT current_setting('memory_limit') AS v`);
-  return propertiesChunks(rows, duckdbSizeBytes(String(row?.v)));
+  return propertiesChunks(rows, await memoryLimitBytes(conn));
 }
 
 /** Builds `properties` in `chunks` statements, each over the UPRNs of one hash bucket. */

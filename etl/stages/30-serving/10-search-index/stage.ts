@@ -1,9 +1,14 @@
 import { join } from 'node:path';
-import type { Stage } from '../../../pipeline/context.ts';
+import type { BuildContext, Stage } from '../../../pipeline/context.ts';
+import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
 import { countRows, queryRows, sqlText } from '../../../pipeline/sql.ts';
 import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../../../schemas/search-index-format.ts';
+import { cutsFromCounts, keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamColumns } from '../stream-columns.ts';
 import { buildSearchIndex, type IndexRow } from './build.ts';
+
+/** Bytes per row of the stage's sort (uprn, address, postcode, lat, lng): measured 127-132 at 1M addresses, rounded up. */
+export const SEARCH_SORT_BYTES_PER_ROW = 140;
 
 /**
  * Builds the address search index from the `addresses` table and writes it into the build
@@ -18,17 +23,40 @@ export const searchIndexStage: Stage = {
   async run(ctx) {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
     const n = Number((await queryRows(ctx.conn, sqlText('search_index_count')))[0]?.n ?? 0);
-    const t0 = performance.now();
-    async function* rows(): AsyncGenerator<IndexRow> {
-      for await (const { rows, columns: [uprn, address, postcode, lat, lng] } of streamColumns(ctx.db, sqlText('search_index_rows'))) {
-        for (let i = 0; i < rows; i++) {
-          yield { uprn: Number(uprn![i]), address: String(address![i]), postcode: String(postcode![i]), lat: Number(lat![i]), lng: Number(lng![i]) };
-        }
-      }
-    }
-    const data = await buildSearchIndex(rows(), n);
-    const bytes = writeSearchIndex(join(ctx.buildDir, SEARCH_INDEX_FILE), data);
-    ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: schemas/search-index-format.ts)' };
-    ctx.log.info({ stage: 'search-index', addresses: n, words: data.postOff.length - 1, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
+    const chunks = sortChunks(n, SEARCH_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
+    await writeSearchIndexFile(ctx, n, chunks > 1 ? await postcodeCuts(ctx, n, chunks) : []);
   },
 };
+
+/** Builds and writes the index from the `n` rows of search_index_rows, read in the postcode ranges between `cuts` (ascending; none: one query). */
+export async function writeSearchIndexFile(ctx: BuildContext, n: number, cuts: readonly string[]): Promise<void> {
+  const t0 = performance.now();
+  const data = await buildSearchIndex(indexRows(ctx, cuts), n);
+  const bytes = writeSearchIndex(join(ctx.buildDir, SEARCH_INDEX_FILE), data);
+  ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: schemas/search-index-format.ts)' };
+  ctx.log.info({ stage: 'search-index', addresses: n, chunks: cuts.length + 1, words: data.postOff.length - 1, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
+}
+
+/** The index's rows in postcode order: one query, or one per postcode range (sort-chunks.ts). */
+async function* indexRows(ctx: BuildContext, cuts: readonly string[]): AsyncGenerator<IndexRow> {
+  const reads = cuts.length === 0
+    ? [{ sql: sqlText('search_index_rows'), params: undefined }]
+    : keyRanges(cuts).map((params) => ({ sql: sqlText('search_index_rows_between'), params }));
+  for (const { sql, params } of reads) {
+    for await (const { rows, columns: [uprn, address, postcode, lat, lng] } of streamColumns(ctx.db, sql, params)) {
+      for (let i = 0; i < rows; i++) {
+        yield { uprn: Number(uprn![i]), address: String(address![i]), postcode: String(postcode![i]), lat: Number(lat![i]), lng: Number(lng![i]) };
+      }
+    }
+  }
+}
+
+/** Postcodes that cut the `n` rows into `chunks` ranges of about equal rows (a postcode's rows stay in one range). */
+export async function postcodeCuts(ctx: BuildContext, n: number, chunks: number): Promise<string[]> {
+  async function* counts(): AsyncGenerator<[string, number]> {
+    for await (const { rows, columns: [postcode, count] } of streamColumns(ctx.db, sqlText('search_index_postcode_counts'))) {
+      for (let i = 0; i < rows; i++) yield [String(postcode![i]), Number(count![i])];
+    }
+  }
+  return cutsFromCounts(counts(), n, chunks);
+}

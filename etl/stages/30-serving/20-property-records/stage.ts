@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import type { DuckDBVector } from '@duckdb/node-api';
-import type { Stage } from '../../../pipeline/context.ts';
-import { countRows } from '../../../pipeline/sql.ts';
+import type { BuildContext, Stage } from '../../../pipeline/context.ts';
+import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
+import { countRows, queryRows, sqlText } from '../../../pipeline/sql.ts';
 import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter, type ColumnSpec } from '../../../../schemas/record-file-format.ts';
+import { keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamVectors } from '../stream-columns.ts';
+
+/** Bytes per row of the stage's sort (the served columns): measured 282 at 1M addresses, rounded up. */
+export const RECORDS_SORT_BYTES_PER_ROW = 300;
 
 /**
  * Each column as the writer takes it whole: numbers as DOUBLE with NaN for null (a typed
@@ -15,7 +20,11 @@ function selectItem(c: ColumnSpec): string {
   if (c.kind === 'dict' || c.kind === 'text') return `CAST(${c.name} AS VARCHAR) AS ${c.name}`;
   return c.name;
 }
-const SELECT = `SELECT CAST(uprn AS DOUBLE) AS uprn_number, ${PROPERTY_RECORD_COLUMNS.map(selectItem).join(', ')} FROM properties ORDER BY uprn`;
+const COLUMNS = `CAST(uprn AS DOUBLE) AS uprn_number, ${PROPERTY_RECORD_COLUMNS.map(selectItem).join(', ')}`;
+const SELECT = `SELECT ${COLUMNS} FROM properties ORDER BY uprn`;
+// One UPRN range, $lo inclusive to $hi exclusive, either end open when null; a null UPRN in the
+// last range, where ORDER BY uprn puts it (NULLS LAST).
+const SELECT_BETWEEN = `SELECT ${COLUMNS} FROM properties WHERE coalesce(uprn >= $lo, TRUE) AND coalesce(uprn < $hi, $hi IS NULL) ORDER BY uprn`;
 
 /**
  * Writes the property records as `property-records.bin`, sorted by UPRN, so the record
@@ -29,20 +38,38 @@ export const propertyRecordsStage: Stage = {
   writes: [PROPERTY_RECORDS_FILE],
   async run(ctx) {
     const n = await countRows(ctx.conn, 'properties');
-    const t0 = performance.now();
-    const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n);
+    const chunks = sortChunks(n, RECORDS_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
+    await writePropertyRecords(ctx, n, chunks > 1 ? await uprnCuts(ctx, chunks) : []);
+  },
+};
+
+/** Writes the `n` properties rows, read in the UPRN ranges between `cuts` (ascending; none: one query; sort-chunks.ts). */
+export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: readonly bigint[]): Promise<void> {
+  const t0 = performance.now();
+  const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n);
+  const reads = cuts.length === 0
+    ? [{ sql: SELECT, params: undefined }]
+    : keyRanges(cuts).map((params) => ({ sql: SELECT_BETWEEN, params }));
+  for (const { sql, params } of reads) {
     // Column-wise, a chunk at a time: no object per row.
-    for await (const { rows, vectors } of streamVectors(ctx.db, SELECT)) {
+    for await (const { rows, vectors } of streamVectors(ctx.db, sql, params)) {
       writer.addColumns(rows, doubles(vectors[0]!, rows), vectors.slice(1).map((v, c) => {
         const kind = PROPERTY_RECORD_COLUMNS[c]!.kind;
         return kind === 'num' || kind === 'small' ? doubles(v, rows) : v.toArray();
       }));
     }
-    const bytes = writer.finish(join(ctx.buildDir, PROPERTY_RECORDS_FILE));
-    ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: schemas/record-file-format.ts)' };
-    ctx.log.info({ stage: 'property-records', rows: n, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
-  },
-};
+  }
+  const bytes = writer.finish(join(ctx.buildDir, PROPERTY_RECORDS_FILE));
+  ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: schemas/record-file-format.ts)' };
+  ctx.log.info({ stage: 'property-records', rows: n, chunks: cuts.length + 1, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
+}
+
+/** Ascending, distinct UPRNs cutting the properties into `chunks` ranges of about equal rows. */
+export async function uprnCuts(ctx: BuildContext, chunks: number): Promise<bigint[]> {
+  const [row] = await queryRows(ctx.conn, sqlText('property_records_uprn_cuts'), { chunks });
+  const cuts = ((row?.cuts ?? []) as (string | null)[]).filter((c) => c !== null).map((c) => BigInt(c)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return cuts.filter((c, i) => i === 0 || c > cuts[i - 1]!);
+}
 
 /**
  * A DOUBLE vector's values as a Float64Array: the vector's own array where the client exposes
