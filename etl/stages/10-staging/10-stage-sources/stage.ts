@@ -20,7 +20,7 @@ export const stageSourcesStage: Stage = {
   async run(ctx) {
     const cache = ctx.cache && await StageCache.open(ctx.conn, {
       dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,
-      code: STAGING_CODE,
+      code: STAGING_CODE, queue: ctx.stores,
     });
     // A second connection: the TS-read files stage on the JS thread while DuckDB reads the bulk ones.
     const readerConn = await ctx.db.connect();
@@ -29,6 +29,10 @@ export const stageSourcesStage: Stage = {
     } finally {
       readerConn.closeSync();
     }
-    if (cache) ctx.quality.stage_cache = await cache.finish();
+    if (!cache) return;
+    // With a queue the entries are still being written: prune and report once they are.
+    const finish = async () => { ctx.quality.stage_cache = await cache.finish(); };
+    if (ctx.stores) ctx.stores.atEnd(finish);
+    else await finish();
   },
 };
