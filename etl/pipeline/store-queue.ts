@@ -46,6 +46,18 @@ export class StoreQueue {
     });
   }
 
+  /**
+   * Holds back the tasks queued from now until the returned function is called: a stage
+   * that keeps both cores busy (staging) leaves its stores for the stages after it.
+   * The caller must release in a `finally` (`drain` waits for it).
+   */
+  hold(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    this.tail = this.tail.then(() => held);
+    return release;
+  }
+
   /** Runs `fn` once every task has run (at `drain`): a cache's prune and report. */
   atEnd(fn: () => Promise<void> | void): void {
     this.ends.push(fn);

@@ -75,6 +75,24 @@ describe('the background cache stores', () => {
     expect(seen).toEqual(['a background cache store failed']);
   });
 
+  it('hold back what is queued while held, and run it once released', async () => {
+    const { db } = await freshDb();
+    const queue = new StoreQueue(db, quietLog);
+    const ran: string[] = [];
+    let before!: () => void;
+    const beforeRan = new Promise<void>((resolve) => { before = resolve; });
+    queue.add(async () => { ran.push('before'); before(); });
+    const release = queue.hold();
+    queue.add(async () => { ran.push('held'); });
+    const drained = queue.drain();
+    await beforeRan;
+    await new Promise((resolve) => setTimeout(resolve, 50)); // time for a held task to run, were it not held
+    expect(ran).toEqual(['before']);
+    release();
+    await drained;
+    expect(ran).toEqual(['before', 'held']);
+  });
+
   it('store each staged file\'s own rows though the next file was appended before the store ran', async () => {
     const { db, conn } = await freshDb();
     for (const [i, f] of files.entries()) await stageFile(conn, pricePaid, f, i + 1, TODAY);

@@ -24,9 +24,12 @@ export const stageSourcesStage: Stage = {
     });
     // A second connection: the TS-read files stage on the JS thread while DuckDB reads the bulk ones.
     const readerConn = await ctx.db.connect();
+    // Both lanes keep the cores busy: the entries are written after, beside matching (JS on one core).
+    const release = ctx.stores?.hold();
     try {
       ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows), cache, readerConn);
     } finally {
+      release?.();
       readerConn.closeSync();
     }
     if (!cache) return;
