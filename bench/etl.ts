@@ -49,17 +49,9 @@ const result = {
   tables: Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows])),
   sources: manifest.sources.map((s) => ({ path: s.path, as_of: s.as_of, rows_read: s.rows_read, rejected_by_reason: s.rejected_by_reason })),
   match_rates: manifest.match_rates,
-  // The caches' own write time (summed per store; with background stores, time beside the build).
-  cache_store_ms: cacheStoreMs(manifest.quality),
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', `etl-${addresses}${values.staging ? `-${values.staging}` : ''}.json`), JSON.stringify(result, null, 2) + '\n');
 process.stdout.write(`${addresses} addresses (${result.staging} staging): ${result.wall_s} s, peak ${result.peak_rss_mb} MB, ${sourceRows} source rows, ` +
   `${result.source_rows_per_s_staging} rows/s staging, ${result.source_rows_per_s_overall} rows/s overall\n`);
 for (const [k, v] of Object.entries(stageMs)) process.stdout.write(`  ${k.padEnd(16)} ${(v / 1000).toFixed(1)} s\n`);
-process.stdout.write(`  cache stores ms ${JSON.stringify(result.cache_store_ms)}, cpu ${result.cpu_s} s, load ${result.machine.load_avg_1m}\n`);
-
-function cacheStoreMs(quality: Record<string, unknown>) {
-  const store = (name: string) => (quality[name] as { ms?: { store?: number } } | undefined)?.ms?.store;
-  return { staging: store('stage_cache'), stage_output: store('stage_output_cache'), match: store('match_cache'), queue: quality.cache_stores };
-}

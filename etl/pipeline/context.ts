@@ -2,7 +2,6 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { IgnoredFile, SourceFile } from './discover.ts';
 import type { SourceReport } from '../stages/10-staging/10-stage-sources/stage-sources.ts';
 import type { TableContract } from '../../schemas/tables/contract.ts';
-import type { StoreQueue } from './store-queue.ts';
 
 export interface EtlLogger {
   info(obj: object, msg?: string): void;
@@ -46,11 +45,6 @@ export interface BuildContext {
    * staging table is loaded.
    */
   staged?: { materialize(conn: DuckDBConnection, tables: readonly string[]): Promise<void> };
-  /**
-   * Where the caches queue their writes to run beside the build (store-queue.ts); drained
-   * before the build publishes. Absent: each store is written when it is made (stage tests).
-   */
-  stores?: StoreQueue;
 }
 
 /** One named step of the build, testable alone on a context with the tables it reads. */

@@ -9,7 +9,6 @@ import { discoverSources } from './discover.ts';
 import { queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
 import { runStage, StageOutputCache } from './stage-output-cache.ts';
-import { StoreQueue } from './store-queue.ts';
 import { type PreviousBuild, writeTables } from './write-tables.ts';
 import { checkBuildTables } from '../../schemas/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
@@ -55,15 +54,13 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   // (docs/etl.md, "Memory").
   const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dir, '.spill'), memory_limit: etlMemoryLimit() });
   const conn = await db.connect();
-  // The caches' writes run beside the stages, on a connection of their own (store-queue.ts).
-  const stores = new StoreQueue(db, log);
   try {
     const { files, ignored } = await discoverSources(opts.sourcesDir);
     const ctx: BuildContext = {
       db, conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
       files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log,
       progress: opts.progress ?? (() => undefined),
-      cache: { dir: join(opts.dataDir, 'cache'), read: opts.cache !== false }, stores,
+      cache: { dir: join(opts.dataDir, 'cache'), read: opts.cache !== false },
     };
     const timings: Record<string, number> = {};
     const outputs = await StageOutputCache.open(ctx);
@@ -73,7 +70,6 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       timings[stage.name] = Math.round(performance.now() - t0);
       log.info({ build_id: id, stage: stage.name, ms: timings[stage.name] }, 'stage done');
     }
-    ctx.quality.cache_stores = await stores.drain();
     if (outputs) ctx.quality.stage_output_cache = await outputs.finish();
     const t0 = performance.now();
     const previous = await currentBuild(opts.dataDir);
@@ -99,8 +95,6 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     log.info({ build_id: id, tables: Object.fromEntries(Object.entries(tables).map(([k, v]) => [k, v.rows])) }, 'build published');
     return { build_id: id, manifest };
   } catch (e) {
-    // Nothing may still be writing when the build's folder goes; a store's failure is already a warning.
-    await stores.drain().catch(() => undefined);
     conn.closeSync();
     // A failed build leaves nothing behind (a crash is cleaned up by the next run's prune).
     await rm(dir, { recursive: true, force: true });

@@ -7,7 +7,6 @@ import type { ManifestSource } from '../../schemas/manifest.ts';
 import type { StagingSpec } from '../stages/10-staging/10-stage-sources/specs/spec.ts';
 import { sha256File, type SourceFile } from './discover.ts';
 import { countRows, queryRows } from './sql.ts';
-import type { StoreQueue } from './store-queue.ts';
 
 type SourceReport = z.infer<typeof ManifestSource>;
 type Progress = (event: { file: string; rows: number }) => void;
@@ -147,7 +146,6 @@ export class StageCache {
     private readonly log: WarnLog,
     read: boolean,
     private readonly lazy: boolean,
-    private readonly queue?: StoreQueue,
   ) {
     this.stats = { read, hits: 0, misses: 0, corrupt: 0, not_loaded: 0, pruned: 0, ms: { hash: 0, load: 0, store: 0 } };
   }
@@ -155,15 +153,11 @@ export class StageCache {
   /**
    * `code` is the staging code's fingerprint (`codeFingerprint`). `lazy`: a hit's rows are
    * inserted only when some stage reads its table (`materialize`), so a refresh does not
-   * load the tables only reused stages read (the address base, the Airbnb calendar). With a
-   * `queue`, entries are written in the background (store-queue.ts) and `finish` must wait
-   * for its drain.
+   * load the tables only reused stages read (the address base, the Airbnb calendar).
    */
-  static async open(
-    conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog; lazy?: boolean; queue?: StoreQueue },
-  ): Promise<StageCache> {
+  static async open(conn: DuckDBConnection, opts: { dir: string; read: boolean; code: string; log: WarnLog; lazy?: boolean }): Promise<StageCache> {
     await mkdir(opts.dir, { recursive: true });
-    return new StageCache(opts.dir, opts.code, await duckdbVersion(conn), opts.log, opts.read, opts.lazy ?? false, opts.queue);
+    return new StageCache(opts.dir, opts.code, await duckdbVersion(conn), opts.log, opts.read, opts.lazy ?? false);
   }
 
   /**
@@ -210,20 +204,12 @@ export class StageCache {
     let seen: string[] | null = spec.date ? null : [];
     const before = await countRows(conn, spec.table);
     const report = await stageFile(conn, spec, { ...f, sha256: sha }, fileNo, today, progress, (dates) => { seen = dates; });
-    // The rows this file appended: row ids run from the count before it to the count after
-    // (staging only appends, and no later stage changes a staging table).
-    const rows = { from: before, to: await countRows(conn, spec.table) };
-    const entry = { ...report, key, kind: spec.kind, today, dates: seen };
-    const store = async (c: DuckDBConnection) => {
-      const t2 = performance.now();
-      await this.store(c, spec, key, rows, entry).catch((e: Error) => {
-        // A cache that cannot be written costs the next build time, never this build.
-        this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'could not write the staging cache entry');
-      });
-      this.stats.ms.store += Math.round(performance.now() - t2);
-    };
-    if (this.queue) this.queue.add(store);
-    else await store(conn);
+    const t2 = performance.now();
+    await this.store(conn, spec, key, before, { ...report, key, kind: spec.kind, today, dates: seen }).catch((e: Error) => {
+      // A cache that cannot be written costs the next build time, never this build.
+      this.log.warn({ stage: 'stage_sources', file: f.rel, err: e.message }, 'could not write the staging cache entry');
+    });
+    this.stats.ms.store += Math.round(performance.now() - t2);
     return { ...report, from_cache: false };
   }
 
@@ -286,24 +272,21 @@ export class StageCache {
     await conn.run(`INSERT INTO ${spec.table} (${cols}, _file_no) SELECT ${cols}, ${fileNo}::INTEGER FROM read_parquet(${q(join(this.dir, key, 'rows.parquet'))})`);
   }
 
-  private async store(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, rows: { from: number; to: number }, r: SourceReport & Entry) {
+  private async store(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, before: number, r: SourceReport & Entry) {
     const tmp = join(this.dir, `${key}.${randomBytes(4).toString('hex')}.tmp`);
     await mkdir(tmp);
     try {
       const cols = spec.columns.map((c) => c.name).join(', ');
-      const parquet = join(tmp, 'rows.parquet');
+      // The rows this file appended: row ids run on from the count before it (staging only appends).
       await conn.run(
-        `COPY (SELECT ${cols} FROM ${spec.table} WHERE rowid >= ${rows.from} AND rowid < ${rows.to} ORDER BY rowid) TO ${q(parquet)} (FORMAT parquet, COMPRESSION zstd)`,
+        `COPY (SELECT ${cols} FROM ${spec.table} WHERE rowid >= ${before} ORDER BY rowid) TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
       );
-      // Written later than staged (in the background): rows gone since would show here.
-      const [n] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM read_parquet(${q(parquet)})`);
-      if (Number(n?.n) !== rows.to - rows.from) throw new Error(`wrote ${String(n?.n)} rows of the ${rows.to - rows.from} staged`);
       const entry: Entry = {
         key, kind: r.kind, rows_read: r.rows_read, rows_rejected: r.rows_rejected, rejected_by_reason: r.rejected_by_reason,
         as_of: r.as_of, today: r.today, dates: r.dates,
       };
       await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
-      await fsyncPath(parquet);
+      await fsyncPath(join(tmp, 'rows.parquet'));
       await publishEntry(tmp, join(this.dir, key));
     } catch (e) {
       await rm(tmp, { recursive: true, force: true });

@@ -1,4 +1,3 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
@@ -220,58 +219,46 @@ export class StageOutputCache {
     if (other.length > 0) return refuse(`made ${other.join(', ')} outside the main schema (a view or temp table)`);
     const made = madeQualified.map((t) => t.slice(main.length));
     if (JSON.stringify(ctx.sources) !== before.sources) return refuse('changed the source reports');
-    // What the entry says is taken now, as the stage left it; the tables and files are
-    // written after (in the background with a queue), and checked against it then.
-    const tables: TableEntry[] = [];
-    for (const name of made) {
-      const [n] = await queryRows(ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(name)}`);
-      tables.push({ name, rows: Number(n?.n), columns: await columnsOf(ctx, name) });
-    }
-    const added = Object.entries(ctx.artifacts).filter(([name]) => !before.artifacts.has(name));
-    const changed = (now: Record<string, unknown>, was: Map<string, string>) =>
-      Object.fromEntries(Object.entries(now).filter(([k, v]) => was.get(k) !== JSON.stringify(v)));
-    const quality = changed(ctx.quality, before.quals);
-    const matchRates = changed(ctx.matchRates, before.rates) as Record<string, number>;
-    this.stats.ms.store += Math.round(performance.now() - t0);
-    const write = async (conn: DuckDBConnection) => {
-      const t1 = performance.now();
-      const tmp = join(this.dir, `${key}.${randomBytes(4).toString('hex')}.tmp`);
+    const tmp = join(this.dir, `${key}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await mkdir(join(tmp, 'files'), { recursive: true });
+      const tables: TableEntry[] = [];
+      const file = join(tmp, 'tables.duckdb');
+      // A DuckDB file, not Parquet: it gives every type back as it was (a sum's HUGEINT
+      // comes back from Parquet a DOUBLE), in the same row order, and checksums its blocks.
+      await ctx.conn.run(`ATTACH ${q(file)} AS ${OUT_DB}`);
       try {
-        await mkdir(join(tmp, 'files'), { recursive: true });
-        const file = join(tmp, 'tables.duckdb');
-        // A DuckDB file, not Parquet: it gives every type back as it was (a sum's HUGEINT
-        // comes back from Parquet a DOUBLE), in the same row order, and checksums its blocks.
-        await conn.run(`ATTACH ${q(file)} AS ${OUT_DB}`);
-        try {
-          for (const t of tables) {
-            await conn.run(`CREATE TABLE ${OUT_DB}.${ident(t.name)} AS SELECT * FROM ${main}${ident(t.name)}`);
-            // Written later than made (in the background): a table changed in size since shows here.
-            const [n] = await queryRows(conn, `SELECT count(*)::BIGINT AS n FROM ${OUT_DB}.${ident(t.name)}`);
-            if (Number(n?.n) !== t.rows) throw new Error(`${t.name}: wrote ${String(n?.n)} rows of the ${t.rows} made`);
-          }
-        } finally {
-          await conn.run(`DETACH ${OUT_DB}`);
+        for (const name of made) {
+          await ctx.conn.run(`CREATE TABLE ${OUT_DB}.${ident(name)} AS SELECT * FROM ${main}${ident(name)}`);
+          const [n] = await queryRows(ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(name)}`);
+          tables.push({ name, rows: Number(n?.n), columns: await columnsOf(ctx, name) });
         }
-        await fsyncPath(file);
-        const artifacts: Entry['artifacts'] = {};
-        for (const [name, a] of added) {
-          const to = join(tmp, 'files', a.file);
-          await copyFile(join(ctx.buildDir, a.file), to);
-          await fsyncPath(to);
-          artifacts[name] = { ...a, bytes: (await stat(to)).size, sha256: await sha256File(to) };
-        }
-        const entry: Entry = { key, stage: stage.name, tables, artifacts, quality, matchRates };
-        await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
-        await publishEntry(tmp, join(this.dir, key));
-      } catch (e) {
-        refuse(`could not write: ${(e as Error).message}`);
       } finally {
-        await rm(tmp, { recursive: true, force: true });
-        this.stats.ms.store += Math.round(performance.now() - t1);
+        await ctx.conn.run(`DETACH ${OUT_DB}`);
       }
-    };
-    if (ctx.stores) ctx.stores.add(write);
-    else await write(ctx.conn);
+      await fsyncPath(file);
+      const artifacts: Entry['artifacts'] = {};
+      for (const [name, a] of Object.entries(ctx.artifacts)) {
+        if (before.artifacts.has(name)) continue;
+        const to = join(tmp, 'files', a.file);
+        await copyFile(join(ctx.buildDir, a.file), to);
+        await fsyncPath(to);
+        artifacts[name] = { ...a, bytes: (await stat(to)).size, sha256: await sha256File(to) };
+      }
+      const changed = (now: Record<string, unknown>, was: Map<string, string>) =>
+        Object.fromEntries(Object.entries(now).filter(([k, v]) => was.get(k) !== JSON.stringify(v)));
+      const entry: Entry = {
+        key, stage: stage.name, tables, artifacts,
+        quality: changed(ctx.quality, before.quals), matchRates: changed(ctx.matchRates, before.rates) as Record<string, number>,
+      };
+      await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
+      await publishEntry(tmp, join(this.dir, key));
+    } catch (e) {
+      refuse(`could not write: ${(e as Error).message}`);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+      this.stats.ms.store += Math.round(performance.now() - t0);
+    }
   }
 
   /** Records this build's entries and removes those no recent build used. */
@@ -296,9 +283,8 @@ const ident = (name: string) => {
  * seen and refused.
  */
 async function objectNames(ctx: BuildContext): Promise<string[]> {
-  // Not the entry being written: the queue attaches it beside the build, at any moment.
-  const rows = await queryRows(ctx.conn, `SELECT database_name || '.' || schema_name || '.' || table_name AS n FROM duckdb_tables() WHERE database_name <> '${OUT_DB}'
-    UNION ALL SELECT 'view ' || database_name || '.' || schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal AND database_name <> '${OUT_DB}'`);
+  const rows = await queryRows(ctx.conn, `SELECT database_name || '.' || schema_name || '.' || table_name AS n FROM duckdb_tables()
+    UNION ALL SELECT 'view ' || database_name || '.' || schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal`);
   return rows.map((r) => String(r.n));
 }
 

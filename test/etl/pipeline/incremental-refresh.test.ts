@@ -131,13 +131,6 @@ describe('an incremental refresh with only the monthly Price Paid update changed
     expect(refresh.quality.match_cache).toMatchObject({ tables: { street_keys: 'loaded' } });
   });
 
-  it('writes the cache entries beside the build, every one of them, and the refresh finds them all', () => {
-    // The full build stores each file and each reusable stage in the background; the refresh only the re-staged file.
-    expect(first.quality.cache_stores).toMatchObject({ queued: first.sources.length + REUSABLE.length, failed: 0 });
-    expect(refresh.quality.cache_stores).toMatchObject({ queued: 1, failed: 0 });
-    expect(refresh.quality.stage_cache).toMatchObject({ misses: 1, hits: first.sources.length - 1 });
-  });
-
   it('links the files of the tables unchanged since the previous build and writes the changed ones', () => {
     const firstDir = join(tmp.dir, 'cached', 'builds', first.build_id);
     const inode = (dir: string, t: Manifest['tables'][string]) => statSync(join(dir, t.file)).ino;

@@ -20,23 +20,16 @@ export const stageSourcesStage: Stage = {
   async run(ctx) {
     const cache = ctx.cache && await StageCache.open(ctx.conn, {
       dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,
-      code: STAGING_CODE, lazy: true, queue: ctx.stores,
+      code: STAGING_CODE, lazy: true,
     });
     if (cache) ctx.staged = cache;
     // A second connection: the TS-read files stage on the JS thread while DuckDB reads the bulk ones.
     const readerConn = await ctx.db.connect();
-    // Both lanes keep the cores busy: the entries are written after, beside matching (JS on one core).
-    const release = ctx.stores?.hold();
     try {
       ctx.sources = await stageSources(ctx.conn, ctx.files, ctx.today, ({ file, rows }) => ctx.progress(`stage_sources ${file}`, rows), cache, readerConn);
     } finally {
-      release?.();
       readerConn.closeSync();
     }
-    if (!cache) return;
-    // With a queue the entries are still being written: prune and report once they are.
-    const finish = async () => { ctx.quality.stage_cache = await cache.finish(); };
-    if (ctx.stores) ctx.stores.atEnd(finish);
-    else await finish();
+    if (cache) ctx.quality.stage_cache = await cache.finish();
   },
 };
