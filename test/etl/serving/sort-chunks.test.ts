@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
@@ -63,6 +63,14 @@ describe('serving files read in key ranges', () => {
     }
   });
 
+  it('property-records.bin is the same bytes with 64-byte spill buffers, and the build folder keeps no spill folder', async () => {
+    const n = Number((await ctx.conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM properties`)).getRowObjectsJson()[0]!.n);
+    const cuts = await uprnCuts(ctx, 3);
+    const spilled = await written((c) => writePropertyRecords(c, n, cuts, { bufferBytes: 64 }), PROPERTY_RECORDS_FILE, 'records-spilled');
+    expect(spilled.equals(readFileSync(join(ctx.buildDir, PROPERTY_RECORDS_FILE)))).toBe(true);
+    expect(readdirSync(join(tmp.dir, 'records-spilled'))).toEqual([PROPERTY_RECORDS_FILE]);
+  });
+
   it('a property without a UPRN reaches the writer (and is refused) in ranges as in one query', async () => {
     await ctx.conn.run(`CREATE TABLE properties_all AS FROM properties`);
     await ctx.conn.run(`INSERT INTO properties SELECT * REPLACE (NULL AS uprn) FROM properties LIMIT 1`);
@@ -70,7 +78,9 @@ describe('serving files read in key ranges', () => {
       const n = Number((await ctx.conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM properties`)).getRowObjectsJson()[0]!.n);
       const cuts = await uprnCuts(ctx, 3);
       for (const [kind, c] of [['one', []], ['three', cuts]] as const) {
-        await expect(written((x) => writePropertyRecords(x, n, c), PROPERTY_RECORDS_FILE, `records-null-${kind}`)).rejects.toThrow(/sorted by distinct uprn/);
+        // With buffers small enough to have spilled before the refused row: the spill folder goes too.
+        await expect(written((x) => writePropertyRecords(x, n, c, { bufferBytes: 64 }), PROPERTY_RECORDS_FILE, `records-null-${kind}`)).rejects.toThrow(/sorted by distinct uprn/);
+        expect(readdirSync(join(tmp.dir, `records-null-${kind}`))).toEqual([]);
       }
     } finally {
       await ctx.conn.run(`CREATE OR REPLACE TABLE properties AS FROM properties_all`);
