@@ -45,6 +45,15 @@ describe('serving files read in key ranges', () => {
     }
   });
 
+  it('search-index.bin is the same bytes with 64-byte spill buffers and 1 KiB postings passes, and the build folder keeps no spill folder', async () => {
+    const n = Number((await ctx.conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM addresses
+      WHERE lat IS NOT NULL AND lng IS NOT NULL AND postcode IS NOT NULL AND address IS NOT NULL`)).getRowObjectsJson()[0]!.n);
+    const cuts = await postcodeCuts(ctx, n, 3);
+    const spilled = await written((c) => writeSearchIndexFile(c, n, cuts, { bufferBytes: 64, postingsPassBytes: 1024 }), SEARCH_INDEX_FILE, 'search-spilled');
+    expect(spilled.equals(readFileSync(join(ctx.buildDir, SEARCH_INDEX_FILE)))).toBe(true);
+    expect(readdirSync(join(tmp.dir, 'search-spilled'))).toEqual([SEARCH_INDEX_FILE]);
+  });
+
   it('property-records.bin is the same bytes in 1, 2, 3 and 7 UPRN ranges, cut between UPRNs or at them', async () => {
     const uprns = (await ctx.conn.runAndReadAll(`SELECT uprn FROM properties ORDER BY uprn`)).getRowObjectsJson().map((r) => BigInt(String(r.uprn)));
     const n = uprns.length;
