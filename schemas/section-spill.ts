@@ -40,11 +40,6 @@ export class SpillFolder {
     return fd;
   }
 
-  /** The folder's path once made (for tests and logs). */
-  get path(): string | undefined {
-    return this.dir;
-  }
-
   /** Closes and deletes every file; safe to call more than once. */
   remove(): void {
     this.removed = true;
@@ -137,7 +132,7 @@ export class SpilledSection {
 
   /**
    * Calls `visit` with every value in order, a buffer's worth at a time (the views are reused:
-   * read them before returning). The section takes no more values afterwards.
+   * read them before returning).
    */
   forEachPiece(visit: (values: SectionArray) => void): void {
     if (this.fd < 0) {
@@ -155,7 +150,7 @@ export class SpilledSection {
 
   /**
    * Copies the values from `index` on into `into` (of the section's type), as many as fit;
-   * returns how many. The section takes no more values after a read.
+   * returns how many.
    */
   read(index: number, into: SectionArray): number {
     const count = Math.max(0, Math.min(into.length, this.length - index));
