@@ -1,4 +1,5 @@
-import { GrowableBytes, readSectionsFile, writeSectionsFile, type SectionArray } from './sections-file.ts';
+import { SpilledSection, SpillFolder, spillBufferBytes, type SpillOptions } from './section-spill.ts';
+import { readSectionsFile, writeSectionSources, type SectionSource, type SectionType } from './sections-file.ts';
 import { lowerBound } from './sorted-search.ts';
 
 /**
@@ -23,51 +24,57 @@ const decoder = new TextDecoder();
 
 /**
  * Builds a record file from rows streamed in ascending, distinct `uprn` order (`expected`
- * of them, counted beforehand), holding only typed arrays, never the rows.
+ * of them, counted beforehand), holding neither the rows nor the columns: each section is
+ * appended through a bounded buffer and spilled to a temporary file (`section-spill.ts`) in
+ * `spillDir`, then streamed into the file by `finish`. Only the dict columns' dictionaries
+ * (their distinct strings) stay in memory. The spill files go when `finish` returns or
+ * throws, when `add` or `addColumns` throws (the writer is unusable after), or on `discard`,
+ * which an owner that gives up on the writer calls.
  */
 export class RecordFileWriter {
   private n = 0;
-  private readonly uprn: Float64Array;
-  private readonly nums = new Map<string, Float64Array | Float32Array>();
-  private readonly bools = new Map<string, Uint8Array>();
-  private readonly dicts = new Map<string, { ids: Map<string, number>; codes: Uint32Array }>();
-  private readonly texts = new Map<string, { off: Uint32Array; bytes: GrowableBytes; nulls: Uint8Array }>();
+  private lastUprn = -Infinity;
+  private discarded = false;
+  private readonly folder: SpillFolder;
+  private readonly uprn: SpilledSection;
+  private readonly nums = new Map<string, SpilledSection>();
+  private readonly bools = new Map<string, SpilledSection>();
+  private readonly dicts = new Map<string, { ids: Map<string, number>; codes: SpilledSection }>();
+  private readonly texts = new Map<string, { off: SpilledSection; bytes: SpilledSection; nulls: SpilledSection }>();
 
-  constructor(private readonly columns: readonly ColumnSpec[], private readonly expected: number) {
-    this.uprn = new Float64Array(expected);
+  constructor(private readonly columns: readonly ColumnSpec[], private readonly expected: number, opts: SpillOptions = {}) {
+    const bufferBytes = spillBufferBytes(opts);
+    this.folder = new SpillFolder(opts.spillDir, '.record-file-spill-');
+    const section = (name: string, type: SectionType) => new SpilledSection(this.folder, name, type, bufferBytes);
+    this.uprn = section('uprn', 'f64');
     for (const c of columns) {
-      if (c.kind === 'num') this.nums.set(c.name, new Float64Array(expected));
-      else if (c.kind === 'small') this.nums.set(c.name, new Float32Array(expected));
-      else if (c.kind === 'bool') this.bools.set(c.name, new Uint8Array(expected));
-      else if (c.kind === 'dict') this.dicts.set(c.name, { ids: new Map(), codes: new Uint32Array(expected) });
-      else this.texts.set(c.name, { off: new Uint32Array(expected + 1), bytes: new GrowableBytes(), nulls: new Uint8Array(expected) });
+      if (c.kind === 'num') this.nums.set(c.name, section(c.name, 'f64'));
+      else if (c.kind === 'small') this.nums.set(c.name, section(c.name, 'f32'));
+      else if (c.kind === 'bool') this.bools.set(c.name, section(c.name, 'u8'));
+      else if (c.kind === 'dict') this.dicts.set(c.name, { ids: new Map(), codes: section(c.name, 'u32') });
+      else {
+        const off = section(`${c.name}.off`, 'u32');
+        off.push(0);
+        this.texts.set(c.name, { off, bytes: section(`${c.name}.bytes`, 'u8'), nulls: section(`${c.name}.null`, 'u8') });
+      }
     }
   }
 
   add(r: Record<string, unknown>): void {
-    const i = this.n;
-    if (i >= this.expected) throw new Error(`more rows than the ${this.expected} counted`);
-    const u = Number(r.uprn);
-    if (!(u > (i > 0 ? this.uprn[i - 1]! : -Infinity))) throw new Error(`record file rows must be sorted by distinct uprn (row ${i}, uprn ${u})`);
-    this.uprn[i] = u;
-    const absent = (v: unknown) => v === null || v === undefined;
-    for (const [name, a] of this.nums) a[i] = absent(r[name]) ? NaN : Number(r[name]);
-    for (const [name, a] of this.bools) a[i] = absent(r[name]) ? 2 : r[name] === true || r[name] === 'true' ? 1 : 0;
-    for (const [name, d] of this.dicts) {
-      const v = r[name];
-      if (absent(v)) continue; // code 0
-      const s = String(v);
-      let id = d.ids.get(s);
-      if (id === undefined) d.ids.set(s, (id = d.ids.size + 1));
-      d.codes[i] = id;
-    }
-    for (const [name, t] of this.texts) {
-      const v = r[name];
-      if (absent(v)) t.nulls[i] = 1;
-      else t.bytes.push(String(v));
-      t.off[i + 1] = t.bytes.length;
-    }
-    this.n++;
+    this.guard(() => {
+      const i = this.n;
+      if (i >= this.expected) throw new Error(`more rows than the ${this.expected} counted`);
+      const u = Number(r.uprn);
+      if (!(u > this.lastUprn)) throw new Error(`record file rows must be sorted by distinct uprn (row ${i}, uprn ${u})`);
+      this.live();
+      this.uprn.push((this.lastUprn = u));
+      const absent = (v: unknown) => v === null || v === undefined;
+      for (const [name, s] of this.nums) s.push(absent(r[name]) ? NaN : Number(r[name]));
+      for (const [name, s] of this.bools) s.push(absent(r[name]) ? 2 : r[name] === true || r[name] === 'true' ? 1 : 0);
+      for (const [name, d] of this.dicts) d.codes.push(dictCode(d.ids, r[name]));
+      for (const [name, t] of this.texts) addText(t, r[name]);
+      this.n++;
+    });
   }
 
   /**
@@ -77,85 +84,138 @@ export class RecordFileWriter {
    * `small` column given as a typed array (NaN for null) is copied whole.
    */
   addColumns(rows: number, uprn: ArrayLike<unknown>, values: ReadonlyArray<ArrayLike<unknown>>): void {
-    const at = this.n;
-    if (at + rows > this.expected) throw new Error(`more rows than the ${this.expected} counted`);
-    if (values.length !== this.columns.length) throw new Error(`expected ${this.columns.length} columns, got ${values.length}`);
-    if ([uprn, ...values].some((v) => v.length < rows)) throw new Error(`a column has fewer than the ${rows} rows added`);
-    let prev = at > 0 ? this.uprn[at - 1]! : -Infinity;
-    for (let k = 0; k < rows; k++) {
-      const u = Number(uprn[k]);
-      if (!(u > prev)) throw new Error(`record file rows must be sorted by distinct uprn (row ${at + k}, uprn ${u})`);
-      this.uprn[at + k] = prev = u;
-    }
-    for (let c = 0; c < this.columns.length; c++) {
-      const { name, kind } = this.columns[c]!;
-      const src = values[c]!;
-      if (kind === 'num' || kind === 'small') addNumbers(this.nums.get(name)!, at, rows, src);
-      else if (kind === 'bool') {
-        const a = this.bools.get(name)!;
-        for (let k = 0; k < rows; k++) {
-          const v = src[k];
-          a[at + k] = v === null || v === undefined ? 2 : v === true || v === 'true' ? 1 : 0;
-        }
-      } else if (kind === 'dict') {
-        const { ids, codes } = this.dicts.get(name)!;
-        for (let k = 0; k < rows; k++) {
-          const v = src[k];
-          if (v === null || v === undefined) continue; // code 0
-          const s = String(v);
-          let id = ids.get(s);
-          if (id === undefined) ids.set(s, (id = ids.size + 1));
-          codes[at + k] = id;
-        }
-      } else {
-        const t = this.texts.get(name)!;
-        for (let k = 0; k < rows; k++) {
-          const v = src[k];
-          if (v === null || v === undefined) t.nulls[at + k] = 1;
-          else t.bytes.push(String(v));
-          t.off[at + k + 1] = t.bytes.length;
+    this.guard(() => {
+      const at = this.n;
+      if (at + rows > this.expected) throw new Error(`more rows than the ${this.expected} counted`);
+      if (values.length !== this.columns.length) throw new Error(`expected ${this.columns.length} columns, got ${values.length}`);
+      if ([uprn, ...values].some((v) => v.length < rows)) throw new Error(`a column has fewer than the ${rows} rows added`);
+      // Every uprn checked before any value is appended.
+      let prev = this.lastUprn;
+      for (let k = 0; k < rows; k++) {
+        const u = Number(uprn[k]);
+        if (!(u > prev)) throw new Error(`record file rows must be sorted by distinct uprn (row ${at + k}, uprn ${u})`);
+        prev = u;
+      }
+      this.live();
+      for (let k = 0; k < rows; k++) this.uprn.push(Number(uprn[k]));
+      if (rows > 0) this.lastUprn = prev;
+      for (let c = 0; c < this.columns.length; c++) {
+        const { name, kind } = this.columns[c]!;
+        const src = values[c]!;
+        if (kind === 'num' || kind === 'small') addNumbers(this.nums.get(name)!, rows, src);
+        else if (kind === 'bool') {
+          const s = this.bools.get(name)!;
+          for (let k = 0; k < rows; k++) {
+            const v = src[k];
+            s.push(v === null || v === undefined ? 2 : v === true || v === 'true' ? 1 : 0);
+          }
+        } else if (kind === 'dict') {
+          const { ids, codes } = this.dicts.get(name)!;
+          for (let k = 0; k < rows; k++) codes.push(dictCode(ids, src[k]));
+        } else {
+          const t = this.texts.get(name)!;
+          for (let k = 0; k < rows; k++) addText(t, src[k]);
         }
       }
-    }
-    this.n += rows;
+      this.n += rows;
+    });
   }
 
-  /** Writes the file; returns the bytes written. */
+  /** Writes the file, streaming each section from its spill; returns the bytes written. */
   finish(path: string): number {
-    if (this.n !== this.expected) throw new Error(`expected ${this.expected} rows, got ${this.n}`);
-    const sections: Array<readonly [string, SectionArray]> = [['uprn', this.uprn]];
-    const dictionaries: Record<string, string[]> = {};
-    for (const c of this.columns) {
-      if (c.kind === 'num' || c.kind === 'small') sections.push([c.name, this.nums.get(c.name)!]);
-      else if (c.kind === 'bool') sections.push([c.name, this.bools.get(c.name)!]);
-      else if (c.kind === 'dict') {
-        // Codes were given in arrival order; the file's dictionary is sorted.
-        const { ids, codes } = this.dicts.get(c.name)!;
-        const dict = [...ids.keys()].sort();
-        const remap = new Uint32Array(ids.size + 1);
-        dict.forEach((s, k) => (remap[ids.get(s)!] = k + 1));
-        const out = dict.length < 0xffff ? new Uint16Array(this.n) : new Uint32Array(this.n);
-        for (let i = 0; i < this.n; i++) out[i] = remap[codes[i]!]!;
-        dictionaries[c.name] = dict;
-        sections.push([c.name, out]);
-      } else {
-        const t = this.texts.get(c.name)!;
-        sections.push([`${c.name}.off`, t.off], [`${c.name}.bytes`, t.bytes.bytes()], [`${c.name}.null`, t.nulls]);
+    return this.guard(() => {
+      if (this.n !== this.expected) throw new Error(`expected ${this.expected} rows, got ${this.n}`);
+      this.live();
+      const sources: SectionSource[] = [this.uprn.source('uprn')];
+      const dictionaries: Record<string, string[]> = {};
+      for (const c of this.columns) {
+        if (c.kind === 'num' || c.kind === 'small') sources.push(this.nums.get(c.name)!.source(c.name));
+        else if (c.kind === 'bool') sources.push(this.bools.get(c.name)!.source(c.name));
+        else if (c.kind === 'dict') {
+          const { ids, codes } = this.dicts.get(c.name)!;
+          const { dict, source } = sortedDictionary(c.name, ids, codes);
+          dictionaries[c.name] = dict;
+          sources.push(source);
+        } else {
+          const t = this.texts.get(c.name)!;
+          sources.push(t.off.source(`${c.name}.off`), t.bytes.source(`${c.name}.bytes`), t.nulls.source(`${c.name}.null`));
+        }
       }
+      const bytes = writeSectionSources(path, MAGIC, { n: this.n, columns: this.columns, dictionaries }, sources);
+      this.discard();
+      return bytes;
+    });
+  }
+
+  /** Removes the spill files; the writer takes nothing more. Safe to call at any time, more than once. */
+  discard(): void {
+    this.discarded = true;
+    this.folder.remove();
+  }
+
+  /** Bytes the writer holds besides its dictionaries: its sections' buffers, bounded by the buffer size whatever the rows. */
+  heldBytes(): number {
+    let bytes = this.uprn.heldBytes();
+    for (const s of [...this.nums.values(), ...this.bools.values()]) bytes += s.heldBytes();
+    for (const d of this.dicts.values()) bytes += d.codes.heldBytes();
+    for (const t of this.texts.values()) bytes += t.off.heldBytes() + t.bytes.heldBytes() + t.nulls.heldBytes();
+    return bytes;
+  }
+
+  /** Runs `f`; when it throws, the spill files go before the error does. */
+  private guard<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      this.discard();
+      throw e;
     }
-    return writeSectionsFile(path, MAGIC, { n: this.n, columns: this.columns, dictionaries }, sections);
+  }
+
+  private live(): void {
+    if (this.discarded) throw new Error('the record file writer was finished or discarded (after an error)');
   }
 }
 
-/** Copies `rows` numbers into `a` from `at`: a typed array whole (converted as an assignment would), other arrays value by value. */
-function addNumbers(a: Float64Array | Float32Array, at: number, rows: number, src: ArrayLike<unknown>): void {
+/** A dict column's code for `v`: 0 for null, else 1 + its index in first-seen order (new values join `ids`). */
+function dictCode(ids: Map<string, number>, v: unknown): number {
+  if (v === null || v === undefined) return 0;
+  const s = String(v);
+  let id = ids.get(s);
+  if (id === undefined) ids.set(s, (id = ids.size + 1));
+  return id;
+}
+
+function addText(t: { off: SpilledSection; bytes: SpilledSection; nulls: SpilledSection }, v: unknown): void {
+  if (v === null || v === undefined) t.nulls.push(1);
+  else {
+    t.nulls.push(0);
+    t.bytes.pushText(String(v));
+  }
+  t.off.push(t.bytes.length);
+}
+
+/**
+ * A dict column's sorted dictionary and its codes as a section: the codes were spilled in
+ * first-seen order and are remapped to the sorted order a piece at a time as the file is
+ * written, 16-bit while the dictionary has fewer than 0xffff entries, else 32-bit.
+ */
+function sortedDictionary(name: string, ids: Map<string, number>, codes: SpilledSection): { dict: string[]; source: SectionSource } {
+  const dict = [...ids.keys()].sort();
+  const remap = new Uint32Array(ids.size + 1);
+  dict.forEach((s, k) => (remap[ids.get(s)!] = k + 1));
+  return { dict, source: codes.mappedSource(name, dict.length < 0xffff ? 'u16' : 'u32', remap) };
+}
+
+/** Appends `rows` numbers: a typed array a buffer at a time (converted as an assignment would), other arrays value by value. */
+function addNumbers(s: SpilledSection, rows: number, src: ArrayLike<unknown>): void {
   if (src instanceof Float64Array || src instanceof Float32Array) {
-    a.set(src.length === rows ? src : src.subarray(0, rows), at);
+    s.pushAll(src, rows);
     return;
   }
   for (let k = 0; k < rows; k++) {
     const v = src[k];
-    a[at + k] = v === null || v === undefined ? NaN : Number(v);
+    s.push(v === null || v === undefined ? NaN : Number(v));
   }
 }
 

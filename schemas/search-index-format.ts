@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readSectionsFile, writeSectionsFile } from './sections-file.ts';
+import { arraySource, readSectionsFile, writeSectionSources, type SectionSource } from './sections-file.ts';
 
 /**
  * The search index file a build publishes (`search-index.bin`), read by the service
@@ -37,10 +37,16 @@ export interface SearchIndexData {
 }
 
 const SECTIONS = ['uprn', 'lat', 'lng', 'addrOff', 'addrBytes', 'pcOf', 'pcFirst', 'pcOff', 'pcBytes', 'vocabOff', 'vocabBytes', 'postOff', 'postings', 'docOff', 'docWords'] as const;
-type Section = (typeof SECTIONS)[number];
+export type SearchIndexSection = (typeof SECTIONS)[number];
+type Section = SearchIndexSection;
 
 export function writeSearchIndex(path: string, data: SearchIndexData): number {
-  return writeSectionsFile(path, MAGIC, { n: data.n }, SECTIONS.map((s) => [s, data[s]] as const));
+  return writeSearchIndexSources(path, data.n, Object.fromEntries(SECTIONS.map((s) => [s, arraySource(s, data[s])])) as Record<Section, SectionSource>);
+}
+
+/** Writes the index of `n` addresses from a source per section (streamed, not held whole: the ETL's spilling writer); returns the bytes written. */
+export function writeSearchIndexSources(path: string, n: number, sources: Readonly<Record<SearchIndexSection, SectionSource>>): number {
+  return writeSectionSources(path, MAGIC, { n }, SECTIONS.map((s) => ({ ...sources[s], name: s })));
 }
 
 /** Reads the file into one buffer and returns typed views over it; a wrong file throws. */

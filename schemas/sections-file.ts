@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 
 /**
  * A binary file of named typed arrays that a reader uses in place (views over the one file
@@ -12,19 +12,51 @@ export type SectionArray = Float64Array<ArrayBufferLike> | Float32Array<ArrayBuf
 
 const pad8 = (n: number) => (8 - (n % 8)) % 8;
 
+/** Writes all of `bytes` at the file's current position (writeSync may write less than asked). */
+export function writeAll(fd: number, bytes: Uint8Array): number {
+  for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at);
+  return bytes.length;
+}
+
 function typeOf(a: SectionArray): SectionType {
   for (const [t, C] of Object.entries(SECTION_TYPES)) if (a instanceof C) return t as SectionType;
   throw new Error('unsupported section array');
 }
 
+/**
+ * A section to write without holding it whole: its type and element count (enough for the
+ * header's layout), and `write`, which hands its bytes over in order, in pieces of any size.
+ */
+export interface SectionSource {
+  name: string;
+  type: SectionType;
+  length: number;
+  write(emit: (bytes: Uint8Array) => void): void;
+}
+
+/** A whole typed array as a section source. */
+export function arraySource(name: string, a: SectionArray): SectionSource {
+  return { name, type: typeOf(a), length: a.length, write: (emit) => emit(new Uint8Array(a.buffer, a.byteOffset, a.byteLength)) };
+}
+
 /** Writes `sections` in the given order after `meta`; returns the bytes written. */
 export function writeSectionsFile(path: string, magic: string, meta: object, sections: ReadonlyArray<readonly [string, SectionArray]>): number {
+  return writeSectionSources(path, magic, meta, sections.map(([name, a]) => arraySource(name, a)));
+}
+
+/**
+ * Writes the sections `sources` give, in order, after `meta`; returns the bytes written. The
+ * header comes from the declared lengths, so a source writing another number of bytes throws
+ * (and the partial file is removed).
+ */
+export function writeSectionSources(path: string, magic: string, meta: object, sources: readonly SectionSource[]): number {
   if (magic.length !== 8) throw new Error('magic must be 8 characters');
   const layout: Record<string, [number, number, SectionType]> = {};
   let off = 0;
-  for (const [name, a] of sections) {
-    layout[name] = [off, a.length, typeOf(a)];
-    off += a.byteLength + pad8(a.byteLength);
+  for (const { name, type, length } of sources) {
+    const byteLength = length * SECTION_TYPES[type].BYTES_PER_ELEMENT;
+    layout[name] = [off, length, type];
+    off += byteLength + pad8(byteLength);
   }
   const header = Buffer.from(JSON.stringify({ meta, layout }), 'utf8');
   const head = Buffer.alloc(16 + header.length + pad8(16 + header.length));
@@ -33,15 +65,23 @@ export function writeSectionsFile(path: string, magic: string, meta: object, sec
   header.copy(head, 16);
   const fd = openSync(path, 'w');
   try {
-    let bytes = writeSync(fd, head);
+    let bytes = writeAll(fd, head);
     const zeros = Buffer.alloc(8);
-    for (const [, a] of sections) {
-      bytes += writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-      bytes += writeSync(fd, zeros, 0, pad8(a.byteLength));
+    for (const { name, type, length, write } of sources) {
+      const want = length * SECTION_TYPES[type].BYTES_PER_ELEMENT;
+      let got = 0;
+      write((piece) => {
+        got += writeAll(fd, piece);
+      });
+      if (got !== want) throw new Error(`section ${name} wrote ${got} bytes, its header says ${want}`);
+      bytes += got + writeAll(fd, zeros.subarray(0, pad8(got)));
     }
-    return bytes;
-  } finally {
     closeSync(fd);
+    return bytes;
+  } catch (e) {
+    closeSync(fd);
+    rmSync(path, { force: true });
+    throw e;
   }
 }
 

@@ -43,17 +43,19 @@ describe('serving files: the same bytes as from JSON rows', () => {
     expect(digest(join(ctx.buildDir, SEARCH_INDEX_FILE))).toBe(digest(want));
   });
 
-  it('DocWordsCache gives docWords\' words for every address of the region and for awkward ones', async () => {
+  it('DocWordsCache gives docWords\' words for every address of the region and for awkward ones, bounded or not', async () => {
     const rows = (await ctx.conn.runAndReadAll('SELECT address, coalesce(postcode, \'\') AS postcode FROM addresses')).getRowObjectsJson();
     const awkward: Array<[string, string]> = [
       ['', ''], [',,', 'BS1 1AA'], ['12 ST JOHNS RD, ST, HIGH ST, BS1 1AA', 'BS1 1AA'], ['FLAT 1, , 3 A HIGH ST', 'bs1 1aa'],
       ['1ST FLR FLAT, 12-14 ST. MARY\'S ROAD, BRISTOL BS1 1AA', 'BS1 1AA'], ['BS1 1AA', 'BS1 1AA'], ['12 HIGH STREET', ''], ['A, B', 'A, B'],
     ];
-    const cache = new DocWordsCache();
-    // Twice over: the second pass reads every part from the cache.
-    for (const pass of [1, 2]) {
-      for (const [address, postcode] of [...rows.map((r) => [String(r.address), String(r.postcode)] as [string, string]), ...awkward]) {
-        expect(cache.words(address, postcode), `pass ${pass}: ${address} | ${postcode}`).toEqual(docWords(address, postcode));
+    // A cache that keeps every part, and one that starts over every 5 parts.
+    for (const cache of [new DocWordsCache(), new DocWordsCache(5)]) {
+      // Twice over: the second pass reads every part from the cache.
+      for (const pass of [1, 2]) {
+        for (const [address, postcode] of [...rows.map((r) => [String(r.address), String(r.postcode)] as [string, string]), ...awkward]) {
+          expect(cache.words(address, postcode), `pass ${pass}: ${address} | ${postcode}`).toEqual(docWords(address, postcode));
+        }
       }
     }
   });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
@@ -45,6 +45,15 @@ describe('serving files read in key ranges', () => {
     }
   });
 
+  it('search-index.bin is the same bytes with 64-byte spill buffers and 1 KiB postings passes, and the build folder keeps no spill folder', async () => {
+    const n = Number((await ctx.conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM addresses
+      WHERE lat IS NOT NULL AND lng IS NOT NULL AND postcode IS NOT NULL AND address IS NOT NULL`)).getRowObjectsJson()[0]!.n);
+    const cuts = await postcodeCuts(ctx, n, 3);
+    const spilled = await written((c) => writeSearchIndexFile(c, n, cuts, { bufferBytes: 64, postingsPassBytes: 1024 }), SEARCH_INDEX_FILE, 'search-spilled');
+    expect(spilled.equals(readFileSync(join(ctx.buildDir, SEARCH_INDEX_FILE)))).toBe(true);
+    expect(readdirSync(join(tmp.dir, 'search-spilled'))).toEqual([SEARCH_INDEX_FILE]);
+  });
+
   it('property-records.bin is the same bytes in 1, 2, 3 and 7 UPRN ranges, cut between UPRNs or at them', async () => {
     const uprns = (await ctx.conn.runAndReadAll(`SELECT uprn FROM properties ORDER BY uprn`)).getRowObjectsJson().map((r) => BigInt(String(r.uprn)));
     const n = uprns.length;
@@ -63,6 +72,14 @@ describe('serving files read in key ranges', () => {
     }
   });
 
+  it('property-records.bin is the same bytes with 64-byte spill buffers, and the build folder keeps no spill folder', async () => {
+    const n = Number((await ctx.conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM properties`)).getRowObjectsJson()[0]!.n);
+    const cuts = await uprnCuts(ctx, 3);
+    const spilled = await written((c) => writePropertyRecords(c, n, cuts, { bufferBytes: 64 }), PROPERTY_RECORDS_FILE, 'records-spilled');
+    expect(spilled.equals(readFileSync(join(ctx.buildDir, PROPERTY_RECORDS_FILE)))).toBe(true);
+    expect(readdirSync(join(tmp.dir, 'records-spilled'))).toEqual([PROPERTY_RECORDS_FILE]);
+  });
+
   it('a property without a UPRN reaches the writer (and is refused) in ranges as in one query', async () => {
     await ctx.conn.run(`CREATE TABLE properties_all AS FROM properties`);
     await ctx.conn.run(`INSERT INTO properties SELECT * REPLACE (NULL AS uprn) FROM properties LIMIT 1`);
@@ -70,7 +87,9 @@ describe('serving files read in key ranges', () => {
       const n = Number((await ctx.conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM properties`)).getRowObjectsJson()[0]!.n);
       const cuts = await uprnCuts(ctx, 3);
       for (const [kind, c] of [['one', []], ['three', cuts]] as const) {
-        await expect(written((x) => writePropertyRecords(x, n, c), PROPERTY_RECORDS_FILE, `records-null-${kind}`)).rejects.toThrow(/sorted by distinct uprn/);
+        // With buffers small enough to have spilled before the refused row: the spill folder goes too.
+        await expect(written((x) => writePropertyRecords(x, n, c, { bufferBytes: 64 }), PROPERTY_RECORDS_FILE, `records-null-${kind}`)).rejects.toThrow(/sorted by distinct uprn/);
+        expect(readdirSync(join(tmp.dir, `records-null-${kind}`))).toEqual([]);
       }
     } finally {
       await ctx.conn.run(`CREATE OR REPLACE TABLE properties AS FROM properties_all`);

@@ -1,6 +1,7 @@
 import type { SearchIndexData } from '../../../../schemas/search-index-format.ts';
 import { GrowableBytes } from '../../../../schemas/sections-file.ts';
 import { DocWordsCache } from './doc-words.ts';
+import { stringTable } from './string-table.ts';
 
 export interface IndexRow {
   uprn: number;
@@ -8,16 +9,6 @@ export interface IndexRow {
   postcode: string;
   lat: number;
   lng: number;
-}
-
-function stringTable(list: readonly string[]): { off: Uint32Array; bytes: Uint8Array } {
-  const off = new Uint32Array(list.length + 1);
-  const blob = new GrowableBytes();
-  list.forEach((s, i) => {
-    blob.push(s);
-    off[i + 1] = blob.length;
-  });
-  return { off, bytes: blob.bytes() };
 }
 
 /** A Uint32Array that grows as values are appended (a number[] of the same values takes twice the memory or more). */

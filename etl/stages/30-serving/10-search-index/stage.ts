@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
 import { countRows, queryRows, sqlText } from '../../../pipeline/sql.ts';
-import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../../../schemas/search-index-format.ts';
+import { SEARCH_INDEX_FILE } from '../../../../schemas/search-index-format.ts';
 import { cutsFromCounts, keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamColumns } from '../stream-columns.ts';
-import { buildSearchIndex, type IndexRow } from './build.ts';
+import type { IndexRow } from './build.ts';
+import { writeSearchIndexSpilled, type SearchIndexSpillOptions } from './write-spilled.ts';
 
 /** Bytes per row of the stage's sort (uprn, address, postcode, lat, lng): measured 127-132 at 1M addresses, rounded up. */
 export const SEARCH_SORT_BYTES_PER_ROW = 140;
@@ -28,13 +29,17 @@ export const searchIndexStage: Stage = {
   },
 };
 
-/** Builds and writes the index from the `n` rows of search_index_rows, read in the postcode ranges between `cuts` (ascending; none: one query). */
-export async function writeSearchIndexFile(ctx: BuildContext, n: number, cuts: readonly string[]): Promise<void> {
+/**
+ * Builds and writes the index from the `n` rows of search_index_rows, read in the postcode
+ * ranges between `cuts` (ascending; none: one query). The per-address sections spill into a
+ * temporary folder of the build (docs/etl.md, "Memory"); `spill` sizes its buffers and the
+ * postings passes (tests force many).
+ */
+export async function writeSearchIndexFile(ctx: BuildContext, n: number, cuts: readonly string[], spill: Omit<SearchIndexSpillOptions, 'spillDir'> = {}): Promise<void> {
   const t0 = performance.now();
-  const data = await buildSearchIndex(indexRows(ctx, cuts), n);
-  const bytes = writeSearchIndex(join(ctx.buildDir, SEARCH_INDEX_FILE), data);
+  const { bytes, words, passes } = await writeSearchIndexSpilled(join(ctx.buildDir, SEARCH_INDEX_FILE), indexRows(ctx, cuts), n, { ...spill, spillDir: ctx.buildDir });
   ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: schemas/search-index-format.ts)' };
-  ctx.log.info({ stage: 'search-index', addresses: n, chunks: cuts.length + 1, words: data.postOff.length - 1, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
+  ctx.log.info({ stage: 'search-index', addresses: n, chunks: cuts.length + 1, words, postings_passes: passes, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
 }
 
 /** The index's rows in postcode order: one query, or one per postcode range (sort-chunks.ts). */

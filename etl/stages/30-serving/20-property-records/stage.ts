@@ -43,23 +43,33 @@ export const propertyRecordsStage: Stage = {
   },
 };
 
-/** Writes the `n` properties rows, read in the UPRN ranges between `cuts` (ascending; none: one query; sort-chunks.ts). */
-export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: readonly bigint[]): Promise<void> {
+/**
+ * Writes the `n` properties rows, read in the UPRN ranges between `cuts` (ascending; none: one
+ * query; sort-chunks.ts). `spill` sets the writer's buffer size (tests force many flushes).
+ */
+export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: readonly bigint[], spill: { bufferBytes?: number } = {}): Promise<void> {
   const t0 = performance.now();
-  const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n);
-  const reads = cuts.length === 0
-    ? [{ sql: SELECT, params: undefined }]
-    : keyRanges(cuts).map((params) => ({ sql: SELECT_BETWEEN, params }));
-  for (const { sql, params } of reads) {
-    // Column-wise, a chunk at a time: no object per row.
-    for await (const { rows, vectors } of streamVectors(ctx.db, sql, params)) {
-      writer.addColumns(rows, doubles(vectors[0]!, rows), vectors.slice(1).map((v, c) => {
-        const kind = PROPERTY_RECORD_COLUMNS[c]!.kind;
-        return kind === 'num' || kind === 'small' ? doubles(v, rows) : v.toArray();
-      }));
+  // The sections spill into a temporary folder of the build (docs/etl.md, "Memory"), removed
+  // by finish, or by discard when a read or the writer fails.
+  const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n, { spillDir: ctx.buildDir, bufferBytes: spill.bufferBytes });
+  let bytes: number;
+  try {
+    const reads = cuts.length === 0
+      ? [{ sql: SELECT, params: undefined }]
+      : keyRanges(cuts).map((params) => ({ sql: SELECT_BETWEEN, params }));
+    for (const { sql, params } of reads) {
+      // Column-wise, a chunk at a time: no object per row.
+      for await (const { rows, vectors } of streamVectors(ctx.db, sql, params)) {
+        writer.addColumns(rows, doubles(vectors[0]!, rows), vectors.slice(1).map((v, c) => {
+          const kind = PROPERTY_RECORD_COLUMNS[c]!.kind;
+          return kind === 'num' || kind === 'small' ? doubles(v, rows) : v.toArray();
+        }));
+      }
     }
+    bytes = writer.finish(join(ctx.buildDir, PROPERTY_RECORDS_FILE));
+  } finally {
+    writer.discard();
   }
-  const bytes = writer.finish(join(ctx.buildDir, PROPERTY_RECORDS_FILE));
   ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: schemas/record-file-format.ts)' };
   ctx.log.info({ stage: 'property-records', rows: n, chunks: cuts.length + 1, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
 }
