@@ -6,6 +6,7 @@ import { SpilledSection, SpillFolder } from '../../schemas/section-spill.ts';
 import { writeSectionSources } from '../../schemas/sections-file.ts';
 import { InMemoryRecordWriter } from '../support/in-memory-record-writer.ts';
 import { tempDir } from '../support/tmp.ts';
+import { seededRandom } from '../support/chaos.ts';
 
 /**
  * The record file writer spills its sections to temporary files (schemas/section-spill.ts);
@@ -28,16 +29,7 @@ const ROWS = [
   { uprn: '100000000001', address: null, postcode: null, price: 12_500_000, bedrooms: 0, flood: null, rating: 'A', note: '東京 😀' },
 ];
 
-/** A small deterministic generator, so a failure replays. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom; // mulberry32: a failure replays
 
 /** `n` rows with nulls in every kind, repeated and fresh dict values, empty, non-ASCII and long (> 1 KiB) text. */
 function generated(n: number, seed = 7): Record<string, unknown>[] {

@@ -5,6 +5,7 @@ import { buildSearchIndex, type IndexRow } from '../../etl/stages/30-serving/10-
 import { writeSearchIndexSpilled, type SearchIndexSpillOptions } from '../../etl/stages/30-serving/10-search-index/write-spilled.ts';
 import { readSearchIndexBuffer, writeSearchIndex } from '../../schemas/search-index-format.ts';
 import { tempDir } from '../support/tmp.ts';
+import { seededRandom } from '../support/chaos.ts';
 
 /**
  * The search index written with its per-address sections spilled to temporary files
@@ -13,15 +14,7 @@ import { tempDir } from '../support/tmp.ts';
  * and leave no temporary file behind.
  */
 
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom; // mulberry32: a failure replays
 
 const STREETS = ['HIGH STREET', 'GLOUCESTER ROAD', 'ST. MARY\'S ROAD', 'CHURCH LANE', 'THE AVENUE', 'RUE DE L\'ÉGLISE', 'MILL LANE', 'STATION ROAD', '12-14 PARK ROW'];
 const TOWNS = ['BRISTOL', 'BATH', 'CARDIFF', 'WESTON-SUPER-MARE', 'CHIPPING SODBURY'];
