@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parentsOf, solveAreaIndexes, type PathCount } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
+import { parentsOf, solveAreaIndexes, streamAreaIndexes, type AreaSeries, type PathCount } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
 import { solveAreaLevel, toIndex, type PairCell } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 
 const weak = { smooth: 1e-3, shrink: 1e-6 };
@@ -126,5 +126,79 @@ describe('area hierarchy', () => {
     expect([...by.get('AB2 1')!.logLevel]).toEqual([...by.get('AB2')!.logLevel]);
     const g = by.get('England')!.logLevel;
     expect(g[2]! - g[0]!).toBeCloseTo(0.2, 2);
+  });
+});
+
+describe('streamAreaIndexes (the stage: each level\'s cells streamed per area in code order)', () => {
+  const path = (country: string | null, district: string | null, outcode: string | null, sector: string | null, n: number): PathCount => ({ country, district, outcode, sector, n });
+  const T = 8;
+  const start = 24_000;
+  // A home without district or outcode (its sector hangs under the country), a sector with
+  // sales but no pairs, two countries.
+  const paths = [
+    path('England', 'E1', 'AB1', 'AB1 1', 40), path('England', 'E1', 'AB1', 'AB1 2', 30), path('England', 'E2', 'AB2', 'AB2 1', 5),
+    path('England', null, null, 'ZZ9 9', 20), path('Wales', 'W1', 'CD1', 'CD1 1', 25), path('Wales', 'W1', 'CD1', null, 3),
+  ];
+  const cellsFor = (seed: number): PairCell[] => {
+    const out: PairCell[] = [];
+    for (let a = 0; a < T; a++) for (let b = a + 1; b < T; b++) if ((a * 7 + b * 3 + seed) % 4 !== 0) out.push({ t1: a, t2: b, n: 1 + ((a + b + seed) % 5), sumY: 0.01 * (b - a) * (1 + (seed % 3)) + 0.003 * Math.sin(a * b + seed) });
+    return out;
+  };
+  const pathCells = paths.filter((p) => p.sector !== 'AB2 1').map((p, i) => ({ country: p.country, district: p.district, outcode: p.outcode, sector: p.sector, cells: cellsFor(i) }));
+
+  /** The level's cells summed per area and month pair, sorted by code then months, as chunks of `size` rows (areas split across chunks). */
+  async function* chunksOf(level: 'country' | 'district' | 'outcode' | 'sector', size: number, reorder?: (codes: string[]) => string[]) {
+    const byArea = new Map<string, Map<string, PairCell>>();
+    for (const p of pathCells) {
+      const code = p[level];
+      if (code === null) continue;
+      const m = byArea.get(code) ?? new Map<string, PairCell>();
+      byArea.set(code, m);
+      for (const c of p.cells) {
+        const k = `${c.t1}:${c.t2}`;
+        const cur = m.get(k);
+        if (cur) {
+          cur.n += c.n;
+          cur.sumY += c.sumY;
+        } else m.set(k, { ...c });
+      }
+    }
+    const codes = (reorder ?? ((x: string[]) => x))([...byArea.keys()].sort());
+    const rows = codes.flatMap((code) => [...byArea.get(code)!.values()].sort((x, y) => x.t1 - y.t1 || x.t2 - y.t2).map((c) => [code, c.t1 + start, c.t2 + start, c.n, c.sumY] as const));
+    for (let i = 0; i < rows.length; i += size) {
+      const part = rows.slice(i, i + size);
+      yield { rows: part.length, columns: [0, 1, 2, 3, 4].map((j) => part.map((r) => r[j])) };
+    }
+  }
+
+  const collect = async (gen: AsyncIterable<AreaSeries>) => {
+    const out: AreaSeries[] = [];
+    for await (const s of gen) out.push(s);
+    return out;
+  };
+
+  it('gives the in-memory reference\'s areas, parents, pairs and order, and its series within 1e-12', async () => {
+    const want = solveAreaIndexes(T, paths, pathCells);
+    for (const size of [1, 3, 1000]) {
+      const got = await collect(streamAreaIndexes(T, start, paths, (level) => chunksOf(level, size)));
+      expect(got.map((s) => [s.level, s.code, s.parent, s.pairs])).toEqual(want.map((s) => [s.level, s.code, s.parent, s.pairs]));
+      for (let i = 0; i < want.length; i++) {
+        for (let t = 0; t < T; t++) expect(Math.abs(got[i]!.logLevel[t]! - want[i]!.logLevel[t]!)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want[i]!.logLevel[t]!)));
+      }
+    }
+    const got = await collect(streamAreaIndexes(T, start, paths, (level) => chunksOf(level, 4)));
+    const by = new Map(got.map((s) => [`${s.level}:${s.code}`, s]));
+    expect(by.get('sector:ZZ9 9')!.parent).toBe('England');
+    expect(by.get('sector:AB2 1')!.pairs).toBe(0);
+    expect([...by.get('sector:AB2 1')!.logLevel]).toEqual([...by.get('outcode:AB2')!.logLevel]);
+  });
+
+  it('fails clearly on cells out of the JS code order or for an area without sales, rather than mis-assigning them', async () => {
+    const swapped = (level: string) => (codes: string[]) => (level === 'sector' ? [codes[1]!, codes[0]!, ...codes.slice(2)] : codes);
+    await expect(collect(streamAreaIndexes(T, start, paths, (level) => chunksOf(level, 5, swapped(level))))).rejects.toThrow(/sector cells out of order .*not the JS order/);
+    const stranger = async function* (level: string) {
+      if (level === 'outcode') yield { rows: 1, columns: [['AB9'], [start], [start + 7], [2], [0.1]] };
+    };
+    await expect(collect(streamAreaIndexes(T, start, paths, stranger))).rejects.toThrow(/outcode "AB9" has repeat pairs but no sales/);
   });
 });

@@ -84,11 +84,58 @@ export function parentsOf(paths: readonly PathCount[]): Map<string, string | nul
 }
 
 /**
+ * The top-down solve shared by the in-memory reference (`solveAreaIndexes`) and the streamed
+ * stage (`streamAreaIndexes`): each level's areas in code order, each solved against its
+ * parent's series. A solved series is kept only while areas under it are still to be solved
+ * (a sector's never), so what it holds is small: T floats per pending parent.
+ */
+class AreaSolver {
+  private readonly parents: Map<string, string | null>;
+  /** Areas not yet solved under each parent key. */
+  private readonly pending = new Map<string, number>();
+  private readonly solved = new Map<string, Float64Array>();
+
+  constructor(private readonly T: number, paths: readonly PathCount[], private readonly penalties: Record<IndexLevel, IndexPenalty>) {
+    this.parents = parentsOf(paths);
+    for (const p of this.parents.values()) if (p !== null) this.pending.set(p, (this.pending.get(p) ?? 0) + 1);
+  }
+
+  /** The codes of one level's areas, in the order they are solved (JS string order of the keys). */
+  codes(level: IndexLevel): string[] {
+    return [...this.parents.keys()].filter((k) => k.startsWith(`${level}:`)).sort().map((k) => k.slice(level.length + 1));
+  }
+
+  /** Solves one area from its cells (none: its parent's series); parents must be solved first. */
+  solve(level: IndexLevel, code: string, cells: readonly PairCell[]): AreaSeries {
+    const key = `${level}:${code}`;
+    if (!this.parents.has(key)) throw new Error(`price index: ${key} is not an area with sales`);
+    const parentKey = this.parents.get(key) ?? null;
+    const parent = parentKey ? this.solved.get(parentKey) : undefined;
+    if (parentKey && !parent) throw new Error(`price index: ${key} solved before its parent ${parentKey}`);
+    const logLevel = solveAreaLevel(this.T, cells, parent, parent ? this.penalties[level] : this.penalties.country);
+    if (parentKey) {
+      const left = this.pending.get(parentKey)! - 1;
+      if (left > 0) this.pending.set(parentKey, left);
+      else {
+        this.pending.delete(parentKey);
+        this.solved.delete(parentKey);
+      }
+    }
+    if (this.pending.has(key)) this.solved.set(key, logLevel);
+    let pairs = 0;
+    for (const c of cells) if (c.t1 !== c.t2) pairs += c.n;
+    return { level, code, parent: parentKey ? parentKey.slice(parentKey.indexOf(':') + 1) : null, logLevel, pairs };
+  }
+}
+
+/**
  * Solves every area's series top-down: each level's deviation from its parent's solved series.
  * Areas with sales but no repeat pairs get their parent's series (the shrink term alone).
+ * The in-memory reference: it holds every area's cells at once (tests, the backtest); the
+ * stage streams them per level instead (`streamAreaIndexes`).
  */
 export function solveAreaIndexes(T: number, paths: readonly PathCount[], pairs: readonly PathCells[], penalties = INDEX_PENALTIES): AreaSeries[] {
-  const parents = parentsOf(paths);
+  const solver = new AreaSolver(T, paths, penalties);
   const cellsByArea = new Map<string, Map<string, PairCell>>();
   for (const p of pairs) {
     for (const level of INDEX_LEVELS) {
@@ -107,21 +154,62 @@ export function solveAreaIndexes(T: number, paths: readonly PathCount[], pairs: 
       }
     }
   }
-  const solved = new Map<string, Float64Array>();
   const out: AreaSeries[] = [];
   for (const level of INDEX_LEVELS) {
-    const keys = [...parents.keys()].filter((k) => k.startsWith(`${level}:`)).sort();
-    for (const key of keys) {
-      const parentKey = parents.get(key) ?? null;
-      const cells = [...(cellsByArea.get(key)?.values() ?? [])];
-      const parent = parentKey ? solved.get(parentKey) : undefined;
-      const logLevel = solveAreaLevel(T, cells, parent, parent ? penalties[level] : penalties.country);
-      solved.set(key, logLevel);
-      out.push({
-        level, code: key.slice(level.length + 1), parent: parentKey ? parentKey.slice(parentKey.indexOf(':') + 1) : null,
-        logLevel, pairs: cells.reduce((s, c) => s + (c.t1 !== c.t2 ? c.n : 0), 0),
-      });
-    }
+    for (const code of solver.codes(level)) out.push(solver.solve(level, code, [...(cellsByArea.get(`${level}:${code}`)?.values() ?? [])]));
   }
   return out;
+}
+
+/**
+ * One chunk of a level's cells as columns: area code, m1, m2 (month numbers), n, Σy; rows in
+ * (code, m1, m2) order, each (code, m1, m2) once (summed over the area's paths).
+ */
+export interface LevelCellChunk {
+  rows: number;
+  columns: readonly (readonly unknown[])[];
+}
+
+/**
+ * `solveAreaIndexes` over cells streamed one level at a time (`cellsOf(level)`, already summed
+ * per area and month pair, sorted by code): each area is solved as soon as its cells are
+ * complete, so what is held is one area's cells and the pending parents' series, whatever the
+ * region's size. Yields the same areas in the same order (every area of `paths`, those
+ * without cells solved with none). The stream's code order must be the JS order of the codes
+ * (DuckDB's VARCHAR order is byte order, JS's UTF-16 order: the same for ASCII); a stream out
+ * of that order, or a code with no sales in `paths`, throws rather than mis-assigning cells.
+ */
+export async function* streamAreaIndexes(
+  T: number, start: number, paths: readonly PathCount[], cellsOf: (level: IndexLevel) => AsyncIterable<LevelCellChunk>, penalties = INDEX_PENALTIES,
+): AsyncGenerator<AreaSeries> {
+  const solver = new AreaSolver(T, paths, penalties);
+  for (const level of INDEX_LEVELS) {
+    const codes = solver.codes(level);
+    let next = 0;
+    let cur: string | undefined;
+    let cells: PairCell[] = [];
+    for await (const { rows, columns } of cellsOf(level)) {
+      const [code, m1, m2, n, sumY] = columns as [readonly unknown[], readonly unknown[], readonly unknown[], readonly unknown[], readonly unknown[]];
+      for (let k = 0; k < rows; k++) {
+        const raw = code[k];
+        if (raw === null || raw === undefined) throw new Error(`price index: a ${level} cell without an area code`);
+        const c = String(raw);
+        if (c !== cur) {
+          if (cur !== undefined) {
+            if (!(cur < c)) throw new Error(`price index: ${level} cells out of order (${JSON.stringify(c)} after ${JSON.stringify(cur)}): the SQL's code order is not the JS order`);
+            yield solver.solve(level, cur, cells);
+            cells = [];
+          }
+          while (next < codes.length && codes[next]! < c) yield solver.solve(level, codes[next++]!, []);
+          if (codes[next] !== c) throw new Error(`price index: ${level} ${JSON.stringify(c)} has repeat pairs but no sales in the area paths`);
+          next++;
+          cur = c;
+        }
+        cells.push({ t1: Number(m1[k]) - start, t2: Number(m2[k]) - start, n: Number(n[k]), sumY: Number(sumY[k]) });
+      }
+    }
+    if (cur !== undefined) yield solver.solve(level, cur, cells);
+    cells = [];
+    while (next < codes.length) yield solver.solve(level, codes[next++]!, []);
+  }
 }

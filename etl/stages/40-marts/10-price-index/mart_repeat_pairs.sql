@@ -4,7 +4,8 @@
 -- apart (quick resales are mostly refurbishments or distress). Two sales of a home on one day
 -- at one price are ordered by transaction_id, and the log ratios are summed exactly over
 -- DECIMAL(38, 12): a DOUBLE sum depends on the order DuckDB's threads add rows in (TRY_CAST:
--- a non-finite value is left out rather than failing the build).
+-- a non-finite value is left out rather than failing the build). sum_y stays DECIMAL so the
+-- per-area sums over paths (mart_repeat_level_cells) are exact too.
 CREATE OR REPLACE TABLE mart_repeat_pairs AS
 WITH ordered AS (
   SELECT
@@ -21,7 +22,7 @@ SELECT
   prev_month AS m1,
   month_no AS m2,
   count(*)::INTEGER AS n,
-  CAST(sum(TRY_CAST(ln(price / prev_price) AS DECIMAL(38, 12))) AS DOUBLE) AS sum_y
+  sum(TRY_CAST(ln(price / prev_price) AS DECIMAL(38, 12))) AS sum_y
 FROM ordered
 WHERE prev_price IS NOT NULL
   AND month_no - prev_month >= 6

@@ -43,7 +43,9 @@ export function solveAreaLevel(T: number, cells: readonly PairCell[], parent: Fl
   if (T <= 0) return new Float64Array(0);
   if (!(pen.shrink > 0) || !(pen.smooth >= 0)) throw new Error('index penalty needs shrink > 0 and smooth ≥ 0');
   if (parent && parent.length !== T) throw new Error(`parent series has ${parent.length} months, expected ${T}`);
-  const used = cells.filter((c) => c.t1 !== c.t2 && c.n > 0 && c.t1 >= 0 && c.t2 >= 0 && c.t1 < T && c.t2 < T);
+  // In (t1, t2) order whatever order the cells come in: floating-point sums depend on their
+  // order, so the solve is the same whether cells arrive streamed (sorted) or from a map.
+  const used = cells.filter((c) => c.t1 !== c.t2 && c.n > 0 && c.t1 >= 0 && c.t2 >= 0 && c.t1 < T && c.t2 < T).sort((a, b) => a.t1 - b.t1 || a.t2 - b.t2);
   // Right-hand side X'(y − parent change) and the diagonal of the normal matrix.
   const rhs = new Float64Array(T);
   const diag = new Float64Array(T).fill(pen.shrink);
