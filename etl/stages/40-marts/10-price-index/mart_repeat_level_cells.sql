@@ -2,7 +2,10 @@
 -- sector): each area's pairs summed by (m1, m2) over its area paths, in code then month order,
 -- so an area's cells arrive together and the stage solves it as the next area starts. Σy is
 -- summed exactly (DECIMAL, as in mart_repeat_pairs) and only then made a DOUBLE: the result
--- does not depend on the order DuckDB's threads add rows in.
+-- does not depend on the order DuckDB's threads add rows in. Made a table, then streamed in
+-- its insertion order: DuckDB 1.5 holds a streamed ORDER BY's rows in memory, while a sort
+-- into a table spills (docs/etl.md "Memory").
+CREATE OR REPLACE TABLE mart_repeat_level_cells AS
 SELECT code, m1, m2, sum(n)::INTEGER AS n, CAST(sum(sum_y) AS DOUBLE) AS sum_y
 FROM (
   SELECT

@@ -1,7 +1,8 @@
+import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
 import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
-import { streamColumns } from '../../30-serving/stream-columns.ts';
+import { streamColumns, type ColumnChunk } from '../../30-serving/stream-columns.ts';
 import { streamAreaIndexes, type PathCount } from './area-index.ts';
 import { toIndex } from './repeat-sales.ts';
 import { monthNo, monthText } from '../../../../schemas/months.ts';
@@ -28,7 +29,7 @@ export const priceIndexStage: Stage = {
     // Each level's cells summed per area in DuckDB (which spills) and streamed in code order:
     // an area is solved once its cells are complete and written at once, so memory is one
     // area's cells (at most T²/2) and the parents' series, not the region's cells.
-    const series = streamAreaIndexes(T, start, paths, (level) => streamColumns(ctx.db, sqlText('mart_repeat_level_cells'), { level }));
+    const series = streamAreaIndexes(T, start, paths, (level) => levelCells(ctx.db, level));
     let areas = 0;
     let pairs = 0;
     await loadRows(ctx.conn, 'mart_index_series', [
@@ -46,12 +47,27 @@ export const priceIndexStage: Stage = {
         for (let t = 0; t < T; t++) yield { level: s.level, code: s.code, parent: s.parent, month: start + t, index: idx[t]!, pairs: s.pairs };
       }
     })());
+    await runSql(ctx.conn, 'mart_repeat_level_cells_drop');
     await runSql(ctx.conn, 'mart_price_index_monthly', { min_pairs: MIN_REPEAT_PAIRS, min_sales_12m: MIN_SALES_12M });
     await runSql(ctx.conn, 'mart_price_growth', { latest_month_no: latest });
     await runSql(ctx.conn, 'mart_recent_sales', { latest_month_no: latest });
     ctx.quality.price_index = { areas, months: T, repeat_pairs: pairs, base_month: monthText(start + base) };
   },
 };
+
+/**
+ * One level's cells (mart_repeat_level_cells.sql), sorted into a table on a connection of their
+ * own (the stage's is busy inserting the series) and then streamed out in that order.
+ */
+async function* levelCells(db: DuckDBInstance, level: string): AsyncGenerator<ColumnChunk> {
+  const conn = await db.connect();
+  try {
+    await runSql(conn, 'mart_repeat_level_cells', { level });
+  } finally {
+    conn.closeSync();
+  }
+  yield* streamColumns(db, sqlText('mart_repeat_level_cells_read'));
+}
 
 interface IndexRow { level: string; code: string; parent: string | null; month: number; index: number; pairs: number }
 

@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS mart_repeat_level_cells
