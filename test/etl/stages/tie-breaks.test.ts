@@ -22,6 +22,24 @@ beforeEach(async () => {
 });
 afterEach(() => conn.closeSync());
 
+/** The certificates stage's statements for epc_linked alone, in one chunk or in `chunks`. */
+async function linkCertificates(chunks: number): Promise<void> {
+  await runSql(conn, 'set_certificates_cut', { chunks, chunk: 0 });
+  await runSql(conn, 'epc_link');
+  if (chunks === 1) return runSql(conn, 'epc_linked');
+  for (let chunk = 0; chunk < chunks; chunk++) {
+    await runSql(conn, 'set_certificates_cut', { chunks, chunk });
+    await runSql(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
+  }
+}
+
+/** The certificates stage's statements for epc_by_uprn alone, in one chunk. */
+async function certificateValuesByUprn(): Promise<void> {
+  await runSql(conn, 'set_certificates_cut', { chunks: 1, chunk: 0 });
+  await runSql(conn, 'epc_by_uprn_chunk');
+  await runSql(conn, 'epc_by_uprn');
+}
+
 /** The rows in the given order and reversed. */
 const bothOrders = <T>(rows: T[]): [string, T[]][] => [['as listed', rows], ['reversed', [...rows].reverse()]];
 
@@ -30,12 +48,12 @@ describe('epc_linked: a certificate repeated in one file', () => {
     { rating: 'D', row: 'first' },
     { rating: 'B', row: 'last' },
   ])) {
-    it(`keeps the file's last row (${order})`, async () => {
+    for (const chunks of [1, 2]) it(`keeps the file's last row (${order}, ${chunks} chunk${chunks > 1 ? 's' : ''})`, async () => {
       await conn.run(`CREATE TABLE stg_epc (certificate_id VARCHAR, uprn BIGINT, current_energy_rating VARCHAR, lodgement_date VARCHAR, inspection_date VARCHAR, _file_no INTEGER)`);
       for (const r of rows) await conn.run(`INSERT INTO stg_epc VALUES ('C1', 10, '${r.rating}', '2020-05-01', '2020-04-30', 1)`);
       await conn.run(`CREATE TABLE addresses AS SELECT 10::BIGINT AS uprn`);
       await conn.run(`CREATE TABLE epc_matches (id VARCHAR, uprn BIGINT)`);
-      await runSql(conn, 'epc_linked');
+      await linkCertificates(chunks);
       // "The latest file's row wins, and within a file the last row": the row loaded last.
       expect(await q(`SELECT certificate_id, current_energy_rating FROM epc_linked`)).toEqual([
         { certificate_id: 'C1', current_energy_rating: rows.at(-1)!.rating },
@@ -56,7 +74,7 @@ describe('epc_by_uprn: two certificates of one UPRN lodged the same day', () => 
       for (const r of rows) {
         await conn.run(`INSERT INTO epc_linked VALUES (10, '${r.id}', DATE '2021-03-04', 'House', 'Detached', ${r.area}, 5, 'England and Wales: 1950-1966', '${r.rating}', 'B', 60)`);
       }
-      await runSql(conn, 'epc_by_uprn');
+      await certificateValuesByUprn();
       expect(await q(`SELECT latest_certificate_id, epc_current_rating, floor_area_m2 FROM epc_by_uprn`)).toEqual([
         { latest_certificate_id: 'CERT-B', epc_current_rating: 'C', floor_area_m2: 85 },
       ]);

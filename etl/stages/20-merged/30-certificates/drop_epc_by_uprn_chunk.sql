@@ -1,0 +1,1 @@
+DROP MACRO TABLE IF EXISTS epc_by_uprn_chunk
