@@ -15,9 +15,17 @@ near AS (
   CROSS JOIN (SELECT unnest([-1, 0, 1]) AS dy) y
   CROSS JOIN (SELECT unnest([-1, 0, 1]) AS dx) x
   JOIN str_postcode_points p ON p.cy = l.cy + y.dy AND p.cx = l.cx + x.dx
+),
+best AS (
+  -- The least (priority, distance, postcode) per listing, taken as the min of a struct in that
+  -- field order: the same pick as row_number() over the sorted pairs, without sorting every pair
+  -- within the radius (5.6 → 3.5 s at 1M). Postcodes are unique in str_postcode_points, so the
+  -- pick has no ties. One group per listing (9k at 1M addresses), never per address.
+  SELECT id, min({'priority': priority, 'distance_m': distance_m, 'postcode': postcode, 'la_code': la_code, 'country': country}) AS b
+  FROM near
+  WHERE distance_m <= $radius_m
+  GROUP BY id
 )
-SELECT id, postcode, la_code, country, round(distance_m, 1) AS distance_m,
-       CASE priority WHEN 0 THEN 'addresses' ELSE 'postcode_directory' END AS postcode_source
-FROM near
-WHERE distance_m <= $radius_m
-QUALIFY row_number() OVER (PARTITION BY id ORDER BY priority, distance_m, postcode) = 1
+SELECT id, b.postcode, b.la_code, b.country, round(b.distance_m, 1) AS distance_m,
+       CASE b.priority WHEN 0 THEN 'addresses' ELSE 'postcode_directory' END AS postcode_source
+FROM best
