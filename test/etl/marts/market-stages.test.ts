@@ -10,9 +10,10 @@ import { PUBLISHED_TABLES } from '../../../schemas/tables/index.ts';
 import {
   INDEX_BASE_MONTH, MARKET_TABLES, buildMonthNo, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
 } from '../../../schemas/tables/market.ts';
-import { solveAreaIndexes, type PathCells } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
+import { solveAreaIndexes } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
 import { toIndex } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 import { monthNo } from '../../../schemas/months.ts';
+import { priceIndexReferenceInputs } from '../../support/price-index-reference.ts';
 import { quietLog, stagedContext, synthRegion } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 
@@ -69,18 +70,10 @@ describe('market marts on a staged synthetic region', () => {
     // agree to the last few bits of a double: areas, order, months and pairs exactly.
     const start = num((await one('SELECT min(month_no) AS m FROM mart_market_sales')).m);
     const T = buildMonthNo(ctx.today) - start + 1;
-    const pathOf = (r: Record<string, unknown>) => ({ country: (r.country ?? null) as string | null, district: (r.district ?? null) as string | null, outcode: (r.outcode ?? null) as string | null, sector: (r.sector ?? null) as string | null });
-    const byPath = new Map<string, PathCells>();
-    for (const r of await q('SELECT * FROM mart_repeat_pairs ORDER BY ALL')) {
-      const key = JSON.stringify(pathOf(r));
-      const entry = byPath.get(key) ?? { ...pathOf(r), cells: [] };
-      byPath.set(key, entry);
-      entry.cells.push({ t1: num(r.m1) - start, t2: num(r.m2) - start, n: num(r.n), sumY: num(r.sum_y) });
-    }
-    expect(byPath.size).toBeGreaterThan(20);
-    const paths = (await q('SELECT country, district, outcode, sector, count(*)::INTEGER AS n FROM mart_market_sales GROUP BY ALL ORDER BY ALL')).map((r) => ({ ...pathOf(r), n: num(r.n) }));
+    const { paths, pathCells } = await priceIndexReferenceInputs(q, start);
+    expect(pathCells.length).toBeGreaterThan(20);
     const base = monthNo(INDEX_BASE_MONTH) - start;
-    const ref = solveAreaIndexes(T, paths, [...byPath.values()]).flatMap((s) => [...toIndex(s.logLevel, base)].map((index, t) => ({ key: `${s.level} ${s.code} ${start + t} ${s.pairs}`, index })));
+    const ref = solveAreaIndexes(T, paths, pathCells).flatMap((s) => [...toIndex(s.logLevel, base)].map((index, t) => ({ key: `${s.level} ${s.code} ${start + t} ${s.pairs}`, index })));
     const rows = await q('SELECT area_level, area_code, month_no, index, repeat_pairs FROM mart_index_series');
     expect(rows.map((r) => `${r.area_level} ${r.area_code} ${r.month_no} ${r.repeat_pairs}`)).toEqual(ref.map((w) => w.key));
     const off = rows.map((r, i) => ({ key: ref[i]!.key, got: num(r.index), want: ref[i]!.index })).filter((x) => !(Math.abs(x.got - x.want) <= 1e-9 * Math.abs(x.want)));

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
-import { solveAreaIndexes, type PathCells, type PathCount } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
+import { solveAreaIndexes } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
 import { toIndex } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 import { priceIndexStage } from '../../../etl/stages/40-marts/10-price-index/stage.ts';
 import { monthNo } from '../../../schemas/months.ts';
 import { INDEX_BASE_MONTH, buildMonthNo } from '../../../schemas/tables/market.ts';
+import { priceIndexReferenceInputs } from '../../support/price-index-reference.ts';
 import { stagedContext } from '../../support/region.ts';
 
 const num = (v: unknown) => Number(v);
@@ -43,17 +44,8 @@ describe('price_index: the streamed solve against the in-memory reference', () =
     const start = num((await q('SELECT min(month_no) AS m FROM mart_market_sales'))[0]!.m);
     const T = buildMonthNo(ctx.today) - start + 1;
     const base = monthNo(INDEX_BASE_MONTH) - start;
-    const s = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    const pathOf = (r: Record<string, unknown>) => ({ country: s(r.country), district: s(r.district), outcode: s(r.outcode), sector: s(r.sector) });
-    const paths: PathCount[] = (await q('SELECT country, district, outcode, sector, count(*)::INTEGER AS n FROM mart_market_sales GROUP BY ALL ORDER BY ALL')).map((r) => ({ ...pathOf(r), n: num(r.n) }));
-    const byPath = new Map<string, PathCells>();
-    for (const r of await q('SELECT * FROM mart_repeat_pairs ORDER BY ALL')) {
-      const key = JSON.stringify(pathOf(r));
-      const entry = byPath.get(key) ?? { ...pathOf(r), cells: [] };
-      byPath.set(key, entry);
-      entry.cells.push({ t1: num(r.m1) - start, t2: num(r.m2) - start, n: num(r.n), sumY: num(r.sum_y) });
-    }
-    const ref = solveAreaIndexes(T, paths, [...byPath.values()]);
+    const { paths, pathCells } = await priceIndexReferenceInputs(q, start);
+    const ref = solveAreaIndexes(T, paths, pathCells);
     const want = ref.flatMap((a) => [...toIndex(a.logLevel, base)].map((index, t) => ({ key: `${a.level} ${a.code} ${a.parent} ${start + t} ${a.pairs}`, index })));
     const got = first.series;
     expect(got.map((r) => `${r.area_level} ${r.area_code} ${r.parent_code} ${r.month_no} ${r.repeat_pairs}`)).toEqual(want.map((w) => w.key));
