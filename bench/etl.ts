@@ -1,9 +1,10 @@
 /**
  * ETL throughput and peak memory at a given scale.
- *   npx tsx bench/etl.ts [--addresses N] [--seed S] [--staging native|ts]
+ *   npx tsx bench/etl.ts [--addresses N] [--seed S] [--staging native|ts] [--keep]
  * Generates the synthetic region once into data/bench/region-<N>-<S> (reused by later runs),
  * runs one build in a child process (so peak RSS is the build's own) into a temporary
- * DATA_DIR, and writes bench/results/etl-<N>.json: per stage its time, and for staging the
+ * DATA_DIR (removed after, unless `--keep`: then its path is printed, to study the
+ * build's own tables and caches), and writes bench/results/etl-<N>.json: per stage its time, and for staging the
  * source rows per second; the whole build's wall time and peak RSS. `--staging` sets the
  * child's ETL_STAGING (which path stages the bulk formats) and suffixes the results file.
  */
@@ -15,7 +16,7 @@ import { ensureRegion } from './support/bench-build.ts';
 import { buildInChild, ROOT as root, serveChildBuild } from './support/etl-build.ts';
 
 const { values } = parseArgs({
-  options: { addresses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, child: { type: 'string' }, data: { type: 'string' }, staging: { type: 'string' } },
+  options: { addresses: { type: 'string', default: '100000' }, seed: { type: 'string', default: '42' }, child: { type: 'string' }, data: { type: 'string' }, staging: { type: 'string' }, keep: { type: 'boolean', default: false } },
 });
 const addresses = Number(values.addresses);
 const seed = Number(values.seed);
@@ -28,11 +29,13 @@ try {
   built = buildInChild('bench/etl.ts', region, dataDir, values.staging ? { ...process.env, ETL_STAGING: values.staging } : process.env);
 } catch (e) {
   // process.exit skips the finally below: remove the failed build's folder (GBs at 10M) first.
-  rmSync(dataDir, { recursive: true, force: true });
+  if (values.keep) process.stderr.write(`build folder kept: ${dataDir}\n`);
+  else rmSync(dataDir, { recursive: true, force: true });
   process.stderr.write(`${(e as Error).message}\n`);
   process.exit(1);
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  if (values.keep) process.stderr.write(`build folder kept: ${dataDir}\n`);
+  else rmSync(dataDir, { recursive: true, force: true });
 }
 const { wall, cpu, maxRssKb, peakMbAfterStage, manifest } = built;
 const sourceRows = manifest.sources.reduce((n, s) => n + s.rows_read + s.rows_rejected, 0);
