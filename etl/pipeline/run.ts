@@ -51,8 +51,11 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   const { id, dir } = await beginBuild(opts.dataDir, now);
   log.info({ build_id: id, sources: opts.sourcesDir }, 'build started');
   // Bounded: past the limit DuckDB evicts table blocks and spills sorts and joins into .spill
-  // (docs/etl.md, "Memory").
-  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dir, '.spill'), memory_limit: etlMemoryLimit() });
+  // (docs/etl.md, "Memory"). Insertion order kept (DuckDB's default, stated because staging
+  // relies on it: the staging cache's COPY writes a file's rows in table order without a sort).
+  const db = await DuckDBInstance.create(':memory:', {
+    threads: '2', temp_directory: join(dir, '.spill'), memory_limit: etlMemoryLimit(), preserve_insertion_order: 'true',
+  });
   const conn = await db.connect();
   try {
     const { files, ignored } = await discoverSources(opts.sourcesDir);
