@@ -60,7 +60,7 @@ describe('the staging cache', () => {
     expect(miss.report).toEqual({ ...expected.report, from_cache: false });
   });
 
-  it('keeps file order over several row groups and CSV buffers, staged and loaded back, with no sort', async () => {
+  it('keeps file order over several row groups and CSV buffers: staged, written to the cache and loaded back', async () => {
     // 300,000 rows: three of DuckDB's row groups and two of the native reader's 32 MB buffers,
     // read by two threads; transaction ids rise with the line number.
     const n = 300_000;
