@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressBaseKey, epcKey, saleKey } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
+import { addressBaseKey, epcKey, numbersAgree, numbersAgreeLoosely, saleKey, type AddressKey } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
 import { AddressMatcher } from '../../../etl/stages/20-merged/20-match-addresses/matcher.ts';
 
 type AB = { uprn: number; postcode: string; town?: string; sub_building?: string; building_name?: string; building_number?: string; street_name: string };
@@ -101,5 +101,44 @@ describe('AddressMatcher', () => {
     expect(epc('SY23 1AA', '31, Maes Maelor', 'Penparcau')).toMatchObject({ uprn: 36 });
     // A unit number alone is never a house number when the house exists: flat 84 is not 84 Napier Street.
     expect(m3.match('N1 1AA', 'BRISTOL', saleKey('84', 'SHIRE HOUSE', 'NAPIER STREET'))).toMatchObject({ uprn: null });
+  });
+
+  it('finds a candidate added after its postcode was first searched', () => {
+    const m4 = matcher([{ uprn: 40, postcode: 'BS3 1AA', building_number: '5', street_name: 'ELM ROAD' }]);
+    expect(m4.match('BS3 1AA', 'BRISTOL', saleKey(undefined, '7', 'ELM ROAD'))).toMatchObject({ uprn: null, reason: 'no_number_match' });
+    m4.add({ uprn: 41, postcode: 'BS3 1AA', town: 'BRISTOL', key: addressBaseKey({ building_number: '7', street_name: 'ELM ROAD' }) });
+    expect(m4.match('BS3 1AA', 'BRISTOL', saleKey(undefined, '7', 'ELM ROAD'))).toMatchObject({ uprn: 41, method: 'postcode' });
+    // And one with the same numbers as another already there: the two now tie.
+    m4.add({ uprn: 42, postcode: 'BS3 1AA', town: 'BRISTOL', key: addressBaseKey({ building_number: '7', street_name: 'ELM ROAD' }) });
+    expect(m4.match('BS3 1AA', 'BRISTOL', saleKey(undefined, '7', 'ELM ROAD'))).toMatchObject({ uprn: null, reason: 'ambiguous' });
+  });
+});
+
+describe('numbersAgree and numbersAgreeLoosely', () => {
+  // The definitions, on the lists themselves: the unit and the numbers in order; loosely, the
+  // unit read as the first number, and at least one number.
+  const exact = (a: AddressKey, b: AddressKey) => a.unit === b.unit && a.numbers.length === b.numbers.length && a.numbers.every((n, i) => n === b.numbers[i]);
+  const flat = (k: AddressKey) => (k.unit ? [k.unit, ...k.numbers] : k.numbers);
+  const loose = (a: AddressKey, b: AddressKey) => flat(a).length > 0 && flat(a).length === flat(b).length && flat(a).every((n, i) => n === flat(b)[i]);
+  const keys: AddressKey[] = [
+    saleKey(undefined, undefined, 'GRANGE WALK'), saleKey(undefined, '1', 'GRANGE WALK'), saleKey(undefined, '12', 'GRANGE WALK'),
+    saleKey('1', '2', 'GRANGE WALK'), saleKey('12', undefined, 'GRANGE WALK'), saleKey(undefined, '1 2', 'GRANGE WALK'),
+    saleKey('1', undefined, 'GRANGE WALK'), saleKey(undefined, '1-2', 'X'), saleKey(undefined, '1', 'X'), saleKey('FLAT 2', '1', 'X'),
+    saleKey('2', '1', 'X'), saleKey(undefined, '2 1', 'X'), saleKey(undefined, 'PLOT 9', 'X'), saleKey(undefined, '9', 'X'),
+    saleKey('GROUND FLOOR FLAT', '102', 'REEDLEY ROAD'), saleKey('FIRST FLOOR FLAT', '102', 'REEDLEY ROAD'), saleKey('A', '3', 'X'),
+    saleKey(undefined, '3A', 'X'), saleKey('10', 'CEDAR LODGE', 'BRIGHTON ROAD'), epcKey(['10 Cedar Lodge', 'Brighton Road']),
+    epcKey(['Flat 84 Shire House', '98, Napier Street']), epcKey(['84 98 Napier Street']), epcKey(['Ground Floor Flat', '102, Reedley Road']),
+    addressBaseKey({ sub_building: 'FLAT 84', building_name: 'SHIRE HOUSE', building_number: '98', street_name: 'NAPIER STREET' }),
+    addressBaseKey({ building_name: 'ROSE COTTAGE', street_name: 'LANE' }), addressBaseKey({ street_name: 'LANE' }),
+  ];
+  it('agree exactly where the lists do, over every pair of a varied set of keys', () => {
+    let agreeing = 0;
+    for (const a of keys) for (const b of keys) {
+      expect(numbersAgree(a, b), `${JSON.stringify([a.unit, a.numbers])} ~ ${JSON.stringify([b.unit, b.numbers])}`).toBe(exact(a, b));
+      expect(numbersAgreeLoosely(a, b), `${JSON.stringify([a.unit, a.numbers])} ~~ ${JSON.stringify([b.unit, b.numbers])}`).toBe(loose(a, b));
+      if (a !== b && loose(a, b)) agreeing++;
+    }
+    // The set has pairs that agree only loosely ("2" of "1" against "2 1"), not only identical keys.
+    expect(agreeing).toBeGreaterThan(4);
   });
 });

@@ -38,6 +38,15 @@ export interface AddressKey {
   numbers: string[];
   /** Distinct words of building name and street, without numbers. */
   words: Set<string>;
+  /**
+   * The unit and numbers as one text (numbersAgree), and the unit followed by the numbers as
+   * one, undefined when there are neither (numbersAgreeLoosely); made once per key, so the
+   * matcher files its candidates under them (matcher.ts, Bucket). Unit and numbers are
+   * normalised text (A-Z, 0-9, '-', ' ', a number never empty), so the separators cannot
+   * occur in them: equal texts, equal lists.
+   */
+  numbersText: string;
+  looseText: string | undefined;
   /** Normalised street, for the fallback search outside the postcode. */
   street: string;
 }
@@ -72,19 +81,25 @@ function numbers(...parts: (string | undefined)[]): string[] {
 
 /** Key of a price-paid sale: SAON is the unit, PAON and street the primary address. */
 export function saleKey(saon: string | undefined, paon: string | undefined, street: string | undefined): AddressKey {
-  return { unit: unitKey(saon), numbers: numbers(paon), words: words(paon, street), street: normalise(street) };
+  return key(unitKey(saon), numbers(paon), words(paon, street), normalise(street));
 }
 
 /** Key of an address-base record from its structured fields. */
 export function addressBaseKey(a: {
   sub_building?: string | null; building_name?: string | null; building_number?: string | null; street_name?: string | null;
 }): AddressKey {
-  return {
-    unit: unitKey(a.sub_building ?? undefined),
-    numbers: numbers(a.building_name ?? undefined, a.building_number ?? undefined),
-    words: words(a.building_name ?? undefined, a.street_name ?? undefined),
-    street: normalise(a.street_name ?? undefined),
-  };
+  return key(
+    unitKey(a.sub_building ?? undefined),
+    numbers(a.building_name ?? undefined, a.building_number ?? undefined),
+    words(a.building_name ?? undefined, a.street_name ?? undefined),
+    normalise(a.street_name ?? undefined),
+  );
+}
+
+/** A key from its parts, with its number texts. */
+function key(unit: string, nums: string[], ws: Set<string>, street: string): AddressKey {
+  const loose = unit ? [unit, ...nums] : nums;
+  return { unit, numbers: nums, words: ws, street, numbersText: `${unit}\u0000${nums.join('\u0001')}`, looseText: loose.length > 0 ? loose.join('\u0001') : undefined };
 }
 
 const UNIT_LINE = /^(FLAT|APARTMENT|UNIT|STUDIO|MAISONETTE)\b/;
@@ -113,7 +128,7 @@ export function epcKey(lines: (string | undefined)[]): AddressKey {
   }
   const rest = parts.join(' ');
   const streetPart = parts.at(-1) ?? '';
-  return { unit, numbers: numbers(rest), words: words(rest), street: normalise(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')) };
+  return key(unit, numbers(rest), words(rest), normalise(streetPart.replace(/^[\d\s\-A-Z]*?\d+[A-Z]?\s+/, '')));
 }
 
 /** How a kind of record's parts read as a key: its name travels to the matching threads (a function cannot). */
@@ -165,9 +180,7 @@ function joinSplitWords(words: Set<string>, other: Set<string>): Set<string> {
 
 /** Whether two keys agree on every number: the unit, and the primary numbers in order. */
 export function numbersAgree(a: AddressKey, b: AddressKey): boolean {
-  if (a.unit !== b.unit) return false;
-  if (a.numbers.length !== b.numbers.length) return false;
-  return a.numbers.every((n, i) => n === b.numbers[i]);
+  return a.numbersText === b.numbersText;
 }
 
 /**
@@ -177,9 +190,7 @@ export function numbersAgree(a: AddressKey, b: AddressKey): boolean {
  * Apartments"); the matcher accepts this only when no candidate agrees exactly.
  */
 export function numbersAgreeLoosely(a: AddressKey, b: AddressKey): boolean {
-  const fa = a.unit ? [a.unit, ...a.numbers] : a.numbers;
-  const fb = b.unit ? [b.unit, ...b.numbers] : b.numbers;
-  return fa.length > 0 && fa.length === fb.length && fa.every((n, i) => n === fb[i]);
+  return a.looseText !== undefined && a.looseText === b.looseText;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { numbersAgree, numbersAgreeLoosely, wordSimilarity, type AddressKey } from './keys.ts';
+import { numbersAgree, wordSimilarity, type AddressKey } from './keys.ts';
 
 export interface Candidate {
   uprn: number;
@@ -24,12 +24,12 @@ export const MIN_STREET_SIMILARITY = 0.5;
  * because a wrong UPRN is worse than none.
  */
 export class AddressMatcher {
-  private readonly byPostcode = new Map<string, Candidate[]>();
-  private readonly byStreet = new Map<string, Candidate[]>();
+  private readonly byPostcode = new Map<string, Bucket>();
+  private readonly byStreet = new Map<string, Bucket>();
 
   add(c: Candidate): void {
-    push(this.byPostcode, c.postcode, c);
-    if (c.key.street) push(this.byStreet, `${c.key.street}|${c.town}`, c);
+    bucket(this.byPostcode, c.postcode).add(c);
+    if (c.key.street) bucket(this.byStreet, `${c.key.street}|${c.town}`).add(c);
   }
 
   /** Whether some candidate is in this postcode (then the match never leaves its outcode). */
@@ -46,8 +46,8 @@ export class AddressMatcher {
     return decided(best(this.inPostcode(postcode), key, MIN_SIMILARITY));
   }
 
-  private inPostcode(postcode: string | undefined): Candidate[] {
-    return postcode ? this.byPostcode.get(postcode) ?? [] : [];
+  private inPostcode(postcode: string | undefined): Bucket {
+    return (postcode && this.byPostcode.get(postcode)) || NO_BUCKET;
   }
 
   match(postcode: string | undefined, town: string, key: AddressKey): MatchResult {
@@ -55,22 +55,76 @@ export class AddressMatcher {
     const first = best(inPostcode, key, MIN_SIMILARITY);
     const inPostcodeAlone = decided(first);
     if (inPostcodeAlone) return inPostcodeAlone;
-    let onStreet = key.street ? this.byStreet.get(`${key.street}|${town}`) ?? [] : [];
+    const onStreet = (key.street && this.byStreet.get(`${key.street}|${town}`)) || NO_BUCKET;
     // A live postcode (it has addresses) is more likely right than the address: a flat sold
     // without its flat number must not become a house of that number in another district.
     // So the street search leaves the outcode only when the postcode matched nothing at all
     // (mistyped or terminated).
-    if (inPostcode.length > 0 && postcode) {
-      const outcode = postcode.split(' ')[0];
-      onStreet = onStreet.filter((c) => c.postcode.split(' ')[0] === outcode);
-    }
+    const outcode = inPostcode.size > 0 && postcode ? postcode.split(' ')[0] : undefined;
+    const inOutcode = outcode === undefined ? undefined : (c: Candidate) => c.postcode.split(' ')[0] === outcode;
     // A town can have two streets of one name; the nearer postcode (same sector, then
     // outcode) breaks that tie, e.g. for a sale recorded under a since-terminated postcode.
-    const second = best(onStreet, key, MIN_STREET_SIMILARITY, postcode);
+    const second = best(onStreet, key, MIN_STREET_SIMILARITY, postcode, inOutcode);
     if (second.uprn !== null) return { ...second, method: 'street' };
-    if (inPostcode.length === 0 && onStreet.length === 0) return { uprn: null, reason: 'no_postcode_candidates' };
+    if (inPostcode.size === 0 && onStreet.size === 0) return { uprn: null, reason: 'no_postcode_candidates' };
     return first.uprn === null && first.reason === 'no_number_match' && second.reason !== 'ambiguous' ? first : second;
   }
+}
+
+/**
+ * The candidates of one postcode or street. Those agreeing with a record's numbers (exactly,
+ * or once the unit is read as the first number) are looked up by the key's number texts, in
+ * the order they were added, instead of testing each candidate: at 1M addresses every record
+ * was compared with each candidate of its postcode twice, a fifth of matching's time. The
+ * lookup is made when the bucket is first asked (most streets never are).
+ */
+class Bucket {
+  private readonly all: Candidate[] = [];
+  private exact: Map<string, Candidate[]> | undefined;
+  private loose: Map<string, Candidate[]> | undefined;
+
+  get size(): number {
+    return this.all.length;
+  }
+
+  add(c: Candidate): void {
+    this.all.push(c);
+    if (this.exact) this.file(c);
+  }
+
+  /** The candidates that agree on every number (numbersAgree), in the order they were added. */
+  agreeing(key: AddressKey): readonly Candidate[] {
+    return this.index().exact.get(key.numbersText) ?? NONE;
+  }
+
+  /** The candidates that agree only once the unit is read as the first number (numbersAgreeLoosely and not numbersAgree), in order. */
+  agreeingLoosely(key: AddressKey): readonly Candidate[] {
+    const list = key.looseText === undefined ? undefined : this.index().loose.get(key.looseText);
+    return list ? list.filter((c) => !numbersAgree(c.key, key)) : NONE;
+  }
+
+  private index(): { exact: Map<string, Candidate[]>; loose: Map<string, Candidate[]> } {
+    if (!this.exact) {
+      this.exact = new Map();
+      this.loose = new Map();
+      for (const c of this.all) this.file(c);
+    }
+    return { exact: this.exact, loose: this.loose! };
+  }
+
+  private file(c: Candidate): void {
+    push(this.exact!, c.key.numbersText, c);
+    if (c.key.looseText !== undefined) push(this.loose!, c.key.looseText, c);
+  }
+}
+
+const NONE: readonly Candidate[] = [];
+const NO_BUCKET = new Bucket();
+
+function bucket(m: Map<string, Bucket>, k: string): Bucket {
+  let b = m.get(k);
+  if (!b) m.set(k, (b = new Bucket()));
+  return b;
 }
 
 /** The postcode pass's answer when it stands: a match, or a tie (a wrong UPRN is worse than none). */
@@ -110,10 +164,12 @@ export const LOOSE_MIN_SIMILARITY = 0.6;
  * is read as the first number (a flat's number written as a house number: "10 Cedar Lodge,
  * Brighton Road" against SAON 10, PAON CEDAR LODGE) fits the words clearly better. The
  * loose reading needs the full word evidence, with no allowance for a lone candidate.
+ * `keep`: only the candidates it keeps count (the street's, within the record's outcode).
  */
-function best(cands: Candidate[], key: AddressKey, min: number, near?: string): Best {
-  const exact = bestBy(cands, key, min, numbersAgree, near);
-  const loose = bestBy(cands, key, min, (a, b) => !numbersAgree(a, b) && numbersAgreeLoosely(a, b), near);
+function best(cands: Bucket, key: AddressKey, min: number, near?: string, keep?: (c: Candidate) => boolean): Best {
+  const kept = (list: readonly Candidate[]) => (keep ? list.filter(keep) : list);
+  const exact = bestBy(kept(cands.agreeing(key)), key, min, near);
+  const loose = bestBy(kept(cands.agreeingLoosely(key)), key, min, near);
   if (loose.uprn !== null && loose.score >= Math.max(min, LOOSE_MIN_SIMILARITY) && (exact.topScore < 0 || loose.score >= exact.topScore + LOOSE_MARGIN)) return result(loose);
   if (loose.uprn === null && loose.reason === 'ambiguous' && exact.uprn === null && exact.reason === 'no_number_match') return result(loose);
   return result(exact);
@@ -125,15 +181,13 @@ function result(b: Scored): Best {
   return b.uprn !== null ? { uprn: b.uprn, score: b.score } : { uprn: null, reason: b.reason };
 }
 
-function bestBy(cands: Candidate[], key: AddressKey, min: number, agree: (a: AddressKey, b: AddressKey) => boolean, near?: string): Scored {
+/** The best of candidates that all agree on the numbers (the way `best` asked). */
+function bestBy(agreeing: readonly Candidate[], key: AddressKey, min: number, near?: string): Scored {
   let top: Candidate | undefined;
   let topScore = -1;
   let topRank = -1;
   let tie = false;
-  let agreeing = 0;
-  for (const c of cands) {
-    if (!agree(c.key, key)) continue;
-    agreeing++;
+  for (const c of agreeing) {
     const s = wordSimilarity(c.key.words, key.words);
     const rank = s * 100 + (near === undefined ? 0 : nearness(near, c.postcode));
     if (rank > topRank) {
@@ -148,6 +202,6 @@ function bestBy(cands: Candidate[], key: AddressKey, min: number, agree: (a: Add
   if (!top) return { uprn: null, reason: 'no_number_match', topScore };
   if (tie) return { uprn: null, reason: 'ambiguous', topScore };
   // A single candidate with the right numbers in the right postcode needs less word evidence.
-  if (topScore < min && !(agreeing === 1 && topScore > 0)) return { uprn: null, reason: 'low_similarity', topScore };
+  if (topScore < min && !(agreeing.length === 1 && topScore > 0)) return { uprn: null, reason: 'low_similarity', topScore };
   return { uprn: top.uprn, score: topScore, topScore };
 }
