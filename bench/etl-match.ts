@@ -10,14 +10,16 @@
  * two match tables' content (order aside): two versions that must agree must print the same.
  * Writes bench/results/etl-match-<N>.json.
  */
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureRegion } from './support/bench-build.ts';
+import { median, r2 } from './support/stats.ts';
 import type { BuildContext, EtlLogger } from '../etl/pipeline/context.ts';
 import { discoverSources } from '../etl/pipeline/discover.ts';
+import { openBuildDatabase } from '../etl/pipeline/run.ts';
 import { stageSourcesStage } from '../etl/stages/10-staging/10-stage-sources/stage.ts';
 import { addressesStage } from '../etl/stages/20-merged/10-addresses/stage.ts';
 import { matchAddresses } from '../etl/stages/20-merged/20-match-addresses/stage.ts';
@@ -36,7 +38,7 @@ const log: EtlLogger = { info: () => undefined, warn: (o, m) => process.stderr.w
 
 /** A database with the build's settings (etl/pipeline/run.ts) and a context without caches. */
 async function open(dir: string, sourcesDir: string, spill: string): Promise<BuildContext> {
-  const db = await DuckDBInstance.create(':memory:', { threads: '2', temp_directory: join(dir, spill), memory_limit: '1GB', preserve_insertion_order: 'true' });
+  const db = await openBuildDatabase(join(dir, spill));
   const conn = await db.connect();
   const now = new Date();
   return {
@@ -88,18 +90,17 @@ try {
     ctx.db.closeSync();
   }
   if (digests.size > 1) throw new Error(`the runs disagree: ${[...digests].join(' / ')}`);
-  const sorted = [...seconds].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const mid = median(seconds);
   const result = {
     addresses, seed, runs, threads: Number(process.env.ETL_MATCH_THREADS ?? 1), when: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, load_avg_1m: loadavg()[0] },
-    seconds: seconds.map((s) => Math.round(s * 100) / 100), median_s: Math.round(median * 100) / 100,
+    seconds: seconds.map(r2), median_s: r2(mid),
     tables: JSON.parse([...digests][0]!) as Record<string, string>, match_rates: rates,
   };
   const root = resolve(import.meta.dirname, '..');
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(join(root, 'bench', 'results', `etl-match-${addresses}.json`), JSON.stringify(result, null, 2) + '\n');
-  process.stdout.write(`${addresses} addresses, matching alone: median ${median.toFixed(2)} s of ${runs} (${result.threads} thread${result.threads > 1 ? 's' : ''})\n`);
+  process.stdout.write(`${addresses} addresses, matching alone: median ${mid.toFixed(2)} s of ${runs} (${result.threads} thread${result.threads > 1 ? 's' : ''})\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

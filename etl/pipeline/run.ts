@@ -50,12 +50,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   await pruneBuilds(opts.dataDir, opts.keep ?? 3);
   const { id, dir } = await beginBuild(opts.dataDir, now);
   log.info({ build_id: id, sources: opts.sourcesDir }, 'build started');
-  // Bounded: past the limit DuckDB evicts table blocks and spills sorts and joins into .spill
-  // (docs/etl.md, "Memory"). Insertion order kept (DuckDB's default, stated because staging
-  // relies on it: the staging cache's COPY writes a file's rows in table order without a sort).
-  const db = await DuckDBInstance.create(':memory:', {
-    threads: '2', temp_directory: join(dir, '.spill'), memory_limit: etlMemoryLimit(), preserve_insertion_order: 'true',
-  });
+  const db = await openBuildDatabase(join(dir, '.spill'));
   const conn = await db.connect();
   try {
     const { files, ignored } = await discoverSources(opts.sourcesDir);
@@ -113,6 +108,16 @@ async function currentBuild(dataDir: string): Promise<PreviousBuild | undefined>
   const dir = buildDir(dataDir, id);
   const manifest = await readManifest(dir).catch(() => undefined);
   return manifest && { id, dir, manifest };
+}
+
+/**
+ * A build's database, spilling into `spill`. Bounded: past the limit DuckDB evicts table
+ * blocks and spills sorts and joins there (docs/etl.md, "Memory"). Insertion order kept
+ * (DuckDB's default, stated because staging relies on it: the staging cache's COPY writes a
+ * file's rows in table order without a sort).
+ */
+export async function openBuildDatabase(spill: string): Promise<DuckDBInstance> {
+  return DuckDBInstance.create(':memory:', { threads: '2', temp_directory: spill, memory_limit: etlMemoryLimit(), preserve_insertion_order: 'true' });
 }
 
 /** DuckDB's memory limit for a build: ETL_MEMORY_LIMIT (a DuckDB size such as `1GB`, `512MB`), else 1GB. */

@@ -71,6 +71,9 @@ export class AddressMatcher {
   }
 }
 
+/** A bucket's candidates by numbersText (exact) and by looseText (loose). */
+type Filed = { exact: Map<string, Candidate[]>; loose: Map<string, Candidate[]> };
+
 /**
  * The candidates of one postcode or street. Those agreeing with a record's numbers (exactly,
  * or once the unit is read as the first number) are looked up by the key's number texts, in
@@ -80,8 +83,8 @@ export class AddressMatcher {
  */
 class Bucket {
   private readonly all: Candidate[] = [];
-  private exact: Map<string, Candidate[]> | undefined;
-  private loose: Map<string, Candidate[]> | undefined;
+  /** Made on the first lookup. */
+  private filed: Filed | undefined;
 
   get size(): number {
     return this.all.length;
@@ -89,7 +92,7 @@ class Bucket {
 
   add(c: Candidate): void {
     this.all.push(c);
-    if (this.exact) this.file(c);
+    if (this.filed) file(this.filed, c);
   }
 
   /** The candidates that agree on every number (numbersAgree), in the order they were added. */
@@ -103,19 +106,18 @@ class Bucket {
     return list ? list.filter((c) => !numbersAgree(c.key, key)) : NONE;
   }
 
-  private index(): { exact: Map<string, Candidate[]>; loose: Map<string, Candidate[]> } {
-    if (!this.exact) {
-      this.exact = new Map();
-      this.loose = new Map();
-      for (const c of this.all) this.file(c);
+  private index(): Filed {
+    if (!this.filed) {
+      this.filed = { exact: new Map(), loose: new Map() };
+      for (const c of this.all) file(this.filed, c);
     }
-    return { exact: this.exact, loose: this.loose! };
+    return this.filed;
   }
+}
 
-  private file(c: Candidate): void {
-    push(this.exact!, c.key.numbersText, c);
-    if (c.key.looseText !== undefined) push(this.loose!, c.key.looseText, c);
-  }
+function file(filed: Filed, c: Candidate): void {
+  push(filed.exact, c.key.numbersText, c);
+  if (c.key.looseText !== undefined) push(filed.loose, c.key.looseText, c);
 }
 
 const NONE: readonly Candidate[] = [];
