@@ -133,6 +133,66 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
     expect(ts.reports[0]).toMatchObject({ rows_read: 50_001, rows_rejected: 1 });
   });
 
+  it('rental evidence: each field\'s rule, the room-let rule, a repeated id and JS trimming, read natively', async () => {
+    const row = (cells: Partial<Record<string, string>>) => {
+      const base: Record<string, string> = {
+        evidence_id: 'E1', let_date: '2025-03-01', address: '1 High St', postcode: 'BS1 1AA', uprn: '101',
+        property_type: 'flat', bedrooms: '2', let_type: 'whole', rent_pcm: '950', furnished: 'furnished', source: 'agent',
+      };
+      return ['evidence_id', 'let_date', 'address', 'postcode', 'uprn', 'property_type', 'bedrooms', 'let_type', 'rent_pcm', 'furnished', 'source']
+        .map((k) => cells[k] ?? base[k]).join(',');
+    };
+    const file = fixture('rental_evidence', 'rents/evidence.csv', [
+      // Columns in another order than the published layout, and padded names: found by name.
+      ' evidence_id ,let_date,address,postcode,uprn,property_type,bedrooms,let_type,rent_pcm,furnished,source',
+      row({ evidence_id: 'A1' }),
+      row({ evidence_id: ' ', let_date: 'bad' }), // the first failing field is the reason
+      row({ evidence_id: 'A2', let_date: '2024-02-30' }),
+      row({ evidence_id: 'A3', let_date: '01/03/2025' }),
+      row({ evidence_id: 'Y0', let_date: '0000-01-01' }), // a real day to JS's Date, and to DuckDB
+      row({ evidence_id: 'Y1', let_date: '1900-02-29' }), // not a leap year
+      row({ evidence_id: 'Y2', let_date: '２０２５-03-01' }), // full-width digits are not \d in either
+      row({ evidence_id: 'A4', address: '\u00a0' }),
+      row({ evidence_id: 'A5', postcode: 'bs11aa', uprn: '' }),
+      row({ evidence_id: 'A6', postcode: 'NOPE' }),
+      row({ evidence_id: 'A7', uprn: '0' }),
+      row({ evidence_id: 'A8', uprn: '1.5' }),
+      row({ evidence_id: 'A9', uprn: '0x10' }),
+      row({ evidence_id: 'B1', property_type: 'House' }),
+      row({ evidence_id: 'B2', bedrooms: '' }),
+      row({ evidence_id: 'B3', bedrooms: '21' }),
+      row({ evidence_id: 'B4', let_type: 'room', bedrooms: '1' }),
+      row({ evidence_id: 'B5', let_type: 'room', bedrooms: '3', rent_pcm: '1e3' }),
+      row({ evidence_id: 'B6', rent_pcm: '0' }),
+      row({ evidence_id: 'B7', rent_pcm: '1e400' }),
+      row({ evidence_id: 'B8', furnished: 'yes' }),
+      row({ evidence_id: 'B9', furnished: '', source: '' }),
+      row({ evidence_id: 'A1', rent_pcm: '1000' }), // a repeat of a valid id
+      row({ evidence_id: 'A2' }), // A2 was refused above, so this is its first valid row
+      row({ evidence_id: '\u3000C1\t', address: ' 3 Low St ', rent_pcm: ' 875.5 ' }),
+    ].join('\n') + '\n');
+    const { ts, native } = await expectSamePaths([file], '2026-01-01');
+    expect(native.fallbacks).toEqual({});
+    expect(ts.reports[0]).toMatchObject({
+      rows_read: 8, rows_rejected: 17, as_of: '2025-03-01',
+      rejected_by_reason: {
+        'invalid:evidence_id': 1, 'invalid:let_date': 4, 'invalid:address': 1, 'invalid:postcode': 1, 'invalid:uprn': 2,
+        'invalid:property_type': 1, 'invalid:bedrooms': 3, 'invalid:rent_pcm': 2, 'invalid:furnished': 1, 'duplicate:evidence_id': 1,
+      },
+    });
+    const rows = ts.rows.stg_rental_evidence!.map((r) => JSON.parse(r as string));
+    expect(rows.map((r) => [r.evidence_id, r.postcode, r.uprn, r.bedrooms, r.rent_pcm, r.furnished, r.source, r.address])).toEqual([
+      ['A1', 'BS1 1AA', 101, 2, 950, 'furnished', 'agent', '1 High St'],
+      ['Y0', 'BS1 1AA', 101, 2, 950, 'furnished', 'agent', '1 High St'],
+      ['A5', 'BS1 1AA', null, 2, 950, 'furnished', 'agent', '1 High St'],
+      ['A9', 'BS1 1AA', 16, 2, 950, 'furnished', 'agent', '1 High St'],
+      ['B5', 'BS1 1AA', 101, 3, 1000, 'furnished', 'agent', '1 High St'],
+      ['B9', 'BS1 1AA', 101, 2, 950, null, null, '1 High St'],
+      ['A2', 'BS1 1AA', 101, 2, 950, 'furnished', 'agent', '1 High St'],
+      ['C1', 'BS1 1AA', 101, 2, 875.5, 'furnished', 'agent', '3 Low St'],
+    ]);
+  });
+
   it('Airbnb calendar: a short row and a bad date are column_count and invalid:date', async () => {
     const file = fixture('airbnb_calendar', 'airbnb/calendar.csv', [
       'listing_id,date,available,price,adjusted_price,minimum_nights,maximum_nights',

@@ -5,6 +5,7 @@ import { headerIndex } from '../../../../sources/csv.ts';
 import type { SourceKind } from '../../../../pipeline/discover.ts';
 import { PPD_COLUMNS } from '../../../../../schemas/sources/price-paid.ts';
 import { OS_UPRN_HEADER } from '../../../../../schemas/sources/os-uprn.ts';
+import { RENTAL_EVIDENCE_HEADER } from '../../../../../schemas/sources/rents.ts';
 import { AIRBNB_CALENDAR_HEADER, AIRBNB_REVIEWS_HEADER, AIRBNB_REVIEWS_SUMMARY_HEADER } from '../../../../../schemas/sources/airbnb.ts';
 
 /**
@@ -115,7 +116,19 @@ const airbnbReviews: NativeKind = {
   },
 };
 
+const rentalEvidence: NativeKind = {
+  sql: 'rental_evidence',
+  // No widthReason: the reader reads a short row's missing cells as blank, so such a file is read by it.
+  layout(first) {
+    const header = first.map((f) => f.trim());
+    if (!has(header, RENTAL_EVIDENCE_HEADER)) return undefined;
+    const roles = rolesIn(header, Object.fromEntries(RENTAL_EVIDENCE_HEADER.map((c) => [c, c])));
+    return { names: named(first.length, roles), header: true };
+  },
+};
+
 /** The kinds with a native path: the regular bulk formats. Every other kind is read by its TS reader. */
 export const NATIVE_KINDS: Partial<Record<SourceKind, NativeKind>> = {
   price_paid: pricePaid, epc, addressbase, os_uprn: osUprn, airbnb_calendar: airbnbCalendar, airbnb_reviews: airbnbReviews,
+  rental_evidence: rentalEvidence,
 };
