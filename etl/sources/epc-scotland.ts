@@ -26,7 +26,7 @@ const ALIASES = new Map<string, string>([
 ]);
 
 /** Output field ← column name. */
-const DIRECT = {
+export const SCOTTISH_EPC_DIRECT = {
   address1: 'ADDRESS1',
   address2: 'ADDRESS2',
   postcode: 'POSTCODE',
@@ -46,14 +46,14 @@ const DIRECT = {
   inspection_date: 'INSPECTION_DATE',
 } as const;
 
-interface Header {
+export interface ScottishEpcHeader {
   col: Map<string, number>;
   /** True when the row held the column names themselves, not only descriptive ones. */
   named: boolean;
 }
 
 /** A header row's index, or undefined when the row is not a Scottish certificates header. */
-function asHeader(fields: string[]): Header | undefined {
+export function scottishEpcHeader(fields: string[]): ScottishEpcHeader | undefined {
   const upper = fields.map((f) => f.trim().toUpperCase());
   const col = headerIndex(upper.map((h) => ALIASES.get(h) ?? h)).index;
   if (!IDS.some((c) => col.has(c)) || REQUIRED.some((c) => !col.has(c))) return undefined;
@@ -71,12 +71,12 @@ function asHeader(fields: string[]): Header | undefined {
  * `wrong_column_count`, rows failing validation as `invalid:<field>`.
  */
 export async function* readScottishEpc(path: string, rejects: RejectLog): AsyncGenerator<EpcRow> {
-  let header: Header | undefined;
+  let header: ScottishEpcHeader | undefined;
   let width = 0;
   let headerRows = 0;
   for await (const { fields, line } of readCsvRecords(path, rejects)) {
     if (!header) {
-      header = asHeader(fields);
+      header = scottishEpcHeader(fields);
       if (!header) {
         throw new Error(
           `${path}: not a Scottish EPC certificates file (needs one of ${IDS.join('/')} and ${REQUIRED.join(', ')})`,
@@ -88,7 +88,7 @@ export async function* readScottishEpc(path: string, rejects: RejectLog): AsyncG
     }
     if (headerRows === 1) {
       headerRows = 2;
-      const other = asHeader(fields);
+      const other = scottishEpcHeader(fields);
       if (other) {
         if (!header.named && other.named) header = other;
         continue;
@@ -113,7 +113,7 @@ export async function* readScottishEpc(path: string, rejects: RejectLog): AsyncG
       uprn: osgUprn(get('OSG_REFERENCE_NUMBER')),
       country: 'Scotland',
     };
-    for (const [field, name] of Object.entries(DIRECT)) candidate[field] = get(name);
+    for (const [field, name] of Object.entries(SCOTTISH_EPC_DIRECT)) candidate[field] = get(name);
     const row = validateRow(EpcRow, candidate, rejects, line);
     if (row) yield row;
   }

@@ -133,6 +133,46 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
     expect(ts.reports[0]).toMatchObject({ rows_read: 50_001, rows_rejected: 1 });
   });
 
+  it('Scottish certificates: either header row first, ids and UPRNs as the reader makes them, its markers, read natively', async () => {
+    const named = 'BUILDING_REFERENCE_NUMBER,OSG_REFERENCE_NUMBER,REPORT_REFERENCE_NUMBER,ADDRESS1,POSTCODE,LODGEMENT_DATE,CURRENT_ENERGY_RATING,TOTAL_FLOOR_AREA';
+    const labels = 'Property_UPRN,OSG_UPRN,Report Reference Number,Address 1,Postcode,Date of Certificate,Current energy efficiency rating band,Total floor area (m²)';
+    const rows = [
+      'P1,906012345.0,R1,1 Main St,eh1 1aa,2020-01-02,d,55',
+      'P2,0,,2 Main St,EH1 1AA,02/03/2021,C,NODATA!', // no report: P2 with the date as written; UPRN 0 is none
+      'P3,000.00,R3,3 Main St,EH1 1AA,2021-02-30,C,', // no such day
+      'P4,abc,R4,4 Main St,EH1 1AA,2021-02-03,C,', // not a UPRN
+      'P5,12,R5,5 Main St,EH1 1AA,2021-02-03,Z,', // not a band
+      'P6,13,R6,6 Main St', // short
+      ',14,N/A,7 Main St,EH1 1AA,2021-02-04,B,invalid!', // no report and no property id: no certificate id
+      'P8, 15 ,\u00a0R8 ,8 Main St,EH1 1AA,2021-02-05,b,0', // JS trimming; floor area 0 is none
+    ];
+    const both = fixture('epc_scotland', 'epc/scotland/both.csv', ['\ufeff' + labels, named, ...rows].join('\r\n') + '\r\n');
+    const namedFirst = fixture('epc_scotland', 'epc/scotland/named-first.csv', [named, labels, ...rows.slice(0, 2)].join('\n') + '\n');
+    const labelsOnly = fixture('epc_scotland', 'epc/scotland/labels-only.csv', [labels, ...rows.slice(0, 2)].join('\n') + '\n');
+    // A second header row after an empty line, or of another width: read by the TS reader.
+    const gap = fixture('epc_scotland', 'epc/scotland/gap.csv', [labels, '', named, rows[0]].join('\n') + '\n');
+    const wide = fixture('epc_scotland', 'epc/scotland/wide.csv', [labels, named + ',EXTRA', rows[0]].join('\n') + '\n');
+    const { ts, native } = await expectSamePaths([both, namedFirst, labelsOnly, gap, wide], '2026-01-01');
+    expect(native.fallbacks).toEqual({
+      'epc/scotland/gap.csv': 'a layout only the TS reader reads (or refuses)',
+      'epc/scotland/wide.csv': 'a layout only the TS reader reads (or refuses)',
+    });
+    expect(ts.reports.map((r) => [r.rows_read, r.rejected_by_reason])).toEqual([
+      [3, { 'invalid:certificate_id': 1, 'invalid:current_energy_rating': 1, 'invalid:lodgement_date': 1, 'invalid:uprn': 1, wrong_column_count: 1 }],
+      [2, {}],
+      [2, {}],
+      [1, {}],
+      [1, {}],
+    ]);
+    const staged = ts.rows.stg_epc!.map((r) => JSON.parse(r as string)).slice(0, 4);
+    expect(staged.map((r) => [r.certificate_id, r.uprn, r.postcode, r.current_energy_rating, r.total_floor_area_m2, r.lodgement_date, r.country])).toEqual([
+      ['R1', 906012345, 'EH1 1AA', 'D', 55, '2020-01-02', 'Scotland'],
+      ['P2:02/03/2021', null, 'EH1 1AA', 'C', null, '2021-03-02', 'Scotland'],
+      ['R8', 15, 'EH1 1AA', 'B', null, '2021-02-05', 'Scotland'],
+      ['R1', 906012345, 'EH1 1AA', 'D', 55, '2020-01-02', 'Scotland'],
+    ]);
+  });
+
   it('rental evidence: each field\'s rule, the room-let rule, a repeated id and JS trimming, read natively', async () => {
     const row = (cells: Partial<Record<string, string>>) => {
       const base: Record<string, string> = {

@@ -34,7 +34,7 @@ async function stage(files: readonly SourceFile[], lanes: 1 | 2): Promise<{ repo
 describe('stageSources on two connections', () => {
   it('stages a synthetic region to the same rows, in the same order, with the same reports in the same order as one connection', async () => {
     const { files } = await discoverSources(await synthRegion(3000, 5));
-    // Both lanes have work: bulk kinds (DuckDB) and TS-read kinds, Scottish certificates sharing stg_epc.
+    // Both lanes have work: bulk kinds (DuckDB; Scottish certificates after England and Wales ones in stg_epc) and TS-read kinds.
     const kinds = new Set(files.map((f) => f.kind));
     for (const k of ['epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'police_crime', 'listings'] as const) expect(kinds).toContain(k);
     const one = await stage(files, 1);
@@ -70,7 +70,7 @@ describe('stageSources on two connections', () => {
     conn.closeSync();
   });
 
-  it('fails, without waiting forever, when a file the other lane waits for fails', async () => {
+  it('fails, without waiting forever, when a file that a later file of its table waits for fails', async () => {
     const dir = join(tmp.dir, 'bad-epc');
     mkdirSync(join(dir, 'epc'), { recursive: true });
     writeFixture(dir, 'epc/certificates.csv', 'colour,shape\nred,round\n');
@@ -84,7 +84,7 @@ describe('stageSources on two connections', () => {
     const conn = await db.connect();
     const reader = await db.connect();
     await expect(stageSources(conn, files, '2025-09-30', undefined, undefined, reader)).rejects.toThrow(/not an EPC certificates file/);
-    // The Scottish file, which waits for the England and Wales one, was never staged.
+    // The Scottish file, which waits for the England and Wales one (both now in the DuckDB lane), was never staged.
     const [n] = (await conn.runAndReadAll('SELECT count(*)::INTEGER AS n FROM stg_epc')).getRowObjectsJson();
     expect(n).toEqual({ n: 0 });
     reader.closeSync();

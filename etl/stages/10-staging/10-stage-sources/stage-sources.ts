@@ -52,8 +52,8 @@ const READER_KINDS = readerKinds();
  * With `readerConn` (a second connection to the same database) the files are staged in two
  * lanes at once: the native kinds' files on `conn`, where DuckDB's threads do most of the
  * work, and the other kinds' files (TS readers, JS work) on `readerConn`. A file starts only
- * once the files before it on its table are staged (the Scottish certificates wait for the
- * England and Wales ones, and go last in their lane so nothing waits behind them), so every
+ * once the files before it on its table are staged (a reader-lane file that waits for a
+ * native one goes last in its lane, so nothing waits behind it), so every
  * table's rows and their order, and the reports (returned in plan order), are the same as
  * with one connection.
  */

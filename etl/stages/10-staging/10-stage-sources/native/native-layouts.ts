@@ -1,5 +1,6 @@
 import { ADDRESSBASE_REQUIRED, ADDRESSBASE_COLUMNS } from '../../../../sources/addressbase.ts';
 import { EPC_DIRECT, EPC_ID_COLUMNS, EPC_REQUIRED } from '../../../../sources/epc.ts';
+import { SCOTTISH_EPC_DIRECT, scottishEpcHeader } from '../../../../sources/epc-scotland.ts';
 import { GUID_CELL } from '../../../../sources/price-paid.ts';
 import { headerIndex } from '../../../../sources/csv.ts';
 import type { SourceKind } from '../../../../pipeline/discover.ts';
@@ -9,23 +10,38 @@ import { RENTAL_EVIDENCE_HEADER } from '../../../../../schemas/sources/rents.ts'
 import { AIRBNB_CALENDAR_HEADER, AIRBNB_REVIEWS_HEADER, AIRBNB_REVIEWS_SUMMARY_HEADER } from '../../../../../schemas/sources/airbnb.ts';
 
 /**
- * How one file of a kind is read natively, decided from its first record as its TS reader
+ * How one file of a kind is read natively, decided from its first records as its TS reader
  * decides: the name of each column in file order (the roles the checking SQL reads, `x<i>`
- * for the rest), whether that first record is a header, and the checking SQL's parameters.
+ * for the rest), whether a record is a header, the lines passed over before it, and the
+ * checking SQL's parameters.
  */
 export interface NativeLayout {
   names: string[];
   header: boolean;
+  /** Lines before the header row (a Scottish file's first of two header rows); none if absent. */
+  skip?: number;
   params?: Record<string, boolean>;
 }
 
+/** A CSV record as csv-parse reads it, with the line it starts on. */
+export interface FirstRecord {
+  fields: string[];
+  line: number;
+}
+
 export interface NativeKind {
-  /** `native_check_<kind>.sql` and `native_insert_<kind>.sql`. */
+  /** `native_check_<sql>.sql` and `native_insert_<sql>.sql`. */
   sql: string;
+  /** Run before the check where two kinds share it: the SQL making the candidate rows it checks from this kind's columns. */
+  candidates?: string;
   /** The reason the TS reader gives a row of the wrong width; undefined: it has no width check, so such a file is read by it. */
   widthReason?: 'wrong_column_count' | 'column_count';
-  /** Undefined when the TS reader would read the file another way or refuse it (it then does). */
-  layout(first: string[]): NativeLayout | undefined;
+  /**
+   * From the file's first record (and what follows it: its second record, `refused` when
+   * csv-parse refused the next one): undefined when the TS reader would read the file another
+   * way or refuse it (it then does).
+   */
+  layout(first: string[], second?: FirstRecord | 'refused'): NativeLayout | undefined;
 }
 
 /** Names per position: `roles` maps a role to the position the reader takes it from. */
@@ -63,6 +79,7 @@ const pricePaid: NativeKind = {
 
 const epc: NativeKind = {
   sql: 'epc',
+  candidates: 'native_candidates_epc',
   widthReason: 'wrong_column_count',
   layout(first) {
     const header = first.map((f) => f.trim().toUpperCase());
@@ -70,6 +87,31 @@ const epc: NativeKind = {
     if (id === undefined || !has(header, EPC_REQUIRED)) return undefined;
     const roles = rolesIn(header, { ...EPC_DIRECT, uprn: 'UPRN', building_reference_number: 'BUILDING_REFERENCE_NUMBER', id });
     return { names: named(first.length, roles), header: true };
+  },
+};
+
+const epcScotland: NativeKind = {
+  sql: 'epc',
+  candidates: 'native_candidates_epc_scotland',
+  widthReason: 'wrong_column_count',
+  // The reader takes either header row first and skips a second one, mapping columns from
+  // the row that names them (rather than describes them).
+  layout(first, second) {
+    const one = scottishEpcHeader(first);
+    // The reader takes the record after a refused one as its second: left to it.
+    if (!one || second === 'refused') return undefined;
+    const two = second && scottishEpcHeader(second.fields);
+    // DuckDB skips lines, not records: a second header row is skipped only if it is line 2; and
+    // it has the first's width, or DuckDB would refuse it as a row where the reader skips it.
+    if (two && (second.line !== 2 || second.fields.length !== first.length)) return undefined;
+    const header = two && !one.named && two.named ? two : one;
+    const roles = new Map<string, number>();
+    const columns = { report: 'REPORT_REFERENCE_NUMBER', brn: 'BUILDING_REFERENCE_NUMBER', osg: 'OSG_REFERENCE_NUMBER', ...SCOTTISH_EPC_DIRECT };
+    for (const [role, name] of Object.entries(columns)) {
+      const i = header.col.get(name);
+      if (i !== undefined) roles.set(role, i);
+    }
+    return { names: named(first.length, roles), header: true, skip: two ? 1 : 0 };
   },
 };
 
@@ -129,6 +171,6 @@ const rentalEvidence: NativeKind = {
 
 /** The kinds with a native path: the regular bulk formats. Every other kind is read by its TS reader. */
 export const NATIVE_KINDS: Partial<Record<SourceKind, NativeKind>> = {
-  price_paid: pricePaid, epc, addressbase, os_uprn: osUprn, airbnb_calendar: airbnbCalendar, airbnb_reviews: airbnbReviews,
+  price_paid: pricePaid, epc, epc_scotland: epcScotland, addressbase, os_uprn: osUprn, airbnb_calendar: airbnbCalendar, airbnb_reviews: airbnbReviews,
   rental_evidence: rentalEvidence,
 };

@@ -1,4 +1,5 @@
 -- Every cell as text, columns named by the caller ($columns: name → VARCHAR, in file order).
+-- $skip lines are passed over before the header: the first of a layout's two header rows.
 -- Dialect fixed (comma, double quote doubled to escape) so nothing is guessed; rows the
 -- parser refuses go to native_rejects with their line and error type, never vanish.
 -- Unquoted empty cells are NULL, quoted ones ''; the checks read both as ''. Only the
@@ -8,5 +9,5 @@
 CREATE TEMP TABLE native_raw AS
 SELECT COLUMNS(c -> NOT regexp_full_match(c, 'x\d+')) FROM read_csv($path, columns = $columns, header = $header, auto_detect = false, delim = ',', quote = '"',
   escape = '"', compression = $compression, null_padding = false, allow_quoted_nulls = false, strict_mode = true,
-  store_rejects = true, rejects_table = 'native_rejects', rejects_scan = 'native_scan', max_line_size = 16777216,
+  skip = $skip, store_rejects = true, rejects_table = 'native_rejects', rejects_scan = 'native_scan', max_line_size = 16777216,
   buffer_size = 33554432)

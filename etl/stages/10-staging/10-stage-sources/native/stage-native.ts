@@ -6,7 +6,7 @@ import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts'
 import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
 import type { StagingSpec } from '../specs/spec.ts';
 import type { SourceReport } from '../source-report.ts';
-import { NATIVE_KINDS } from './native-layouts.ts';
+import { NATIVE_KINDS, type FirstRecord } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
 
 /** A refused row: its reason and, for a row the CSV parser refused, its line; for a checked row, its record number. */
@@ -23,27 +23,34 @@ export type NativeOutcome = { report: SourceReport; samples: NativeReject[]; dat
 const MACROS = [
   'native_macro_js_trim', 'native_macro_js_blank', 'native_macro_js_number', 'native_macro_js_finite', 'native_macro_js_int',
   'native_macro_format_postcode', 'native_macro_postcode_ok', 'native_macro_date_shape', 'native_macro_any_date',
-  'native_macro_opt_str', 'native_macro_epc_get', 'native_macro_undouble',
+  'native_macro_opt_str', 'native_macro_epc_get', 'native_macro_epc_scotland_get', 'native_macro_undouble',
 ];
 const WIDTH_ERRORS = new Set(['MISSING COLUMNS', 'TOO MANY COLUMNS']);
 const MAX_SAMPLES = 20;
 
-/** The file's first CSV record as csv-parse reads it, or why the native path should not read the file. */
-async function firstRecord(path: string): Promise<string[] | string> {
+/**
+ * The file's first CSV record as csv-parse reads it and what follows it (its second record,
+ * `refused` if csv-parse refused the next one, none at the end), or why the native path should not read the file.
+ */
+async function firstRecords(path: string): Promise<{ first: string[]; second?: FirstRecord | 'refused' } | string> {
   const rejects = new RejectLog();
   const records = readCsvRecords(path, rejects);
   try {
-    const { value, done } = await records.next();
-    if (done) return 'empty file';
-    if (value.line !== 1 || rejects.total > 0) return 'first record is not on line 1';
-    return value.fields;
+    const one = await records.next();
+    if (one.done) return 'empty file';
+    if (one.value.line !== 1 || rejects.total > 0) return 'first record is not on line 1';
+    const two = await records.next();
+    if (rejects.total > 0) return { first: one.value.fields, second: 'refused' };
+    return { first: one.value.fields, second: two.done ? undefined : { fields: two.value.fields, line: two.value.line } };
   } finally {
     await records.return(undefined);
   }
 }
 
 async function dropWork(conn: DuckDBConnection): Promise<void> {
-  for (const t of ['native_raw_drop', 'native_rejects_drop', 'native_scan_drop', 'native_checked_drop']) await runSql(conn, t);
+  for (const t of ['native_raw_drop', 'native_rejects_drop', 'native_scan_drop', 'native_checked_drop', 'native_epc_candidates_drop']) {
+    await runSql(conn, t);
+  }
 }
 
 /**
@@ -64,9 +71,9 @@ export async function stageFileNative(
 ): Promise<NativeOutcome> {
   const kind = NATIVE_KINDS[spec.kind];
   if (!kind) return { fallback: `no native path for ${spec.kind}` };
-  const first = await firstRecord(file.path);
+  const first = await firstRecords(file.path);
   if (typeof first === 'string') return { fallback: first };
-  const layout = kind.layout(first);
+  const layout = kind.layout(first.first, first.second);
   if (!layout) return { fallback: 'a layout only the TS reader reads (or refuses)' };
   // The byte check (the JS thread) runs while DuckDB reads the file into native_raw (its
   // threads); nothing reaches a staging table before both are done, and its answer comes
@@ -79,7 +86,7 @@ export async function stageFileNative(
   try {
     const columns = Object.fromEntries(layout.names.map((n) => [n, 'VARCHAR']));
     await conn.run(sqlText('native_raw_read'), {
-      path: file.path, header: layout.header, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
+      path: file.path, header: layout.header, skip: layout.skip ?? 0, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
       columns: structValue(columns),
     }, { columns: STRUCT(Object.fromEntries(layout.names.map((n) => [n, VARCHAR]))) });
     const split = await splitting;
@@ -100,6 +107,7 @@ export async function stageFileNative(
   const hashing = sourceSha256(file);
   hashing.catch(() => undefined); // awaited for the report
   try {
+    if (kind.candidates) await runSql(conn, kind.candidates);
     await runSql(conn, `native_check_${kind.sql}`, { ...layout.params });
     await runSql(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
     const counts = new Map<string, number>();
