@@ -77,6 +77,7 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	npx tsx bench/synth.ts --addresses 1000000
 	npx tsx bench/etl.ts --addresses $(or $(BENCH_ADDRESSES),100000)
 	npx tsx bench/etl-match.ts --addresses $(or $(BENCH_ADDRESSES),100000) --runs 3
+	npx tsx bench/stream-rows.ts
 	npx tsx bench/determinism.ts --addresses $(or $(BENCH_ADDRESSES),100000)
 	npx tsx bench/spatial.ts
 	npx tsx bench/ledger.ts

@@ -1,4 +1,5 @@
-import type { DuckDBDataChunk, DuckDBInstance, DuckDBValue, DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBValue, DuckDBVector } from '@duckdb/node-api';
+import { streamChunks } from '../../pipeline/sql.ts';
 
 /** One chunk of a result: its row count and each column's values (VARCHAR as string, DOUBLE and INTEGER as number, BIGINT as bigint, NULL as null). */
 export interface ColumnChunk {
@@ -15,7 +16,7 @@ export interface ColumnChunk {
  * (`streamRows`) for the types the serving files read.
  */
 export async function* streamColumns(db: DuckDBInstance, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<ColumnChunk> {
-  for await (const chunk of streamChunks(db, sql, params)) yield { rows: chunk.rowCount, columns: chunk.getColumns() };
+  for await (const { chunk } of streamChunks(db, sql, params)) yield { rows: chunk.rowCount, columns: chunk.getColumns() };
 }
 
 /** One chunk of a result as DuckDB's vectors (views of the chunk's memory: read them before taking the next). */
@@ -26,27 +27,7 @@ export interface VectorChunk {
 
 /** `streamColumns` (`params` bound to the query's `$name`s), with each column as its vector (for a consumer that reads typed arrays whole). */
 export async function* streamVectors(db: DuckDBInstance, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<VectorChunk> {
-  for await (const chunk of streamChunks(db, sql, params)) {
+  for await (const { chunk } of streamChunks(db, sql, params)) {
     yield { rows: chunk.rowCount, vectors: Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c)) };
-  }
-}
-
-async function* streamChunks(db: DuckDBInstance, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<DuckDBDataChunk> {
-  const conn = await db.connect();
-  let next: Promise<DuckDBDataChunk | null> | undefined;
-  try {
-    const result = await conn.stream(sql, params);
-    next = result.fetchChunk();
-    for (;;) {
-      const chunk = await next;
-      next = undefined;
-      if (!chunk || chunk.rowCount === 0) break;
-      next = result.fetchChunk();
-      yield chunk;
-    }
-  } finally {
-    // A consumer that stops early: let the fetch in flight finish before the connection goes.
-    await next?.catch(() => undefined);
-    conn.closeSync();
   }
 }
