@@ -7,8 +7,9 @@ const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
 /**
  * SHA-256 of the code that produces a cached result: every entry module, every module it
- * imports by relative path (transitively), and every `.sql` file in the entries' folders
- * (statements are loaded by name, not imported). A cache keyed by it cannot outlive an
+ * imports by relative path (transitively), and every `.sql` file in the folder of any of
+ * those modules (statements are loaded by name, not imported; a module's SQL sits beside
+ * it, as the native staging checks sit beside stage-native.ts). A cache keyed by it cannot outlive an
  * edit to that code, so a forgotten manual version bump costs a re-stage, never stale rows.
  * Package code is not walked: callers add the versions that matter (DuckDB's) to their keys.
  * `seenFiles` collects the files hashed (for tests).
@@ -16,9 +17,7 @@ const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 export function codeFingerprint(entries: readonly string[], seenFiles?: string[]): string {
   const seen = new Set<string>();
   const queue = entries.map((e) => resolve(e));
-  for (const e of queue.slice()) {
-    for (const f of readdirSync(dirname(e))) if (f.endsWith('.sql')) queue.push(join(dirname(e), f));
-  }
+  const folders = new Set<string>();
   const h = createHash('sha256');
   while (queue.length > 0) {
     const file = queue.pop()!;
@@ -29,6 +28,9 @@ export function codeFingerprint(entries: readonly string[], seenFiles?: string[]
     h.update(`${relative(ROOT, file)}\0${text}\0`);
     if (!file.endsWith('.ts')) continue;
     for (const m of text.matchAll(IMPORT_RE)) queue.push(resolve(dirname(file), m[1]!));
+    if (folders.has(dirname(file))) continue;
+    folders.add(dirname(file));
+    for (const f of readdirSync(dirname(file))) if (f.endsWith('.sql')) queue.push(join(dirname(file), f));
   }
   return h.digest('hex');
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeFingerprint } from '../../../etl/pipeline/code-fingerprint.ts';
@@ -27,6 +27,20 @@ describe('codeFingerprint', () => {
     expect(codeFingerprint(entry)).not.toBe(second);
   });
 
+  it('changes with the SQL beside a module the entry imports from another folder', () => {
+    const dir = join(tmp.dir, 'nested');
+    mkdirSync(join(dir, 'sub'), { recursive: true });
+    writeFileSync(join(dir, 'entry.ts'), "import { d } from './sub/d.ts';\nexport const a = d;\n");
+    writeFileSync(join(dir, 'sub', 'd.ts'), 'export const d = 1;\n');
+    writeFileSync(join(dir, 'sub', 'check.sql'), 'SELECT 1');
+    const entry = [join(dir, 'entry.ts')];
+    const seen: string[] = [];
+    const first = codeFingerprint(entry, seen);
+    expect(seen.filter((p) => p.endsWith('.sql')).map((p) => p.slice(dir.length))).toEqual(['/sub/check.sql']);
+    writeFileSync(join(dir, 'sub', 'check.sql'), 'SELECT 2');
+    expect(codeFingerprint(entry)).not.toBe(first);
+  });
+
   it('covers every reader the staging stage uses', () => {
     // The staging code's fingerprint walks from stage-sources.ts through the specs to each reader.
     const seen: string[] = [];
@@ -34,6 +48,10 @@ describe('codeFingerprint', () => {
     expect(spy).toMatch(/^[0-9a-f]{64}$/);
     for (const reader of ['price-paid.ts', 'epc.ts', 'addressbase.ts', 'police-crime.ts', 'airbnb-calendar.ts']) {
       expect(seen.some((p) => p.endsWith(`etl/sources/${reader}`)), reader).toBe(true);
+    }
+    // And the native path's SQL, which sits beside stage-native.ts, not beside stage-sources.ts.
+    for (const sql of ['native_check_epc.sql', 'native_candidates_epc_scotland.sql', 'native_raw_read.sql']) {
+      expect(seen.some((p) => p.endsWith(`native/${sql}`)), sql).toBe(true);
     }
   });
 });
