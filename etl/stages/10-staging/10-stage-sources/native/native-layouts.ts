@@ -64,6 +64,13 @@ function rolesIn(header: string[], columns: Record<string, string>): Map<string,
 
 const has = (header: string[], names: readonly string[]) => names.every((n) => headerIndex(header).index.has(n));
 
+/** A header whose columns (names trimmed, found by name) are the checking SQL's roles: each `columns` name must be there. */
+function byOwnNames(first: string[], columns: readonly string[]): NativeLayout | undefined {
+  const header = first.map((f) => f.trim());
+  if (!has(header, columns)) return undefined;
+  return { names: named(first.length, rolesIn(header, Object.fromEntries(columns.map((c) => [c, c])))), header: true };
+}
+
 const pricePaid: NativeKind = {
   sql: 'price_paid',
   widthReason: 'wrong_column_count',
@@ -138,12 +145,7 @@ const osUprn: NativeKind = {
 const airbnbCalendar: NativeKind = {
   sql: 'airbnb_calendar',
   widthReason: 'column_count',
-  layout(first) {
-    const header = first.map((f) => f.trim());
-    if (!has(header, AIRBNB_CALENDAR_HEADER)) return undefined;
-    const roles = rolesIn(header, Object.fromEntries(AIRBNB_CALENDAR_HEADER.map((c) => [c, c])));
-    return { names: named(first.length, roles), header: true };
-  },
+  layout: (first) => byOwnNames(first, AIRBNB_CALENDAR_HEADER),
 };
 
 const airbnbReviews: NativeKind = {
@@ -161,12 +163,7 @@ const airbnbReviews: NativeKind = {
 const rentalEvidence: NativeKind = {
   sql: 'rental_evidence',
   // No widthReason: the reader reads a short row's missing cells as blank, so such a file is read by it.
-  layout(first) {
-    const header = first.map((f) => f.trim());
-    if (!has(header, RENTAL_EVIDENCE_HEADER)) return undefined;
-    const roles = rolesIn(header, Object.fromEntries(RENTAL_EVIDENCE_HEADER.map((c) => [c, c])));
-    return { names: named(first.length, roles), header: true };
-  },
+  layout: (first) => byOwnNames(first, RENTAL_EVIDENCE_HEADER),
 };
 
 /** The kinds with a native path: the regular bulk formats. Every other kind is read by its TS reader. */
