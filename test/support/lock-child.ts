@@ -3,14 +3,19 @@
  * servers are). Modes:
  *   hold PATH             take the lock, print `held <pid>`, keep it until stdin ends
  *   crash PATH STEP       take the lock and SIGKILL itself at STEP (lib/file-lock.ts LockStep)
- *   churn PATH LOG COUNT  take the lock COUNT times (giving up after a minute), appending
- *                         `in <pid>` and `out <pid>` lines to LOG around each short hold
+ *   churn PATH LOG COUNT START N MIN
+ *                         once all N churners have written `ready <pid>` to START (a start
+ *                         line, so none is done before the last has started), take the lock
+ *                         COUNT times, and on until LOG shows MIN hand-overs between
+ *                         processes or every other churner is done (giving up after a
+ *                         minute); `in <pid>` and `out <pid>` lines go to LOG around each
+ *                         short hold, `done <pid>` to START at the end
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LockHeldError, acquireFileLock, type LockStep } from '../../lib/file-lock.ts';
 
-const [mode, path, a, b] = process.argv.slice(2);
+const [mode, path, a, b, c, d, e] = process.argv.slice(2);
 if (!mode || !path) throw new Error('usage: lock-child.ts hold|crash|churn PATH …');
 
 if (mode === 'hold') {
@@ -27,11 +32,23 @@ if (mode === 'hold') {
   await lock.release(); // reached only for steps after 'held'
   process.stdout.write(`survived ${at}\n`); // the test fails on this: the crash point was never reached
 } else if (mode === 'churn') {
-  const log = a as string;
-  const count = Number(b);
+  const [log, count, start, churners, minHandovers] = [a as string, Number(b), c as string, Number(d), Number(e)];
   const giveUp = Date.now() + 60_000;
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  appendFileSync(start, `ready ${process.pid}\n`);
+  while (lines(start).filter((l) => l.startsWith('ready ')).length < churners) {
+    if (Date.now() > giveUp) throw new Error('the other churners never started');
+    await sleep(5);
+  }
   let taken = 0;
-  while (taken < count && Date.now() < giveUp) {
+  const enough = () => {
+    if (taken < count) return false;
+    const held = lines(log).filter((l) => l.startsWith('in '));
+    const handovers = held.filter((l, i) => i > 0 && l !== held[i - 1]).length;
+    const othersDone = lines(start).filter((l) => l.startsWith('done ')).length === churners - 1;
+    return handovers >= minHandovers || othersDone;
+  };
+  while (!enough() && Date.now() < giveUp) {
     let lock;
     try {
       lock = await acquireFileLock(path);
@@ -46,6 +63,7 @@ if (mode === 'hold') {
     await lock.release();
     taken++;
   }
+  appendFileSync(start, `done ${process.pid}\n`);
   process.stdout.write(`taken ${taken}\n`);
 } else {
   throw new Error(`unknown mode ${mode}`);
