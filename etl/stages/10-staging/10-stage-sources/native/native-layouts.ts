@@ -2,7 +2,7 @@ import { ADDRESSBASE_REQUIRED, ADDRESSBASE_COLUMNS } from '../../../../sources/a
 import { EPC_DIRECT, EPC_ID_COLUMNS, EPC_REQUIRED } from '../../../../sources/epc.ts';
 import { SCOTTISH_EPC_DIRECT, scottishEpcHeader } from '../../../../sources/epc-scotland.ts';
 import { GUID_CELL } from '../../../../sources/price-paid.ts';
-import { headerIndex } from '../../../../sources/csv.ts';
+import { headerIndex, type CsvRecord } from '../../../../sources/csv.ts';
 import type { SourceKind } from '../../../../pipeline/discover.ts';
 import { PPD_COLUMNS } from '../../../../../schemas/sources/price-paid.ts';
 import { OS_UPRN_HEADER } from '../../../../../schemas/sources/os-uprn.ts';
@@ -23,12 +23,6 @@ export interface NativeLayout {
   params?: Record<string, boolean>;
 }
 
-/** A CSV record as csv-parse reads it, with the line it starts on. */
-export interface FirstRecord {
-  fields: string[];
-  line: number;
-}
-
 export interface NativeKind {
   /** `native_check_<sql>.sql` and `native_insert_<sql>.sql`. */
   sql: string;
@@ -41,7 +35,7 @@ export interface NativeKind {
    * csv-parse refused the next one): undefined when the TS reader would read the file another
    * way or refuse it (it then does).
    */
-  layout(first: string[], second?: FirstRecord | 'refused'): NativeLayout | undefined;
+  layout(first: string[], second?: CsvRecord | 'refused'): NativeLayout | undefined;
 }
 
 /** Names per position: `roles` maps a role to the position the reader takes it from. */
@@ -53,7 +47,11 @@ function named(width: number, roles: Map<string, number>): string[] {
 
 /** Roles found in a header: role → first position of its column (the TS readers keep the first of a repeated name). */
 function rolesIn(header: string[], columns: Record<string, string>): Map<string, number> {
-  const index = headerIndex(header).index;
+  return rolesAt(headerIndex(header).index, columns);
+}
+
+/** Roles found in a header's index (column name → position). */
+function rolesAt(index: Map<string, number>, columns: Record<string, string>): Map<string, number> {
   const roles = new Map<string, number>();
   for (const [role, name] of Object.entries(columns)) {
     const i = index.get(name);
@@ -112,12 +110,7 @@ const epcScotland: NativeKind = {
     // it has the first's width, or DuckDB would refuse it as a row where the reader skips it.
     if (two && (second.line !== 2 || second.fields.length !== first.length)) return undefined;
     const header = two && !one.named && two.named ? two : one;
-    const roles = new Map<string, number>();
-    const columns = { report: 'REPORT_REFERENCE_NUMBER', brn: 'BUILDING_REFERENCE_NUMBER', osg: 'OSG_REFERENCE_NUMBER', ...SCOTTISH_EPC_DIRECT };
-    for (const [role, name] of Object.entries(columns)) {
-      const i = header.col.get(name);
-      if (i !== undefined) roles.set(role, i);
-    }
+    const roles = rolesAt(header.col, { report: 'REPORT_REFERENCE_NUMBER', brn: 'BUILDING_REFERENCE_NUMBER', osg: 'OSG_REFERENCE_NUMBER', ...SCOTTISH_EPC_DIRECT });
     return { names: named(first.length, roles), header: true, skip: two ? 1 : 0 };
   },
 };

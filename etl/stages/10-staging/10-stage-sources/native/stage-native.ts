@@ -1,12 +1,12 @@
 import { STRUCT, VARCHAR, structValue, type DuckDBConnection } from '@duckdb/node-api';
 import { isGzip } from '../../../../sources/io.ts';
-import { readCsvRecords } from '../../../../sources/csv.ts';
+import { readCsvRecords, type CsvRecord } from '../../../../sources/csv.ts';
 import { RejectLog } from '../../../../sources/rejects.ts';
 import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts';
 import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
 import type { StagingSpec } from '../specs/spec.ts';
 import type { SourceReport } from '../source-report.ts';
-import { NATIVE_KINDS, type FirstRecord } from './native-layouts.ts';
+import { NATIVE_KINDS } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
 
 /** A refused row: its reason and, for a row the CSV parser refused, its line; for a checked row, its record number. */
@@ -32,7 +32,7 @@ const MAX_SAMPLES = 20;
  * The file's first CSV record as csv-parse reads it and what follows it (its second record,
  * `refused` if csv-parse refused the next one, none at the end), or why the native path should not read the file.
  */
-async function firstRecords(path: string): Promise<{ first: string[]; second?: FirstRecord | 'refused' } | string> {
+async function firstRecords(path: string): Promise<{ first: string[]; second?: CsvRecord | 'refused' } | string> {
   const rejects = new RejectLog();
   const records = readCsvRecords(path, rejects);
   try {
@@ -41,7 +41,7 @@ async function firstRecords(path: string): Promise<{ first: string[]; second?: F
     if (one.value.line !== 1 || rejects.total > 0) return 'first record is not on line 1';
     const two = await records.next();
     if (rejects.total > 0) return { first: one.value.fields, second: 'refused' };
-    return { first: one.value.fields, second: two.done ? undefined : { fields: two.value.fields, line: two.value.line } };
+    return { first: one.value.fields, second: two.done ? undefined : two.value };
   } finally {
     await records.return(undefined);
   }
