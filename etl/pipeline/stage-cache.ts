@@ -138,6 +138,8 @@ export class StageCache {
   private readonly used = new Set<string>();
   /** Lazy: hits not yet inserted, per staging table in file order. */
   private readonly pending = new Map<string, PendingLoad[]>();
+  /** Tables whose held-back rows are being inserted. */
+  private readonly loading = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly dir: string,
@@ -220,20 +222,28 @@ export class StageCache {
    */
   async materialize(conn: DuckDBConnection, tables: readonly string[]): Promise<void> {
     for (const table of tables) {
+      // A stage beside the main line (run-stages.ts) may ask for a table another is loading: it waits for that load.
       const loads = this.pending.get(table);
-      if (!loads) continue;
-      this.pending.delete(table);
-      for (const l of loads) {
-        const t0 = performance.now();
-        this.stats.not_loaded--;
-        try {
-          await this.insert(conn, l.spec, l.key, l.fileNo);
-        } catch (e) {
-          await this.corrupted(l.file, l.key, e as Error);
-          await l.stageFile(conn, l.spec, l.file, l.fileNo, l.today);
-        }
-        this.stats.ms.load += Math.round(performance.now() - t0);
+      if (loads && !this.loading.has(table)) {
+        this.pending.delete(table);
+        this.loading.set(table, this.insertHeld(conn, loads).finally(() => this.loading.delete(table)));
       }
+      await this.loading.get(table);
+    }
+  }
+
+  /** Inserts one table's held-back entries, in file order. */
+  private async insertHeld(conn: DuckDBConnection, loads: PendingLoad[]): Promise<void> {
+    for (const l of loads) {
+      const t0 = performance.now();
+      this.stats.not_loaded--;
+      try {
+        await this.insert(conn, l.spec, l.key, l.fileNo);
+      } catch (e) {
+        await this.corrupted(l.file, l.key, e as Error);
+        await l.stageFile(conn, l.spec, l.file, l.fileNo, l.today);
+      }
+      this.stats.ms.load += Math.round(performance.now() - t0);
     }
   }
 

@@ -20,12 +20,14 @@ beforeAll(async () => {
   file = files.find((f) => f.rel === 'ppd/pp-complete.csv')!;
 }, 120_000);
 
-/** A fresh database with an empty Price Paid staging table. */
-async function freshConn(): Promise<DuckDBConnection> {
-  const conn = await (await DuckDBInstance.create(':memory:')).connect();
+/** A fresh database with an empty Price Paid staging table, and a connection to it. */
+async function freshDb(): Promise<{ db: DuckDBInstance; conn: DuckDBConnection }> {
+  const db = await DuckDBInstance.create(':memory:');
+  const conn = await db.connect();
   await createTable(conn, pricePaid.table, [...pricePaid.columns, { name: '_file_no', type: 'INTEGER' as const, get: () => 0 }]);
-  return conn;
+  return { db, conn };
 }
+const freshConn = async () => (await freshDb()).conn;
 
 async function tableRows(conn: DuckDBConnection): Promise<string> {
   const r = await conn.runAndReadAll(`SELECT * FROM ${pricePaid.table} ORDER BY rowid`);
@@ -143,6 +145,18 @@ describe('the staging cache', () => {
     expect(await tableRows(conn)).toBe(twice);
     await cache.materialize(conn, [pricePaid.table]); // loaded once only
     expect(await tableRows(conn)).toBe(twice);
+
+    // Two stages asking at once (one beside the main line, run-stages.ts): the rows go in once,
+    // and neither goes on before they are in.
+    const { db, conn: both } = await freshDb();
+    const cache3 = await StageCache.open(both, { dir, read: true, code: 'test', log: quietLog, lazy: true });
+    for (const n of [1, 2]) await cache3.stage(both, pricePaid, file, n, TODAY, undefined, stageFile);
+    const seen = await Promise.all([both, await db.connect()].map(async (c) => {
+      await cache3.materialize(c, [pricePaid.table]);
+      return tableRows(c);
+    }));
+    expect(seen).toEqual([twice, twice]);
+    expect(cache3.stats).toMatchObject({ hits: 2, not_loaded: 0 });
 
     // File 2 a miss (another reader version): file 1's held-back rows go in first.
     const conn2 = await freshConn();
