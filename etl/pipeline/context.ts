@@ -68,5 +68,14 @@ export interface Stage {
    * matches, is not Price Paid's). A table left out is taken to depend on every read.
    */
   derives?: Record<string, string[]>;
+  /**
+   * Set to run the stage beside the main line (run-stages.ts): it starts once the stage named
+   * `after` is done, on a connection of its own, while the stages between run; the build
+   * waits for it at its own place in the order. For a stage that leaves cores idle beside
+   * others (DuckDB's work only, beside the matcher's JavaScript). Every table it makes,
+   * working tables too, matches `tables`, and no stage between touches one
+   * (`checkBeside`): that is how each line's cached output is told apart.
+   */
+  beside?: { after: string; tables: RegExp };
   run(ctx: BuildContext): Promise<void>;
 }

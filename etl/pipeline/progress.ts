@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { STAGES } from './stages.ts';
 
 /**
  * Progress for `etl run` on a terminal: the current stage, rows read, rate, and an ETA from
@@ -11,7 +12,9 @@ export function createProgress(dataDir: string, tty: boolean): { update: (stage:
   let previousMs: number | undefined;
   try {
     const m = JSON.parse(readFileSync(join(dataDir, 'current', 'manifest.json'), 'utf8')) as { stage_timings_ms?: Record<string, number> };
-    previousMs = Object.values(m.stage_timings_ms ?? {}).reduce((a, b) => a + b, 0);
+    // A stage run beside the main line overlaps it: the main line's stages and the waits for it add up to the build.
+    const beside = new Set(STAGES.filter((s) => s.beside).map((s) => s.name));
+    previousMs = Object.entries(m.stage_timings_ms ?? {}).filter(([k]) => !beside.has(k)).reduce((a, [, v]) => a + v, 0);
   } catch {
     previousMs = undefined;
   }

@@ -8,7 +8,8 @@ import type { BuildContext, EtlLogger } from './context.ts';
 import { discoverSources } from './discover.ts';
 import { queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
-import { runStage, StageOutputCache } from './stage-output-cache.ts';
+import { StageOutputCache } from './stage-output-cache.ts';
+import { runStages } from './run-stages.ts';
 import { type PreviousBuild, writeTables } from './write-tables.ts';
 import { checkBuildTables } from '../../schemas/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
@@ -62,12 +63,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     };
     const timings: Record<string, number> = {};
     const outputs = await StageOutputCache.open(ctx);
-    for (const [i, stage] of STAGES.entries()) {
-      const t0 = performance.now();
-      await runStage(ctx, STAGES, i, outputs);
-      timings[stage.name] = Math.round(performance.now() - t0);
-      log.info({ build_id: id, stage: stage.name, ms: timings[stage.name] }, 'stage done');
-    }
+    await runStages(ctx, STAGES, outputs, timings);
     if (outputs) ctx.quality.stage_output_cache = await outputs.finish();
     const t0 = performance.now();
     const previous = await currentBuild(opts.dataDir);

@@ -55,16 +55,30 @@ export function sourceKindsOf(stages: readonly Stage[], index: number, tables: r
  * Runs the stage at `index` of `stages`, or, when it is reusable and its inputs are unchanged
  * since a cached run, loads its output instead; a stage run with a key stores its output.
  */
-export async function runStage(ctx: BuildContext, stages: readonly Stage[], index: number, outputs?: StageOutputCache): Promise<void> {
+export async function runStage(
+  ctx: BuildContext, stages: readonly Stage[], index: number, outputs?: StageOutputCache, scope: TableScope = {},
+): Promise<void> {
   const stage = stages[index]!;
   const key = outputs?.key(stages, index);
-  if (key && await outputs!.load(stage, key)) return;
+  if (key && await outputs!.load(ctx, stage, key)) return;
   // The staging tables it reads, if their cached rows were held back (a reused stage reads none).
   await ctx.staged?.materialize(ctx.conn, stage.reads);
-  const before = key ? await outputs!.snapshot() : undefined;
+  const before = key ? await outputs!.snapshot(ctx, scope) : undefined;
   await stage.run(ctx);
-  if (key && before) await outputs!.store(stage, key, before);
+  if (key && before) await outputs!.store(ctx, stage, key, before);
 }
+
+/**
+ * The tables a stage's snapshot sees while stages run side by side (run-stages.ts): a stage
+ * run beside the main line sees only its own (`only`); a stage of the main line, none of
+ * those running beside it (`skip`).
+ */
+export interface TableScope { only?: RegExp; skip?: readonly RegExp[] }
+
+const inScope = (scope: TableScope) => (qualified: string) => {
+  const name = qualified.slice(qualified.lastIndexOf('.') + 1);
+  return (!scope.only || scope.only.test(name)) && !(scope.skip ?? []).some((re) => re.test(name));
+};
 
 interface TableEntry { name: string; rows: number; columns: string[] }
 interface Entry {
@@ -89,7 +103,7 @@ export interface StageOutputStats {
 }
 
 /** What the build context holds that a stage may change, to see what it changed. */
-export interface Snapshot { tables: Set<string>; artifacts: Set<string>; quals: Map<string, string>; rates: Map<string, string>; sources: string }
+export interface Snapshot { scope: TableScope; tables: Set<string>; artifacts: Set<string>; quals: Map<string, string>; rates: Map<string, string>; sources: string }
 
 /**
  * Output of stages reused from an earlier build (`DATA_DIR/cache/stages/<key>/`). A stage
@@ -106,6 +120,8 @@ export interface Snapshot { tables: Set<string>; artifacts: Set<string>; quals: 
 export class StageOutputCache {
   readonly stats: StageOutputStats;
   private readonly used = new Set<string>();
+  /** Each keyed stage's place in the build's order. */
+  private readonly position = new Map<string, number>();
 
   private constructor(
     private readonly ctx: BuildContext, private readonly dir: string, private readonly code: string, private readonly duckdb: string, read: boolean,
@@ -125,6 +141,7 @@ export class StageOutputCache {
   key(stages: readonly Stage[], index: number): string | undefined {
     const stage = stages[index]!;
     if (!stage.reuse) return undefined;
+    this.position.set(stage.name, index);
     const kinds = sourceKindsOf(stages, index);
     if (!kinds) return undefined;
     const files = [...kinds].sort().map((kind) => ({
@@ -138,44 +155,48 @@ export class StageOutputCache {
     })).digest('hex');
   }
 
-  /** Loads the stage's output under `key` when there is a good entry; false when it must run. */
-  async load(stage: Stage, key: string): Promise<boolean> {
+  /**
+   * Loads the stage's output under `key` into `ctx` (the one it would run with) when there is
+   * a good entry; false when it must run.
+   */
+  async load(ctx: BuildContext, stage: Stage, key: string): Promise<boolean> {
     this.used.add(key);
     const dir = join(this.dir, key);
     if (!this.stats.read || !(await stat(dir).catch(() => undefined))) return false;
     const t0 = performance.now();
     const created: string[] = [];
+    const inDb = attachName('in', stage);
     try {
       const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as Entry;
       if (entry.key !== key || entry.stage !== stage.name) throw new Error(`entry holds key ${entry.key} of ${entry.stage}`);
-      await this.ctx.conn.run(`ATTACH ${q(join(dir, 'tables.duckdb'))} AS ${IN_DB} (READ_ONLY)`);
+      await ctx.conn.run(`ATTACH ${q(join(dir, 'tables.duckdb'))} AS ${inDb} (READ_ONLY)`);
       try {
         for (const t of entry.tables) {
           // One statement per table: a block that fails its checksum leaves no table behind.
-          await this.ctx.conn.run(`CREATE TABLE ${ident(t.name)} AS SELECT * FROM ${IN_DB}.${ident(t.name)}`);
+          await ctx.conn.run(`CREATE TABLE ${ident(t.name)} AS SELECT * FROM ${inDb}.${ident(t.name)}`);
           created.push(t.name);
-          const got = await columnsOf(this.ctx, t.name);
+          const got = await columnsOf(ctx, t.name);
           if (got.join() !== t.columns.join()) throw new Error(`${t.name}: columns ${got.join()} are not ${t.columns.join()}`);
-          const [n] = await queryRows(this.ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(t.name)}`);
+          const [n] = await queryRows(ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(t.name)}`);
           if (Number(n?.n) !== t.rows) throw new Error(`${t.name}: ${String(n?.n)} rows, entry says ${t.rows}`);
         }
       } finally {
-        await this.ctx.conn.run(`DETACH ${IN_DB}`);
+        await ctx.conn.run(`DETACH ${inDb}`);
       }
       for (const a of Object.values(entry.artifacts)) {
         const from = join(dir, 'files', a.file);
         if ((await stat(from)).size !== a.bytes || (await sha256File(from)) !== a.sha256) throw new Error(`${a.file}: not the file stored`);
-        await copyFile(from, join(this.ctx.buildDir, a.file));
+        await copyFile(from, join(ctx.buildDir, a.file));
       }
-      for (const [name, a] of Object.entries(entry.artifacts)) this.ctx.artifacts[name] = { file: a.file, description: a.description };
-      Object.assign(this.ctx.quality, entry.quality);
-      Object.assign(this.ctx.matchRates, entry.matchRates);
+      for (const [name, a] of Object.entries(entry.artifacts)) ctx.artifacts[name] = { file: a.file, description: a.description };
+      Object.assign(ctx.quality, entry.quality);
+      Object.assign(ctx.matchRates, entry.matchRates);
       this.stats.reused.push(stage.name);
       return true;
     } catch (e) {
       this.stats.corrupt++;
-      this.ctx.log.warn({ stage: stage.name, entry: key, err: (e as Error).message }, 'unreadable stage output cache entry; running the stage');
-      for (const t of created) await this.ctx.conn.run(`DROP TABLE IF EXISTS ${ident(t)}`);
+      ctx.log.warn({ stage: stage.name, entry: key, err: (e as Error).message }, 'unreadable stage output cache entry; running the stage');
+      for (const t of created) await ctx.conn.run(`DROP TABLE IF EXISTS ${ident(t)}`);
       await rm(dir, { recursive: true, force: true });
       return false;
     } finally {
@@ -183,14 +204,15 @@ export class StageOutputCache {
     }
   }
 
-  /** What the context holds before a stage runs, for `store` to see what the stage made. */
-  async snapshot(): Promise<Snapshot> {
+  /** What `ctx` holds before a stage runs (of the tables `scope` lets it see), for `store` to see what the stage made. */
+  async snapshot(ctx: BuildContext, scope: TableScope = {}): Promise<Snapshot> {
     return {
-      tables: new Set(await objectNames(this.ctx)),
-      quals: new Map(Object.entries(this.ctx.quality).map(([k, v]) => [k, JSON.stringify(v)])),
-      rates: new Map(Object.entries(this.ctx.matchRates).map(([k, v]) => [k, JSON.stringify(v)])),
-      artifacts: new Set(Object.keys(this.ctx.artifacts)),
-      sources: JSON.stringify(this.ctx.sources),
+      scope,
+      tables: new Set((await objectNames(ctx)).filter(inScope(scope))),
+      quals: new Map(Object.entries(ctx.quality).map(([k, v]) => [k, JSON.stringify(v)])),
+      rates: new Map(Object.entries(ctx.matchRates).map(([k, v]) => [k, JSON.stringify(v)])),
+      artifacts: new Set(Object.keys(ctx.artifacts)),
+      sources: JSON.stringify(ctx.sources),
     };
   }
 
@@ -201,10 +223,10 @@ export class StageOutputCache {
    * table, make a view, change the source reports) is not stored, so it runs again next
    * time: reuse must give the same build.
    */
-  async store(stage: Stage, key: string, before: Snapshot): Promise<void> {
+  async store(ctx: BuildContext, stage: Stage, key: string, before: Snapshot): Promise<void> {
     const t0 = performance.now();
-    const { ctx } = this;
-    const after = await objectNames(ctx);
+    const outDb = attachName('out', stage);
+    const after = (await objectNames(ctx)).filter(inScope(before.scope));
     const [db] = await queryRows(ctx.conn, 'SELECT current_database() AS d');
     const main = `${String(db?.d)}.main.`;
     const madeQualified = after.filter((t) => !before.tables.has(t));
@@ -226,15 +248,15 @@ export class StageOutputCache {
       const file = join(tmp, 'tables.duckdb');
       // A DuckDB file, not Parquet: it gives every type back as it was (a sum's HUGEINT
       // comes back from Parquet a DOUBLE), in the same row order, and checksums its blocks.
-      await ctx.conn.run(`ATTACH ${q(file)} AS ${OUT_DB}`);
+      await ctx.conn.run(`ATTACH ${q(file)} AS ${outDb}`);
       try {
         for (const name of made) {
-          await ctx.conn.run(`CREATE TABLE ${OUT_DB}.${ident(name)} AS SELECT * FROM ${main}${ident(name)}`);
+          await ctx.conn.run(`CREATE TABLE ${outDb}.${ident(name)} AS SELECT * FROM ${main}${ident(name)}`);
           const [n] = await queryRows(ctx.conn, `SELECT count(*)::BIGINT AS n FROM ${ident(name)}`);
           tables.push({ name, rows: Number(n?.n), columns: await columnsOf(ctx, name) });
         }
       } finally {
-        await ctx.conn.run(`DETACH ${OUT_DB}`);
+        await ctx.conn.run(`DETACH ${outDb}`);
       }
       await fsyncPath(file);
       const artifacts: Entry['artifacts'] = {};
@@ -264,13 +286,19 @@ export class StageOutputCache {
   /** Records this build's entries and removes those no recent build used. */
   async finish(): Promise<StageOutputStats> {
     this.stats.pruned = (await pruneUnused(this.dir, this.used)).length;
+    // In the build's order, though a stage beside the main line may finish later than those after it.
+    const byPosition = (a: string, b: string) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0);
+    this.stats.reused.sort(byPosition);
+    this.stats.computed.sort(byPosition);
     return this.stats;
   }
 }
 
-/** The names the cache's database file is attached under while it is read or written. */
-const IN_DB = 'stage_cache_in';
-const OUT_DB = 'stage_cache_out';
+/**
+ * The name a stage's cache file is attached under while it is read or written: the
+ * database's, so two stages running side by side need names of their own.
+ */
+const attachName = (dir: 'in' | 'out', stage: Stage) => `stage_cache_${dir}_${stage.name.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
 
 const ident = (name: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain table name: ${name}`);

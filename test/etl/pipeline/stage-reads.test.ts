@@ -55,7 +55,8 @@ function stageText(folder: string): string {
       if (sql) files.add(sql);
     }
   }
-  return [...files].map(code).join('\n');
+  // `beside: { after: 'name' }` names a stage, not a table.
+  return [...files].map((f) => code(f).replace(/\bbeside:\s*\{[^}]*\}/g, '')).join('\n');
 }
 
 /** The tables a stage's code creates: CREATE TABLE in its SQL, createTable and loadRows in its TS, its `writes`. */

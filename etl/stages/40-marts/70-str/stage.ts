@@ -17,6 +17,8 @@ export const strMartsStage: Stage = {
   reads: ['stg_airbnb_listings', 'stg_airbnb_calendar', 'stg_airbnb_reviews', 'addresses', 'stg_onspd', 'stg_codepoint'],
   writes: ['str_listings', 'str_listing_months', 'str_listing_prior_months', 'str_area_months', 'str_area_snapshot', 'str_seasonality', 'str_price_tiers'],
   reuse: { today: false },
+  // DuckDB's work alone: it runs while the serving files' JavaScript leaves a core idle.
+  beside: { after: 'properties', tables: /^str_/ },
   async run(ctx) {
     await buildStrMarts(ctx.conn, {}, (name) => ctx.progress(`marts_str ${name}`, 0));
     const [summary] = await queryRows(ctx.conn, sqlText('str_quality_summary'));
