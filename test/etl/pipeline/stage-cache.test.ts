@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SourceFile } from '../../../etl/pipeline/discover.ts';
@@ -201,6 +202,53 @@ describe('the staging cache', () => {
     await after.cache.finish();
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
+
+  it('reads and hashes a file again only when its stat changed since the last build hashed it', async () => {
+    const dir = join(tmp.dir, 'hashes');
+    const src = join(tmp.dir, 'hashes-src');
+    mkdirSync(src, { recursive: true });
+    const path = join(src, 'pp-complete.csv');
+    cpSync(file.path, path);
+    const copy: SourceFile = { ...file, path };
+    const bytes = readFileSync(path);
+    const expectedSha = createHash('sha256').update(bytes).digest('hex');
+    // A file changed in the last 2 s before it was hashed is hashed again next time: let this one settle.
+    await new Promise((r) => setTimeout(r, 2_100));
+    const build = async () => {
+      const conn = await freshConn();
+      const cache = await StageCache.open(conn, { dir, read: true, code: 'test', log: quietLog });
+      const report = await cache.stage(conn, pricePaid, copy, 1, TODAY, undefined, stageFile);
+      return { report, stats: await cache.finish(), rows: await tableRows(conn) };
+    };
+    const first = await build();
+    expect(first.report.sha256).toBe(expectedSha);
+    expect(first.stats).toMatchObject({ misses: 1, hashes_reused: 0 });
+    expect(existsSync(join(dir, 'file-hashes.json'))).toBe(true); // not pruned as an unused entry
+    const second = await build();
+    expect(second.report).toMatchObject({ sha256: expectedSha, from_cache: true });
+    expect(second.stats).toMatchObject({ hits: 1, hashes_reused: 1 });
+
+    // Other bytes of the same size, the modification time set back: the change time still moves.
+    const { mtime, atime } = statSync(path);
+    const changed = Buffer.from(bytes);
+    const at = changed.indexOf(Buffer.from('\n')) + 2;
+    changed[at] = changed[at] === 0x41 ? 0x42 : 0x41;
+    writeFileSync(path, changed);
+    utimesSync(path, atime, mtime);
+    const third = await build();
+    expect(third.report.sha256).toBe(createHash('sha256').update(changed).digest('hex'));
+    expect(third.stats).toMatchObject({ misses: 1, hashes_reused: 0 });
+    // Hashed within 2 s of the write: hashed again the next time too (a slow start may have let it settle).
+    const recorded = JSON.parse(readFileSync(join(dir, 'file-hashes.json'), 'utf8'))[path] as { hashedAtNs: string };
+    const settled = statSync(path, { bigint: true }).ctimeNs + 2_000_000_000n <= BigInt(recorded.hashedAtNs);
+    expect((await build()).stats).toMatchObject({ hashes_reused: settled ? 1 : 0 });
+
+    // A hash file that does not read: every file is hashed, nothing fails.
+    writeFileSync(join(dir, 'file-hashes.json'), '{not json');
+    const fifth = await build();
+    expect(fifth.report.sha256).toBe(third.report.sha256);
+    expect(fifth.stats).toMatchObject({ hits: 1, hashes_reused: 0 });
+  }, 60_000);
 
   it(`keeps the entries the last ${KEEP_BUILDS} builds used and removes the rest`, async () => {
     const dir = join(tmp.dir, 'prune');
