@@ -32,6 +32,7 @@ function plan(): void {
     process.stdout.write(`    reads: ${s.reads.join(', ')}\n    writes: ${s.writes.join(', ') || '(measures only)'}\n`);
     const kinds = s.reuse && sourceKindsOf(STAGES, i);
     if (kinds) process.stdout.write(`    reused while unchanged: the ${[...kinds].sort().join(', ')} files${s.reuse!.today ? ', the day' : ''}, the code\n`);
+    if (s.beside) process.stdout.write(`    runs beside the stages from after ${s.beside.after}, on its own connection; waited for here\n`);
   });
   process.stdout.write(`${String(STAGES.length + 1).padStart(2)}. write_tables     Parquet, sorted by key: ${PUBLISHED_TABLES.map((t) => `${t.name}(${t.sortKey.join(',')})`).join(', ')}\n`);
   process.stdout.write(`${String(STAGES.length + 2).padStart(2)}. validate+publish row contracts, counts against the previous build, then switch current atomically\n`);
