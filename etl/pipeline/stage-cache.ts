@@ -79,6 +79,13 @@ export async function writeDurable(path: string, text: string): Promise<void> {
   }
 }
 
+/** Replaces a file atomically: written under a temp name beside it, fsynced, then renamed over it. */
+async function replaceDurable(path: string, text: string): Promise<void> {
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeDurable(tmp, text);
+  await rename(tmp, path);
+}
+
 /**
  * Records the entries this build used and removes every entry (and leftover temp folder)
  * that none of the last `KEEP_BUILDS` builds used. The list is replaced atomically.
@@ -92,9 +99,7 @@ export async function pruneUnused(dir: string, used: ReadonlySet<string>): Promi
     recent = []; // missing or unreadable: only this build's entries count as recent
   }
   recent = [...recent, [...used]].slice(-KEEP_BUILDS);
-  const tmp = join(dir, `${RECENT}.${randomBytes(4).toString('hex')}.tmp`);
-  await writeDurable(tmp, JSON.stringify(recent));
-  await rename(tmp, join(dir, RECENT));
+  await replaceDurable(join(dir, RECENT), JSON.stringify(recent));
   const keep = new Set(recent.flat());
   const removed: string[] = [];
   for (const name of await readdir(dir)) {
@@ -273,9 +278,7 @@ export class StageCache {
 
   /** Records this build's entries and removes those no recent build used. */
   async finish(): Promise<StageCacheStats> {
-    const tmp = join(this.dir, `${HASHES}.${randomBytes(4).toString('hex')}.tmp`);
-    await writeDurable(tmp, JSON.stringify(Object.fromEntries(this.hashes)));
-    await rename(tmp, join(this.dir, HASHES));
+    await replaceDurable(join(this.dir, HASHES), JSON.stringify(Object.fromEntries(this.hashes)));
     this.stats.pruned = (await pruneUnused(this.dir, this.used)).length;
     return this.stats;
   }

@@ -9,16 +9,10 @@ import { StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
 import { STAGES } from '../../../etl/pipeline/stages.ts';
 import { quietLog } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
+import { deferred } from '../../support/deferred.ts';
 
 const tmp = tempDir('pi-run-stages-');
 afterAll(tmp.cleanup);
-
-/** A promise and the function that settles it: one stage waits for another to reach a point. */
-function latch() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  return { open, opened };
-}
 
 const stage = (name: string, run: Stage['run'], more: Partial<Stage> = {}): Stage => ({ name, description: '', reads: [], writes: [], run, ...more });
 
@@ -60,22 +54,22 @@ describe('stages beside the main line', () => {
 
   it('runs the stage while the stages between run, on its own connection, and files its manifest entries at its own place', async () => {
     const ctx = await context();
-    const bgStarted = latch();
-    const bReached = latch();
+    const bgStarted = deferred();
+    const bReached = deferred();
     let bgConn: unknown;
     const stages = [
       stage('a', async (c) => void (c.quality.a = 1)),
       // Each waits for the other: run one after the other, this would never end.
       stage('b', async (c) => {
-        await bgStarted.opened;
+        await bgStarted.promise;
         c.quality.b = 1;
-        bReached.open();
+        bReached.resolve();
       }),
       stage('bg', async (c) => {
         bgConn = c.conn;
         await c.conn.run('CREATE TABLE x_made AS SELECT 42 AS v');
-        bgStarted.open();
-        await bReached.opened;
+        bgStarted.resolve();
+        await bReached.promise;
         c.quality.bg = { made: 1 };
         c.matchRates.bg_share = 0.25;
       }, { writes: ['x_made'], beside: { after: 'a', tables: /^x_/ } }),
@@ -110,16 +104,16 @@ describe('stages beside the main line', () => {
 
   it('when the main line fails, waits for the stage beside it to stop before failing the build', async () => {
     const ctx = await context();
-    const bgStarted = latch();
+    const bgStarted = deferred();
     let bgFinished = false;
     const stages = [
       stage('a', async () => undefined),
       stage('b', async () => {
-        await bgStarted.opened;
+        await bgStarted.promise;
         throw new Error('b broke');
       }),
       stage('bg', async (c) => {
-        bgStarted.open();
+        bgStarted.resolve();
         // Work in DuckDB's threads: it ends well after b's failure reaches the caller, unless the caller waits.
         await c.conn.run('CREATE TABLE x_big AS SELECT range AS i, md5(range::VARCHAR) AS h FROM range(300000) ORDER BY h');
         bgFinished = true;
@@ -133,8 +127,8 @@ describe('stages beside the main line', () => {
     const cacheDir = join(tmp.dir, 'cache');
     const runs: Record<string, number> = {};
     const stages = () => {
-      const mSnapshotTaken = latch();
-      const bgMade = latch();
+      const mSnapshotTaken = deferred();
+      const bgMade = deferred();
       return [
         stage('stage_sources', async () => undefined, { reads: ['sources folder'], writes: ['stg_addressbase'] }),
         stage('a', async (c) => {
@@ -144,18 +138,18 @@ describe('stages beside the main line', () => {
         // m's snapshot is taken before it runs; bg makes its tables (a working one too) after that, before m's ends.
         stage('m', async (c) => {
           runs.m = (runs.m ?? 0) + 1;
-          mSnapshotTaken.open();
-          await bgMade.opened;
+          mSnapshotTaken.resolve();
+          await bgMade.promise;
           await c.conn.run('CREATE TABLE m_t AS SELECT k + 1 AS k FROM t_a');
           c.quality.m = 'm';
         }, { reads: ['t_a'], writes: ['m_t'], reuse: { today: false } }),
         stage('bg', async (c) => {
           runs.bg = (runs.bg ?? 0) + 1;
-          await mSnapshotTaken.opened;
+          await mSnapshotTaken.promise;
           await c.conn.run('CREATE TABLE x_work AS SELECT k * 10 AS k FROM t_a');
           await c.conn.run('CREATE TABLE x_out AS SELECT k + 1 AS k FROM x_work');
           c.quality.bg = 'bg';
-          bgMade.open();
+          bgMade.resolve();
         }, { reads: ['t_a'], writes: ['x_out'], reuse: { today: false }, beside: { after: 'a', tables: /^x_/ } }),
       ];
     };

@@ -5,6 +5,7 @@ import { lockPath } from '../../../etl/schedule/lock.ts';
 import { DEFAULT_CRON, ScheduleConfigError, cronFromEnv, startSchedule, type Schedule, type Trigger } from '../../../etl/schedule/scheduler.ts';
 import { tempDir } from '../../support/tmp.ts';
 import { holdLockInChild } from './child.ts';
+import { deferred } from '../../support/deferred.ts';
 
 const EVERY_SECOND = '* * * * * *';
 
@@ -27,13 +28,6 @@ function manualTrigger() {
       onTick(tick);
     },
   };
-}
-
-/** A promise resolved by hand. */
-function deferred<T = void>() {
-  let resolve!: (v: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 /** Lets pending promise callbacks (and the lock's file I/O) run. */
