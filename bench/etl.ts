@@ -42,6 +42,7 @@ const sourceRows = manifest.sources.reduce((n, s) => n + s.rows_read + s.rows_re
 const stageMs = manifest.stage_timings_ms;
 const result = {
   addresses, seed, staging: values.staging ?? process.env.ETL_STAGING ?? 'native', when: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, load_avg_1m: loadavg()[0] },
+  allocator: (manifest.quality.runtime as { allocator?: string } | undefined)?.allocator,
   wall_s: Math.round(wall * 10) / 10, cpu_s: Math.round(cpu * 10) / 10, peak_rss_mb: Math.round(maxRssKb / 1024),
   source_rows: sourceRows,
   source_rows_per_s_staging: Math.round(sourceRows / ((stageMs.stage_sources ?? 1) / 1000)),
@@ -55,6 +56,6 @@ const result = {
 };
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', `etl-${addresses}${values.staging ? `-${values.staging}` : ''}.json`), JSON.stringify(result, null, 2) + '\n');
-process.stdout.write(`${addresses} addresses (${result.staging} staging): ${result.wall_s} s, peak ${result.peak_rss_mb} MB, ${sourceRows} source rows, ` +
+process.stdout.write(`${addresses} addresses (${result.staging} staging, ${result.allocator}): ${result.wall_s} s, peak ${result.peak_rss_mb} MB, ${sourceRows} source rows, ` +
   `${result.source_rows_per_s_staging} rows/s staging, ${result.source_rows_per_s_overall} rows/s overall\n`);
 for (const [k, v] of Object.entries(stageMs)) process.stdout.write(`  ${k.padEnd(16)} ${(v / 1000).toFixed(1)} s\n`);

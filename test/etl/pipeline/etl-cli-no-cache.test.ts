@@ -22,6 +22,8 @@ describe('etl run --no-cache', () => {
     const dataDir = join(tmp.dir, 'data');
     const first = await etlRun(sources, dataDir);
     expect(first.sources.some((s) => s.from_cache)).toBe(false);
+    // Run without scripts/with-jemalloc.sh: the system's malloc, unless this process was given jemalloc.
+    expect(first.quality.runtime).toEqual({ allocator: process.env.LD_PRELOAD?.includes('libjemalloc') ? 'jemalloc' : 'system' });
     const forced = await etlRun(sources, dataDir, '--no-cache');
     expect(forced.sources.some((s) => s.from_cache)).toBe(false);
     expect(forced.quality.stage_cache).toMatchObject({ read: false, hits: 0, misses: forced.sources.length });

@@ -1,0 +1,32 @@
+#!/bin/sh
+# Runs a command (exec: the same process, so signals and kill reach it) with jemalloc preloaded
+# when the machine has it. DuckDB's Node build has no allocator of its own, and glibc's malloc
+# keeps what DuckDB frees in per-thread arenas: a 10M build's RSS rose 1.5 GB over DuckDB's own
+# count in one run and not in the next. Under jemalloc a 1M build peaked 200-300 MB lower and ran
+# a little faster (docs/etl.md, "Memory allocator"; docs/scale.md).
+#   ETL_MALLOC=auto (default): jemalloc when installed (Debian: libjemalloc2), else glibc's malloc
+#   ETL_MALLOC=jemalloc: jemalloc or exit 2     ETL_MALLOC=system: glibc's malloc
+#   ETL_JEMALLOC=/path/libjemalloc.so.2: the library to use instead of looking in the usual places
+mode=${ETL_MALLOC:-auto}
+case "$mode" in
+  auto|jemalloc|system) ;;
+  *) echo "ETL_MALLOC must be auto, jemalloc or system, not \"$mode\"" >&2; exit 2 ;;
+esac
+if [ "$mode" != system ]; then
+  lib=""
+  if [ -n "${ETL_JEMALLOC:-}" ]; then
+    if [ -r "$ETL_JEMALLOC" ]; then lib=$ETL_JEMALLOC; else
+      echo "ETL_JEMALLOC=$ETL_JEMALLOC: no such readable file" >&2; exit 2
+    fi
+  else
+    for f in /usr/lib/x86_64-linux-gnu/libjemalloc.so.2 /usr/lib/aarch64-linux-gnu/libjemalloc.so.2 /usr/lib64/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
+      if [ -r "$f" ]; then lib=$f; break; fi
+    done
+  fi
+  if [ -n "$lib" ]; then
+    export LD_PRELOAD="$lib${LD_PRELOAD:+ $LD_PRELOAD}"
+  elif [ "$mode" = jemalloc ]; then
+    echo "ETL_MALLOC=jemalloc but libjemalloc.so.2 is not installed (Debian: apt-get install libjemalloc2)" >&2; exit 2
+  fi
+fi
+exec "$@"
