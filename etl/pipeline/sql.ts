@@ -43,7 +43,12 @@ export async function runSql(conn: DuckDBConnection, name: string, params: Recor
   const text = sqlText(name);
   // Only bind the parameters the statement uses: DuckDB refuses unused named parameters.
   const used = Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(text)));
-  await conn.run(text, Object.keys(used).length > 0 ? used : undefined);
+  try {
+    await conn.run(text, Object.keys(used).length > 0 ? used : undefined);
+  } catch (e) {
+    // DuckDB's message does not say which statement failed: an out-of-memory at 10M did not.
+    throw new Error(`${name}.sql: ${(e as Error).message}`, { cause: e });
+  }
 }
 
 /** Runs a query and returns its rows as JSON-safe objects (BIGINTs as strings). */

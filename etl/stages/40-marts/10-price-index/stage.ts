@@ -50,7 +50,9 @@ export const priceIndexStage: Stage = {
     await runSql(ctx.conn, 'mart_repeat_level_cells_drop');
     await runSql(ctx.conn, 'mart_price_index_monthly', { min_pairs: MIN_REPEAT_PAIRS, min_sales_12m: MIN_SALES_12M });
     await runSql(ctx.conn, 'mart_price_growth', { latest_month_no: latest });
-    await runSql(ctx.conn, 'mart_recent_sales', { latest_month_no: latest });
+    await runSql(ctx.conn, 'mart_recent_sales_priced', { latest_month_no: latest });
+    await runSql(ctx.conn, 'mart_recent_sales');
+    await runSql(ctx.conn, 'mart_recent_sales_priced_drop');
     ctx.quality.price_index = { areas, months: T, repeat_pairs: pairs, base_month: monthText(start + base) };
   },
 };

@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS mart_recent_sales_priced
