@@ -23,12 +23,12 @@ const INSTALLED = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch
 if (!INSTALLED) console.warn('libjemalloc2 is not installed: the wrapper is tested on its fallback to the system malloc only');
 
 // A probe run through the wrapper: its own pid and whether a jemalloc library is mapped into it.
-const PROBE = `const m = require('fs').readFileSync('/proc/self/maps', 'utf8'); process.stdout.write(JSON.stringify({ pid: process.pid, jemalloc: m.includes('libjemalloc') }))`;
-const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['ETL_MALLOC', 'ETL_JEMALLOC', 'LD_PRELOAD'].includes(k)));
+const PROBE = `const m = require('fs').readFileSync('/proc/self/maps', 'utf8'); process.stdout.write(JSON.stringify({ pid: process.pid, jemalloc: m.includes('libjemalloc'), conf: process.env.MALLOC_CONF ?? null }))`;
+const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['ETL_MALLOC', 'ETL_JEMALLOC', 'LD_PRELOAD', 'MALLOC_CONF'].includes(k)));
 
 function probe(env: Record<string, string> = {}) {
   const r = spawnSync('sh', [WRAPPER, process.execPath, '-e', PROBE], { env: { ...clean, ...env }, encoding: 'utf8' });
-  return { pid: r.pid, status: r.status, stderr: r.stderr, out: r.status === 0 ? (JSON.parse(r.stdout) as { pid: number; jemalloc: boolean }) : undefined };
+  return { pid: r.pid, status: r.status, stderr: r.stderr, out: r.status === 0 ? (JSON.parse(r.stdout) as { pid: number; jemalloc: boolean; conf: string | null }) : undefined };
 }
 
 describe('allocatorInUse', () => {
@@ -49,12 +49,21 @@ describe('scripts/with-jemalloc.sh', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.out!.pid).toBe(r.pid);
     expect(r.out!.jemalloc).toBe(INSTALLED !== undefined);
+    // With jemalloc, its background purge at a 1 s decay (the 10M peak depends on it); nothing set without.
+    expect(r.out!.conf).toBe(INSTALLED ? 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0' : null);
+  });
+
+  it('keeps a MALLOC_CONF already set', () => {
+    const r = probe({ MALLOC_CONF: 'narenas:2' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.out!.conf).toBe('narenas:2');
   });
 
   it('keeps the system malloc with ETL_MALLOC=system', () => {
     const r = probe({ ETL_MALLOC: 'system' });
     expect(r.status, r.stderr).toBe(0);
     expect(r.out!.jemalloc).toBe(false);
+    expect(r.out!.conf).toBeNull();
   });
 
   it('ETL_MALLOC=jemalloc: jemalloc, or exit 2 saying it is not installed', () => {
