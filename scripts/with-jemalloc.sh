@@ -1,9 +1,9 @@
 #!/bin/sh
 # Runs a command (exec: the same process, so signals and kill reach it) with jemalloc preloaded
 # when the machine has it. DuckDB's Node build has no allocator of its own, and glibc's malloc
-# keeps what DuckDB frees in per-thread arenas: a 10M build's RSS rose 1.5 GB over DuckDB's own
-# count in one run and not in the next. Under jemalloc a 1M build peaked 200-300 MB lower and ran
-# a little faster (docs/etl.md, "Memory allocator"; docs/scale.md).
+# keeps what DuckDB frees in per-thread arenas: the same 10M build peaked at 2.3 GB in one run
+# and 3.8 GB in another. Under jemalloc a 1M build peaked 200-300 MB lower and ran a little
+# faster (docs/etl.md, "Memory"; docs/scale.md).
 #   ETL_MALLOC=auto (default): jemalloc when installed (Debian: libjemalloc2), else glibc's malloc
 #   ETL_MALLOC=jemalloc: jemalloc or exit 2     ETL_MALLOC=system: glibc's malloc
 #   ETL_JEMALLOC=/path/libjemalloc.so.2: the library to use instead of looking in the usual places

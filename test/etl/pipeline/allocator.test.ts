@@ -18,8 +18,9 @@ const WRAPPER = join(ROOT, 'scripts/with-jemalloc.sh');
 const tmp = tempDir('pi-allocator-');
 afterAll(tmp.cleanup);
 
-// Debian's libjemalloc2 (CI installs it): where the wrapper finds it on this machine, if anywhere.
-const INSTALLED = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2'].find((f) => existsSync(f));
+// libjemalloc2 (CI installs Debian's): the first of the places the wrapper looks that has it, if any.
+const INSTALLED = ['/usr/lib/x86_64-linux-gnu/libjemalloc.so.2', '/usr/lib/aarch64-linux-gnu/libjemalloc.so.2', '/usr/lib64/libjemalloc.so.2', '/usr/lib/libjemalloc.so.2']
+  .find((f) => existsSync(f));
 if (!INSTALLED) console.warn('libjemalloc2 is not installed: the wrapper is tested on its fallback to the system malloc only');
 
 // A probe run through the wrapper: its own pid and whether a jemalloc library is mapped into it.
@@ -97,7 +98,7 @@ describe('scripts/with-jemalloc.sh', () => {
     expect(r.out).toBeUndefined();
   });
 
-  it("a build run as `npm run etl` runs it records the allocator in its manifest", async () => {
+  it('a build run through the wrapper, as `npm run etl` runs it, records the allocator in its manifest', async () => {
     const sources = await synthRegion(300, 7);
     const dataDir = join(tmp.dir, 'data');
     const r = spawnSync('sh', [WRAPPER, process.execPath, '--import', 'tsx', join(ROOT, 'etl/cli.ts'), 'run', '--sources', sources, '--data-dir', dataDir], { cwd: ROOT, env: clean, encoding: 'utf8' });
