@@ -8,7 +8,7 @@ let conn: DuckDBConnection;
 beforeAll(async () => {
   conn = await (await DuckDBInstance.create(':memory:')).connect();
   for (const m of ['native_macro_js_trim', 'native_macro_js_number', 'native_macro_format_postcode', 'native_macro_postcode_ok',
-    'native_macro_date_shape', 'native_macro_any_date']) await runSql(conn, m);
+    'native_macro_date_shape', 'native_macro_any_date', 'native_macro_opt_str']) await runSql(conn, m);
 });
 
 async function sql(expr: string, v: string): Promise<unknown> {
@@ -19,14 +19,18 @@ const SPACES = ['\u00a0', '\u3000', '\u2003', '\ufeff', '\t', '\v', '\f', '\r\n'
 
 describe('native SQL helpers agree with the JS they replace', () => {
   it('js_trim is String.prototype.trim', async () => {
-    for (const v of ['', 'a', ' a ', ...SPACES.map((s) => `${s}a b${s}`), '\u200ba\u200b' /* zero-width space: not white space */]) {
+    // Cells with nothing to strip take the macro's short way; the rest its replacement.
+    for (const v of ['', 'a', 'ab', 'a b', ' a ', 'a ', ' a', '  ', '\n', 'é', ...SPACES.map((s) => `${s}a b${s}`), ...SPACES.map((s) => `a${s}`),
+      '\u200ba\u200b' /* zero-width space: not white space */]) {
       expect(await sql('js_trim($v)', v), JSON.stringify(v)).toBe(v.trim());
     }
   });
 
   it('js_number is Number() (NaN as NULL; Infinity, refused by zod either way, as NULL or infinite)', async () => {
     const cases = ['12', ' 12 ', '+5', '-.5', '1.', '1e3', '1E+05', '0x1A', '0b101', '0o17', '1_000', '1e400', 'abc', '',
-      '\u00a07\u3000', '0x', '-0x1A', '00012', '5e', '1,000', '12abc', '.', '-'];
+      '\u00a07\u3000', '0x', '-0x1A', '00012', '5e', '1,000', '12abc', '.', '-',
+      // Plain digits (the short way, up to 15), and past it.
+      '0', '000', '7', '123456789012345', '1234567890123456', '99999999999999999999', '12 ', '١٢'];
     for (const v of cases) {
       const got = await sql('js_number($v)', v);
       const js = Number(v);
@@ -37,7 +41,9 @@ describe('native SQL helpers agree with the JS they replace', () => {
   });
 
   it('format_postcode and postcode_ok are formatPostcode and POSTCODE_RE', async () => {
-    for (const v of ['bs1 4dj', 'BS14DJ', 'BS1  1AA', ' ec1a\u00a01bb ', 'W1A 0AX', 'B', 'NOT A POSTCODE', 'SW1A2AAX', '']) {
+    for (const v of ['bs1 4dj', 'BS14DJ', 'BS1  1AA', ' ec1a\u00a01bb ', 'W1A 0AX', 'B', 'NOT A POSTCODE', 'SW1A2AAX', '',
+      // Already canonical (the short way), and nearly so.
+      'BS1 4DJ', 'EC1A 1BB', 'M1 1AE', 'BS1 4DJ ', ' BS1 4DJ', 'Bs1 4DJ', 'BS1 4DJX', 'BS1\t4DJ']) {
       const js = formatPostcode(v);
       expect(await sql('format_postcode($v)', v), JSON.stringify(v)).toBe(js);
       expect(await sql('postcode_ok(format_postcode($v))', v), JSON.stringify(v)).toBe(POSTCODE_RE.test(js));
@@ -46,7 +52,17 @@ describe('native SQL helpers agree with the JS they replace', () => {
 
   it('any_date is toIsoDate', async () => {
     const cases = ['2020-01-02', '2020-01-02 00:00', '2020-01-02T12:30:45', ' 2020-01-02 ', '02/01/2020', '02/01/2020 10:00',
-      '2015-02-30', '2016-02-29', '2015-02-29', '2020-13-01', '31/04/2020', '2020-1-2', '20200102', '', 'x'];
+      '2015-02-30', '2016-02-29', '2015-02-29', '2020-13-01', '31/04/2020', '2020-1-2', '20200102', '', 'x',
+      // ISO with nothing to trim (the short way) and with something to trim or a bad time.
+      '2020-01-02 00:00:00', '2015-02-30 00:00', '1900-02-29', '2000-02-29', '0000-01-01', '2020-01-02 ', '\t2020-01-02',
+      '2020-01-02 24:99', '2020-01-02T1:00', '2020-01-02 00:00:0'];
     for (const v of cases) expect(await sql('any_date($v)', v), JSON.stringify(v)).toBe(toIsoDate(v) ?? null);
+  });
+
+  it('opt_str is optStr (blank → NULL, else trimmed)', async () => {
+    for (const v of ['', ' ', '\u00a0', 'a', ' a ', '\ta b\u3000']) {
+      const js = v.trim() === '' ? null : v.trim();
+      expect(await sql('opt_str($v)', v), JSON.stringify(v)).toBe(js);
+    }
   });
 });

@@ -1,2 +1,2 @@
--- optStr(): blank → NULL, else trimmed.
-CREATE OR REPLACE TEMP MACRO opt_str(s) AS CASE WHEN js_trim(s) = '' THEN NULL ELSE js_trim(s) END
+-- optStr(): blank → NULL, else trimmed (nullif: js_trim evaluated once, never NULL itself).
+CREATE OR REPLACE TEMP MACRO opt_str(s) AS nullif(js_trim(s), '')
