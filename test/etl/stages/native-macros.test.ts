@@ -29,8 +29,9 @@ describe('native SQL helpers agree with the JS they replace', () => {
   it('js_number is Number() (NaN as NULL; Infinity, refused by zod either way, as NULL or infinite)', async () => {
     const cases = ['12', ' 12 ', '+5', '-.5', '1.', '1e3', '1E+05', '0x1A', '0b101', '0o17', '1_000', '1e400', 'abc', '',
       '\u00a07\u3000', '0x', '-0x1A', '00012', '5e', '1,000', '12abc', '.', '-',
-      // Plain digits (the short way, up to 15), and past it.
-      '0', '000', '7', '123456789012345', '1234567890123456', '99999999999999999999', '12 ', '١٢'];
+      // Plain decimals (the short way), and nearly so.
+      '0', '000', '7', '-0', '-7', '51.424619', '-2.491616', '0.1', '123456789012345', '1234567890123456', '99999999999999999999',
+      '1.7976931348623157', '12 ', '١٢', '1.2.3', '--1', '-.5', '1.', '.1'];
     for (const v of cases) {
       const got = await sql('js_number($v)', v);
       const js = Number(v);
