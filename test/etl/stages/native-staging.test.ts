@@ -70,14 +70,24 @@ describe('native staging: hand-made bad rows get the TS reader\'s reasons', () =
       pp(3, '2020-03-04 00:00', 'NOT A POSTCODE'),
       `"${GUID(4)}","250000","2020-01-02 00:00"`,
       pp(5, '2020-05-06 00:00', 'bs11aa'),
+      // Ids in other forms than the bulk file's braced upper case: lower case, no braces, padded, not a GUID.
+      pp(6, '2020-05-07 00:00', 'BS1 1AA').replace('0000-4000-8000', 'abcd-4000-8000'),
+      pp(7, '2020-05-08 00:00', 'BS1 1AA').replace(/"\{([^}]*)\}"/, '"$1"'),
+      pp(8, '2020-05-09 00:00', 'BS1 1AA').replace('"{', '" {'),
+      pp(9, '2020-05-10 00:00', 'BS1 1AA').replace('-0000-4000', '-000-4000'),
     ].join('\r\n') + '\r\n');
     const { ts, native } = await expectSamePaths([file], '2026-01-01');
     expect(native.fallbacks).toEqual({});
     expect(ts.reports[0]).toMatchObject({
-      rows_read: 2, rows_rejected: 3, as_of: '2020-05-06',
-      rejected_by_reason: { 'invalid:date': 1, 'invalid:postcode': 1, wrong_column_count: 1 },
+      rows_read: 5, rows_rejected: 4, as_of: '2020-05-09',
+      rejected_by_reason: { 'invalid:date': 1, 'invalid:postcode': 1, 'invalid:transaction_id': 1, wrong_column_count: 1 },
     });
-    expect(ts.rows.stg_price_paid!.map((r) => JSON.parse(r as string).postcode)).toEqual(['BS1 1AA', 'BS1 1AA']);
+    const rows = ts.rows.stg_price_paid!.map((r) => JSON.parse(r as string));
+    expect(rows.map((r) => r.postcode)).toEqual(['BS1 1AA', 'BS1 1AA', 'BS1 1AA', 'BS1 1AA', 'BS1 1AA']);
+    expect(rows.map((r) => r.transaction_id)).toEqual([
+      '00000001-0000-4000-8000-000000000000', '00000005-0000-4000-8000-000000000000', '00000006-ABCD-4000-8000-000000000000',
+      '00000007-0000-4000-8000-000000000000', '00000008-0000-4000-8000-000000000000',
+    ]);
   });
 
   it('Price Paid: an unterminated quote is a csv_syntax reject in both (the native path hands the file back)', async () => {

@@ -4,7 +4,9 @@
 CREATE TEMP TABLE native_checked AS
 WITH v AS (
   SELECT rowid AS _ord,
-    upper(regexp_replace(js_trim(undouble(c0)), '^\{(.*)\}$', '\1')) AS transaction_id,
+    -- A braced upper-case GUID (the bulk file's every id) is its inner 36 characters.
+    CASE WHEN regexp_full_match(c0, '\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}') THEN substr(c0, 2, 36)
+      ELSE upper(regexp_replace(js_trim(undouble(c0)), '^\{(.*)\}$', '\1')) END AS transaction_id,
     CASE WHEN regexp_full_match(js_trim(undouble(c1)), '\d+') THEN TRY_CAST(js_trim(undouble(c1)) AS DOUBLE) END AS price_n,
     any_date(undouble(c2)) AS date,
     CASE WHEN js_blank(undouble(c3)) THEN NULL ELSE format_postcode(undouble(c3)) END AS postcode,
