@@ -4,6 +4,14 @@ import { basename, join } from 'node:path';
 import { plainIdentifier } from '../../schemas/sql-identifier.ts';
 
 const STAGES_DIR = join(import.meta.dirname, '..', 'stages');
+
+/**
+ * How the ETL compresses the Parquet it writes (published tables, the staging and match
+ * caches): zstd at level 1, not DuckDB's default 3. On the 1M build's six largest staged
+ * tables level 1 wrote in 2.9 s against 3.3 s, and the files came out the same size
+ * (112 MB against 113 MB; snappy 2.8 s, 170 MB).
+ */
+export const PARQUET_COMPRESSION = 'COMPRESSION zstd, COMPRESSION_LEVEL 1';
 const cache = new Map<string, string>();
 let files: Map<string, string> | undefined;
 

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { ManifestSource } from '../../schemas/manifest.ts';
 import type { StagingSpec } from '../stages/10-staging/10-stage-sources/specs/spec.ts';
 import { sha256File, type SourceFile } from './discover.ts';
-import { countRows, queryRows } from './sql.ts';
+import { countRows, PARQUET_COMPRESSION, queryRows } from './sql.ts';
 
 type SourceReport = z.infer<typeof ManifestSource>;
 type Progress = (event: { file: string; rows: number }) => void;
@@ -345,7 +345,7 @@ export class StageCache {
       // from one table with WHERE (preserve_insertion_order; its docs' "Order Preservation";
       // not INSERT ... SELECT, which is sorted). The sort doubled this write's time at 1M.
       await conn.run(
-        `COPY (SELECT ${cols} FROM ${spec.table} WHERE rowid >= ${before}) TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, COMPRESSION zstd)`,
+        `COPY (SELECT ${cols} FROM ${spec.table} WHERE rowid >= ${before}) TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, ${PARQUET_COMPRESSION})`,
       );
       const entry: Entry = {
         key, kind: r.kind, rows_read: r.rows_read, rows_rejected: r.rows_rejected, rejected_by_reason: r.rejected_by_reason,

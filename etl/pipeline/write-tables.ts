@@ -5,11 +5,11 @@ import type { Manifest } from '../../schemas/manifest.ts';
 import type { TableContract } from '../../schemas/tables/contract.ts';
 import type { BuildContext } from './context.ts';
 import { sha256File } from './discover.ts';
-import { queryRows } from './sql.ts';
+import { PARQUET_COMPRESSION, queryRows } from './sql.ts';
 import { duckdbVersion } from './stage-cache.ts';
 
 /** How a table is written; part of its content key, so a change to it rewrites every file. */
-const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000';
+const PARQUET_OPTIONS = `FORMAT parquet, ${PARQUET_COMPRESSION}, ROW_GROUP_SIZE 100000`;
 
 /** The build whose files an unchanged table may reuse: the one `current` points at. */
 export interface PreviousBuild {

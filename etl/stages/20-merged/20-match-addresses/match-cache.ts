@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BuildContext } from '../../../pipeline/context.ts';
 import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
 import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, sqlString as q, writeDurable } from '../../../pipeline/stage-cache.ts';
-import { countRows } from '../../../pipeline/sql.ts';
+import { countRows, PARQUET_COMPRESSION } from '../../../pipeline/sql.ts';
 import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.ts';
 
 /**
@@ -122,7 +122,7 @@ export class MatchCache {
                SELECT m.id, i.input_hash, m.uprn, m.method, m.score, m.reason FROM ${table} m
                JOIN (SELECT _id AS id, min(_input_hash) AS input_hash FROM _match_in_${name}
                      GROUP BY _id HAVING min(_input_hash) = max(_input_hash)) i USING (id))
-         TO ${q(tmp)} (FORMAT parquet, COMPRESSION zstd)`,
+         TO ${q(tmp)} (FORMAT parquet, ${PARQUET_COMPRESSION})`,
       );
       await publishEntry(tmp, this.file(name));
     } catch (e) {
@@ -177,7 +177,7 @@ export class MatchCache {
     const tmp = join(this.dir, `${this.key}.${name}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       await mkdir(tmp);
-      await conn.run(`COPY ${table} TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, COMPRESSION zstd)`);
+      await conn.run(`COPY ${table} TO ${q(join(tmp, 'rows.parquet'))} (FORMAT parquet, ${PARQUET_COMPRESSION})`);
       await fsyncPath(join(tmp, 'rows.parquet'));
       await writeDurable(join(tmp, 'entry.json'), JSON.stringify({ key: this.key, rows: await countRows(conn, table) }));
       await publishEntry(tmp, join(this.dir, `${this.key}.${name}`));
