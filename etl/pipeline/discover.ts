@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { openSource } from '../sources/io.ts';
+import { sha256FileOffThread } from './hash-off-thread.ts';
 
 /** Every kind of source file the ETL reads. */
 export const SOURCE_KINDS = [
@@ -156,8 +155,7 @@ export async function sourceSha256(file: SourceFile): Promise<string> {
   return file.sha256 ?? sha256File(file.path);
 }
 
+/** SHA-256 (hex) of a file's bytes, taken off the main thread (hash-off-thread.ts). */
 export async function sha256File(path: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) h.update(chunk as Buffer);
-  return h.digest('hex');
+  return sha256FileOffThread(path);
 }
