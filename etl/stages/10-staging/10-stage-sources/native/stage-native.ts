@@ -102,8 +102,9 @@ export async function stageFileNative(
     if (/^(Invalid Input|Conversion) Error/.test((e as Error).message)) return { fallback: (e as Error).message.split('\n')[0]! };
     throw e;
   }
-  // From here rows are appended: nothing falls back. The file's hash (for the report) is
-  // taken on the JS thread while DuckDB checks and inserts.
+  // From here rows are appended: nothing falls back. The file's hash (for the report; the
+  // staging cache has usually taken it already) is taken on the hasher thread while DuckDB
+  // checks and inserts.
   const hashing = sourceSha256(file);
   hashing.catch(() => undefined); // awaited for the report
   try {
