@@ -19,6 +19,16 @@ export interface ColumnSpec {
 }
 export type RecordValue = number | string | boolean | null;
 
+/**
+ * A dict column's values for `addColumns` given as codes into a dictionary of the caller's
+ * (0 null, else 1 + index into `dict`), as DuckDB gives an ENUM's codes: no string per row.
+ * Pass the same `dict` array for every batch (the writer keeps its mapping per array).
+ */
+export interface DictCodes {
+  codes: ArrayLike<number>;
+  dict: readonly string[];
+}
+
 const MAGIC = 'PIRECS01';
 const decoder = new TextDecoder();
 
@@ -39,7 +49,7 @@ export class RecordFileWriter {
   private readonly uprn: SpilledSection;
   private readonly nums = new Map<string, SpilledSection>();
   private readonly bools = new Map<string, SpilledSection>();
-  private readonly dicts = new Map<string, { ids: Map<string, number>; codes: SpilledSection }>();
+  private readonly dicts = new Map<string, DictColumn>();
   private readonly texts = new Map<string, { off: SpilledSection; bytes: SpilledSection; nulls: SpilledSection }>();
 
   constructor(private readonly columns: readonly ColumnSpec[], private readonly expected: number, opts: SpillOptions = {}) {
@@ -51,7 +61,7 @@ export class RecordFileWriter {
       if (c.kind === 'num') this.nums.set(c.name, section(c.name, 'f64'));
       else if (c.kind === 'small') this.nums.set(c.name, section(c.name, 'f32'));
       else if (c.kind === 'bool') this.bools.set(c.name, section(c.name, 'u8'));
-      else if (c.kind === 'dict') this.dicts.set(c.name, { ids: new Map(), codes: section(c.name, 'u32') });
+      else if (c.kind === 'dict') this.dicts.set(c.name, { ids: new Map(), codes: section(c.name, 'u32'), given: new WeakMap() });
       else {
         const off = section(`${c.name}.off`, 'u32');
         off.push(0);
@@ -81,14 +91,18 @@ export class RecordFileWriter {
    * Adds `rows` rows given column-wise: their uprns, then one array per column in the order
    * of `columns`, each value read as `add` reads it (null or undefined for null). The same
    * file as `add` row by row, without an object per row or a Map walk per value: a `num` or
-   * `small` column given as a typed array (NaN for null) is copied whole.
+   * `small` column given as a typed array (NaN for null) is copied whole, and a `dict` column
+   * may come as codes into a dictionary (`DictCodes`).
    */
-  addColumns(rows: number, uprn: ArrayLike<unknown>, values: ReadonlyArray<ArrayLike<unknown>>): void {
+  addColumns(rows: number, uprn: ArrayLike<unknown>, values: ReadonlyArray<ArrayLike<unknown> | DictCodes>): void {
     this.guard(() => {
       const at = this.n;
       if (at + rows > this.expected) throw new Error(`more rows than the ${this.expected} counted`);
       if (values.length !== this.columns.length) throw new Error(`expected ${this.columns.length} columns, got ${values.length}`);
-      if ([uprn, ...values].some((v) => v.length < rows)) throw new Error(`a column has fewer than the ${rows} rows added`);
+      if ([uprn, ...values].some((v) => (isDictCodes(v) ? v.codes : v).length < rows)) throw new Error(`a column has fewer than the ${rows} rows added`);
+      values.forEach((v, c) => {
+        if (isDictCodes(v) && this.columns[c]!.kind !== 'dict') throw new Error(`column ${this.columns[c]!.name} is ${this.columns[c]!.kind}, not dict: it cannot take codes`);
+      });
       // Every uprn checked before any value is appended.
       let prev = this.lastUprn;
       for (let k = 0; k < rows; k++) {
@@ -101,7 +115,12 @@ export class RecordFileWriter {
       if (rows > 0) this.lastUprn = prev;
       for (let c = 0; c < this.columns.length; c++) {
         const { name, kind } = this.columns[c]!;
-        const src = values[c]!;
+        const given = values[c]!;
+        if (isDictCodes(given)) {
+          addDictCodes(this.dicts.get(name)!, rows, given);
+          continue;
+        }
+        const src = given;
         if (kind === 'num' || kind === 'small') addNumbers(this.nums.get(name)!, rows, src);
         else if (kind === 'bool') {
           const s = this.bools.get(name)!;
@@ -174,6 +193,40 @@ export class RecordFileWriter {
 
   private live(): void {
     if (this.discarded) throw new Error('the record file writer was finished or discarded (after an error)');
+  }
+}
+
+/**
+ * A dict column being written: the ids of its strings in first-seen order, their codes, and
+ * for each dictionary given as `DictCodes` the id of each of its entries (0 until first seen).
+ */
+interface DictColumn {
+  ids: Map<string, number>;
+  codes: SpilledSection;
+  given: WeakMap<readonly string[], Uint32Array>;
+}
+
+function isDictCodes(v: ArrayLike<unknown> | DictCodes): v is DictCodes {
+  return typeof v === 'object' && v !== null && 'codes' in v && 'dict' in v && Array.isArray(v.dict);
+}
+
+/**
+ * Appends coded values as their strings would be (`dictCode` on first sight of an entry, so
+ * the file is the one the strings make), without a string or a Map lookup per row.
+ */
+function addDictCodes(d: DictColumn, rows: number, { codes, dict }: DictCodes): void {
+  let ids = d.given.get(dict);
+  if (!ids) d.given.set(dict, (ids = new Uint32Array(dict.length)));
+  for (let k = 0; k < rows; k++) {
+    const code = codes[k]!;
+    if (code === 0) {
+      d.codes.push(0);
+      continue;
+    }
+    if (!Number.isInteger(code) || code < 0 || code > dict.length) throw new Error(`dictionary code ${code} is outside 0..${dict.length}`);
+    let id = ids[code - 1]!;
+    if (id === 0) ids[code - 1] = id = dictCode(d.ids, dict[code - 1]);
+    d.codes.push(id);
   }
 }
 

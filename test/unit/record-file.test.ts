@@ -143,5 +143,54 @@ describe('record file', () => {
       expect(() => new RecordFileWriter(COLUMNS, 2).addColumns(2, [1, 2], empty(1))).toThrow(/fewer than the 2 rows/);
       expect(() => new RecordFileWriter(COLUMNS, 2).addColumns(2, [1, 2], empty(2).slice(1))).toThrow(/expected 5 columns/);
     });
+
+    describe('a dict column given as codes (DictCodes)', () => {
+      /**
+       * The awkward rows with the postcode column coded into `dict` (0 null, else 1 + index),
+       * in batches; the dictionary is a fresh array per call when `freshDict` (a caller that
+       * does not keep one array gets the same file, only slower).
+       */
+      function coded(rows: Record<string, unknown>[], dict: string[], batches: number[], freshDict = false): Buffer {
+        const { dir, cleanup } = tempDir('pi-records-');
+        onTestFinished(cleanup);
+        const path = join(dir, 'd.bin');
+        const w = new RecordFileWriter(COLUMNS, rows.length);
+        let at = 0;
+        for (const size of batches) {
+          const part = rows.slice(at, at + size);
+          at += size;
+          w.addColumns(size, part.map((r) => r.uprn), COLUMNS.map((c) => {
+            const vs = part.map((r) => r[c.name]);
+            if (c.name !== 'postcode') return vs;
+            const codes = Float64Array.from(vs, (v) => (v === null || v === undefined ? 0 : dict.indexOf(String(v)) + 1));
+            return { codes, dict: freshDict ? [...dict] : dict };
+          }));
+        }
+        w.finish(path);
+        return readFileSync(path);
+      }
+      // Every postcode of the awkward rows and two that none has, in an order of their own.
+      const dict = ['A1 1AA', 'UNUSED', 'Z9 9ZZ', '', 'Ä1 1AA', 'ALSO UNUSED'];
+
+      it('writes the bytes the strings write, in one batch or several, whatever the dictionary order', () => {
+        const want = rowWise(awkward);
+        // The same bytes: so the values the rows never use ('UNUSED') stay out of the file's dictionary.
+        expect(coded(awkward, dict, [6]).equals(want)).toBe(true);
+        expect(coded(awkward, [...dict].reverse(), [1, 0, 3, 2]).equals(want)).toBe(true);
+        expect(coded(awkward, dict, [2, 4], true).equals(want)).toBe(true);
+      });
+
+      it('refuses a code outside its dictionary, a fraction, and codes for a column that is not dict', () => {
+        const part = awkward.slice(0, 2);
+        const cols = (postcode: unknown, price: unknown = part.map((r) => r.price)) => COLUMNS.map((c) => (c.name === 'postcode' ? postcode : c.name === 'price' ? price : part.map((r) => r[c.name]))) as ArrayLike<unknown>[];
+        const add = (postcode: unknown, price?: unknown) => new RecordFileWriter(COLUMNS, 2).addColumns(2, part.map((r) => r.uprn), cols(postcode, price));
+        expect(() => add({ codes: [1, 3], dict: ['x', 'y'] })).toThrow(/dictionary code 3 is outside 0\.\.2/);
+        expect(() => add({ codes: [1, -1], dict: ['x'] })).toThrow(/dictionary code -1 is outside/);
+        expect(() => add({ codes: [1.5, 0], dict: ['x', 'y'] })).toThrow(/dictionary code 1.5 is outside/);
+        expect(() => add({ codes: [1], dict: ['x'] })).toThrow(/fewer than the 2 rows/);
+        expect(() => add(part.map((r) => r.postcode), { codes: [0, 0], dict: [] })).toThrow(/column price is num, not dict/);
+      });
+    });
   });
 });
+
