@@ -71,7 +71,8 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     const t0 = performance.now();
     const previous = await currentBuild(opts.dataDir);
     // An unchanged table's file is the current build's, linked (write-tables.ts); --no-cache writes every one.
-    const { tables, stats } = await writeTables(ctx, opts.cache === false ? undefined : previous);
+    const { tables, stats } = await writeTables(ctx, opts.cache === false ? undefined : previous, outputs);
+    await outputs?.saveContentHashes();
     ctx.quality.table_files = stats;
     timings.write_tables = Math.round(performance.now() - t0);
     const artifacts: Manifest['artifacts'] = {};

@@ -80,7 +80,7 @@ export async function writeDurable(path: string, text: string): Promise<void> {
 }
 
 /** Replaces a file atomically: written under a temp name beside it, fsynced, then renamed over it. */
-async function replaceDurable(path: string, text: string): Promise<void> {
+export async function replaceDurable(path: string, text: string): Promise<void> {
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   await writeDurable(tmp, text);
   await rename(tmp, path);

@@ -6,7 +6,7 @@ import type { BuildContext, Stage } from './context.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
 import { sha256File } from './discover.ts';
 import { queryRows } from './sql.ts';
-import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, sqlString as q, writeDurable } from './stage-cache.ts';
+import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, replaceDurable, sqlString as q, writeDurable } from './stage-cache.ts';
 import { STAGING_SPECS } from '../stages/10-staging/10-stage-sources/specs/index.ts';
 
 const ETL_DIR = join(import.meta.dirname, '..');
@@ -90,6 +90,23 @@ interface Entry {
   matchRates: Record<string, number>;
 }
 
+/**
+ * What a published table's content key is computed from besides the build's constants
+ * (write-tables.ts): the columns it was taken over, their types, the row count and the
+ * order-free hash of the rows. An entry's tables never change once stored, and no stage
+ * changes a table another stage made, so these hold for every build that loads the entry.
+ */
+export interface TableContentHash { columns: string; types: string[]; rows: number; hash: string }
+
+/** Content hashes computed once and kept with the stage output they are of (write-tables.ts asks and tells). */
+export interface ContentHashMemo {
+  contentHash(table: string): TableContentHash | undefined;
+  rememberContentHash(table: string, h: TableContentHash): void;
+}
+
+/** Beside an entry's tables: the content hashes write-tables took of them (absent until a build wrote them). */
+const CONTENT_HASHES = 'content-hashes.json';
+
 export interface StageOutputStats {
   read: boolean;
   /** Stages whose output came from the cache, and those computed (and stored). */
@@ -117,9 +134,14 @@ export interface Snapshot { scope: TableScope; tables: Set<string>; artifacts: S
  * each file's size and SHA-256) is removed, counted and the stage run. Entries no build of
  * the last 3 used are removed, as in the staging cache.
  */
-export class StageOutputCache {
+export class StageOutputCache implements ContentHashMemo {
   readonly stats: StageOutputStats;
   private readonly used = new Set<string>();
+  /** The entry each table of this build was loaded from or stored into. */
+  private readonly entryOf = new Map<string, string>();
+  /** Content hashes known for those tables (read with their entries), and those learnt in this build. */
+  private readonly hashes = new Map<string, TableContentHash>();
+  private readonly learnt = new Set<string>();
   /** Each keyed stage's place in the build's order. */
   private readonly position = new Map<string, number>();
 
@@ -191,6 +213,13 @@ export class StageOutputCache {
       for (const [name, a] of Object.entries(entry.artifacts)) ctx.artifacts[name] = { file: a.file, description: a.description };
       Object.assign(ctx.quality, entry.quality);
       Object.assign(ctx.matchRates, entry.matchRates);
+      // Known only once the entry loaded whole: a stage run instead may make other rows.
+      const hashes = await readContentHashes(dir);
+      for (const t of entry.tables) {
+        this.entryOf.set(t.name, key);
+        const h = hashes[t.name];
+        if (h?.rows === t.rows) this.hashes.set(t.name, h);
+      }
       this.stats.reused.push(stage.name);
       return true;
     } catch (e) {
@@ -275,12 +304,43 @@ export class StageOutputCache {
       };
       await writeDurable(join(tmp, 'entry.json'), JSON.stringify(entry));
       await publishEntry(tmp, join(this.dir, key));
+      for (const t of tables) this.entryOf.set(t.name, key);
     } catch (e) {
       refuse(`could not write: ${(e as Error).message}`);
     } finally {
       await rm(tmp, { recursive: true, force: true });
       this.stats.ms.store += Math.round(performance.now() - t0);
     }
+  }
+
+  contentHash(table: string): TableContentHash | undefined {
+    return this.hashes.get(table);
+  }
+
+  /** Keeps `h` for `table` if the table is an entry's (replacing one over other columns), to be written beside it by `saveContentHashes`. */
+  rememberContentHash(table: string, h: TableContentHash): void {
+    if (!this.entryOf.has(table) || this.hashes.get(table)?.columns === h.columns) return;
+    this.hashes.set(table, h);
+    this.learnt.add(table);
+  }
+
+  /**
+   * Writes the hashes learnt in this build beside their entries (merged with those there,
+   * replaced atomically). A memo only: a failure is logged, and the next build hashes again.
+   */
+  async saveContentHashes(): Promise<void> {
+    const byEntry = new Map<string, string[]>();
+    for (const t of this.learnt) byEntry.set(this.entryOf.get(t)!, [...(byEntry.get(this.entryOf.get(t)!) ?? []), t]);
+    for (const [key, tables] of byEntry) {
+      const dir = join(this.dir, key);
+      try {
+        const all = { ...(await readContentHashes(dir)), ...Object.fromEntries(tables.map((t) => [t, this.hashes.get(t)!])) };
+        await replaceDurable(join(dir, CONTENT_HASHES), JSON.stringify(all));
+      } catch (e) {
+        this.ctx.log.warn({ entry: key, err: (e as Error).message }, 'could not keep the content hashes beside a stage output cache entry');
+      }
+    }
+    this.learnt.clear();
   }
 
   /** Records this build's entries and removes those no recent build used. */
@@ -314,6 +374,23 @@ async function objectNames(ctx: BuildContext): Promise<string[]> {
   const rows = await queryRows(ctx.conn, `SELECT database_name || '.' || schema_name || '.' || table_name AS n FROM duckdb_tables()
     UNION ALL SELECT 'view ' || database_name || '.' || schema_name || '.' || view_name FROM duckdb_views() WHERE NOT internal`);
   return rows.map((r) => String(r.n));
+}
+
+/** An entry's content hashes: none when the file is absent or is not what `saveContentHashes` writes (then the tables are hashed again). */
+async function readContentHashes(dir: string): Promise<Record<string, TableContentHash>> {
+  try {
+    const got = JSON.parse(await readFile(join(dir, CONTENT_HASHES), 'utf8')) as unknown;
+    if (typeof got !== 'object' || got === null) return {};
+    return Object.fromEntries(Object.entries(got).filter(([, h]) => isContentHash(h)));
+  } catch {
+    return {};
+  }
+}
+
+function isContentHash(h: unknown): h is TableContentHash {
+  const o = h as TableContentHash;
+  return typeof o === 'object' && o !== null && typeof o.columns === 'string' && Array.isArray(o.types) && o.types.every((t) => typeof t === 'string')
+    && Number.isInteger(o.rows) && o.rows >= 0 && typeof o.hash === 'string' && /^-?\d+$/.test(o.hash);
 }
 
 async function columnsOf(ctx: BuildContext, table: string): Promise<string[]> {

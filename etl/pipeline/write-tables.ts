@@ -7,6 +7,7 @@ import type { BuildContext } from './context.ts';
 import { sha256File } from './discover.ts';
 import { PARQUET_COMPRESSION, queryRows } from './sql.ts';
 import { duckdbVersion } from './stage-cache.ts';
+import type { ContentHashMemo, TableContentHash } from './stage-output-cache.ts';
 
 /** How a table is written; part of its content key, so a change to it rewrites every file. */
 const PARQUET_OPTIONS = `FORMAT parquet, ${PARQUET_COMPRESSION}, ROW_GROUP_SIZE 100000`;
@@ -22,6 +23,8 @@ export interface PreviousBuild {
 export interface TableFileStats {
   reused: string[];
   written: number;
+  /** Tables whose content hash was known (kept with the stage output they were loaded from), not scanned. */
+  hashes_known: string[];
   /** Time spent on content keys and checking the previous files (what reuse costs a build). */
   ms: { keys: number; check: number };
 }
@@ -33,15 +36,19 @@ export interface TableFileStats {
  * file instead (a copy where a link cannot be made). Build folders are never changed once
  * published and are pruned whole, so a link shares a file nothing writes again.
  */
-export async function writeTables(ctx: BuildContext, previous?: PreviousBuild): Promise<{ tables: Manifest['tables']; stats: TableFileStats }> {
+export async function writeTables(ctx: BuildContext, previous?: PreviousBuild, memo?: ContentHashMemo): Promise<{ tables: Manifest['tables']; stats: TableFileStats }> {
   const tables: Manifest['tables'] = {};
-  const stats: TableFileStats = { reused: [], written: 0, ms: { keys: 0, check: 0 } };
+  const stats: TableFileStats = { reused: [], written: 0, hashes_known: [], ms: { keys: 0, check: 0 } };
   const duckdb = await duckdbVersion(ctx.conn);
   for (const t of ctx.published) {
     const file = `${t.name}.parquet`;
     const to = join(ctx.buildDir, file);
     let t0 = performance.now();
-    const { key, rows } = await contentKey(ctx, t, duckdb);
+    const known = memo?.contentHash(t.name);
+    const h = known?.columns === columnList(t) ? known : await contentHash(ctx, t);
+    if (h === known) stats.hashes_known.push(t.name);
+    else memo?.rememberContentHash(t.name, h);
+    const { key, rows } = contentKey(t, duckdb, h);
     stats.ms.keys += performance.now() - t0;
     t0 = performance.now();
     const was = previous?.manifest.tables[t.name];
@@ -68,16 +75,23 @@ const columnList = (t: TableContract) => t.columns.map((c) => c.name).join(', ')
 /**
  * What a table's file is a function of: the columns written and their types, the sort key,
  * the Parquet options, DuckDB's version (its writer and its `hash`), and the rows: their
- * count and the sum of every row's hash, which does not depend on row order. A scan of the
- * table, about a tenth of the sorted, compressed write it can save. Two tables with one key
- * hold the same rows, bar a 64-bit hash collision (or a 0.0 become -0.0, which hash alike).
+ * count and the sum of every row's hash, which does not depend on row order. Two tables with
+ * one key hold the same rows, bar a 64-bit hash collision (or a 0.0 become -0.0, which hash alike).
  */
-async function contentKey(ctx: BuildContext, t: TableContract, duckdb: string): Promise<{ key: string; rows: number }> {
+function contentKey(t: TableContract, duckdb: string, { types, rows, hash }: TableContentHash): { key: string; rows: number } {
+  const key = createHash('sha256').update(JSON.stringify({ format: 1, types, sortKey: t.sortKey, parquet: PARQUET_OPTIONS, duckdb, rows, hash })).digest('hex');
+  return { key, rows };
+}
+
+/**
+ * The table's column types, rows and order-free hash: a scan of the table, about a tenth of
+ * the sorted, compressed write it can save (and known without one for a table a cached stage
+ * output gave: the 1M refresh's addresses and certificates took 0.75 s to hash).
+ */
+async function contentHash(ctx: BuildContext, t: TableContract): Promise<TableContentHash> {
   const types = (await queryRows(ctx.conn, `DESCRIBE SELECT ${columnList(t)} FROM ${t.name}`)).map((c) => `${String(c.column_name)} ${String(c.column_type)}`);
   const [r] = await queryRows(ctx.conn, `SELECT count(*)::BIGINT AS n, coalesce(sum(hash(${columnList(t)})::HUGEINT), 0)::VARCHAR AS h FROM ${t.name}`);
-  const rows = Number(r?.n);
-  const key = createHash('sha256').update(JSON.stringify({ format: 1, types, sortKey: t.sortKey, parquet: PARQUET_OPTIONS, duckdb, rows, hash: String(r?.h) })).digest('hex');
-  return { key, rows };
+  return { columns: columnList(t), types, rows: Number(r?.n), hash: String(r?.h) };
 }
 
 /** The previous build's file is there with the size and SHA-256 its manifest records (older manifests record no SHA-256: never reused). */

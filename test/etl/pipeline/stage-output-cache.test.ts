@@ -4,6 +4,8 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildContext, Stage } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
+import { writeTables } from '../../../etl/pipeline/write-tables.ts';
+import { col, type TableContract } from '../../../schemas/tables/contract.ts';
 import { etlCodeFingerprint, runStage, sourceKindsOf, StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
 import { quietLog } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
@@ -216,6 +218,53 @@ describe('the stage output cache', () => {
       'etl/stages/40-marts/70-str/str_listings.sql', 'etl/stages/20-merged/10-addresses/addresses.sql', 'schemas/search-index-format.ts',
       'schemas/address-normalise.ts', 'etl/stages/10-staging/10-stage-sources/specs/addresses.ts',
     ]) expect(rel, f).toContain(f);
+  });
+
+  describe('content hashes kept beside an entry for write-tables', () => {
+    const dir = join(tmp.dir, 'cache-hashes');
+    // t_b comes from a stage's entry; t_plain from no stage (made by hand below).
+    const contract = (name: string, columns: string[]): TableContract => ({ name, description: '', sortKey: ['k'], columns: columns.map((c) => col(c, 'VARCHAR', '', '', '')) });
+    const published = [contract('t_b', ['k', 's2', 'day']), contract('t_plain', ['k', 'v'])];
+    /** A build of the stages, t_plain added, then its tables written with the cache as memo (or none). */
+    async function publish(memo = true) {
+      const b = await build({ cacheDir: dir });
+      await b.ctx.conn.run(`CREATE TABLE t_plain AS SELECT i AS k, 'v' || i AS v FROM range(3) r(i)`);
+      const ctx = { ...b.ctx, published } as BuildContext;
+      const out = await writeTables(ctx, undefined, memo ? b.cache : undefined);
+      await b.cache.saveContentHashes();
+      b.close();
+      return out;
+    }
+    const hashesFile = () => join(dir, 'stages', fresh.cache.key(stages, 2)!, 'content-hashes.json');
+
+    it('hashes once: a build that reuses the entry gets the same content key without scanning the table', async () => {
+      const first = await publish();
+      expect(first.stats.hashes_known).toEqual([]);
+      const kept = JSON.parse(readFileSync(hashesFile(), 'utf8')) as Record<string, { rows: number }>;
+      // Only the entry's table, not t_plain, nor stage a's t_a (not published here).
+      expect(Object.keys(kept)).toEqual(['t_b']);
+      expect(kept.t_b!.rows).toBe(2);
+      const second = await publish();
+      expect(second.stats.hashes_known).toEqual(['t_b']);
+      // The key a scan gives, in a build that does not use the memo.
+      const scanned = await publish(false);
+      expect(scanned.stats.hashes_known).toEqual([]);
+      for (const t of ['t_b', 't_plain']) {
+        expect(second.tables[t]!.content_key).toBe(scanned.tables[t]!.content_key);
+        expect(first.tables[t]!.content_key).toBe(scanned.tables[t]!.content_key);
+      }
+    });
+
+    it('scans again when the kept hashes are unreadable, malformed, of another row count or other columns, and keeps them anew', async () => {
+      const good = readFileSync(hashesFile(), 'utf8');
+      const h = (JSON.parse(good) as Record<string, Record<string, unknown>>).t_b!;
+      for (const bad of ['{"t_b":', JSON.stringify({ t_b: { ...h, rows: 3 } }), JSON.stringify({ t_b: { ...h, hash: 'x' } }), JSON.stringify({ t_b: { ...h, columns: 'k, s2' } }), '[]']) {
+        writeFileSync(hashesFile(), bad);
+        const again = await publish();
+        expect(again.stats.hashes_known, bad).toEqual([]);
+        expect(JSON.parse(readFileSync(hashesFile(), 'utf8')), bad).toEqual(JSON.parse(good));
+      }
+    });
   });
 
   it('is not used for a stage reading something that is not a table (the sources folder)', () => {
