@@ -14,10 +14,16 @@ WITH lagged AS (
   WINDOW w AS (PARTITION BY area_level, area_code ORDER BY month)
 ),
 recent AS (
-  SELECT area_level, area_code, median(price) AS median_price_12m
-  FROM mart_sales_by_area
+  -- Per area level by grouping sets, as mart_price_index_monthly's monthly medians.
+  SELECT
+    CASE WHEN grouping(country) = 0 THEN 'country' WHEN grouping(district) = 0 THEN 'district'
+         WHEN grouping(outcode) = 0 THEN 'outcode' ELSE 'sector' END AS area_level,
+    coalesce(country, district, outcode, sector) AS area_code,
+    median(price) AS median_price_12m
+  FROM mart_market_sales
   WHERE month_no > $latest_month_no - 12
-  GROUP BY ALL
+  GROUP BY GROUPING SETS ((country), (district), (outcode), (sector))
+  HAVING coalesce(country, district, outcode, sector) IS NOT NULL
 )
 SELECT
   l.area_level,

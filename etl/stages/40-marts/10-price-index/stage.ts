@@ -17,7 +17,6 @@ export const priceIndexStage: Stage = {
   async run(ctx) {
     const latest = buildMonthNo(ctx.today);
     await runSql(ctx.conn, 'mart_market_sales', { today: ctx.today });
-    await runSql(ctx.conn, 'mart_sales_by_area');
     await runSql(ctx.conn, 'mart_repeat_pairs');
     const [first] = await queryRows(ctx.conn, sqlText('mart_first_month'));
     const start = first?.m === null || first?.m === undefined ? latest : Number(first.m);
