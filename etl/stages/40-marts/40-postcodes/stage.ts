@@ -1,13 +1,18 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { runSql } from '../../../pipeline/sql.ts';
 
-/** The postcode directory. */
+/**
+ * The postcode directory, and its places (`postcode_places`: the directory without the
+ * sales) for the stages that place things by postcode without depending on Price Paid.
+ */
 export const postcodesStage: Stage = {
   name: 'postcodes',
   description: 'one row per postcode from ONSPD and Code-Point (ONSPD wins) with address counts and the 5-year median price',
   reads: ['stg_onspd', 'stg_codepoint', 'addresses', 'sales'],
-  writes: ['postcodes'],
+  writes: ['postcode_places', 'postcodes'],
+  derives: { postcode_places: ['stg_onspd', 'stg_codepoint', 'addresses'] },
   async run(ctx) {
+    await runSql(ctx.conn, 'mart_postcode_places');
     await runSql(ctx.conn, 'mart_postcodes', { today: ctx.today });
   },
 };

@@ -18,5 +18,5 @@ SELECT
 FROM listings_current l
 LEFT JOIN listing_matches m ON m.id = l.listing_id
 LEFT JOIN addresses a ON a.uprn = m.uprn
-LEFT JOIN postcodes p ON p.postcode = l.postcode
+LEFT JOIN postcode_places p ON p.postcode = l.postcode
 ORDER BY l.channel, l.listing_id;

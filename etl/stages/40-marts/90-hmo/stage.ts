@@ -17,7 +17,7 @@ const MATCH_CODE = matcherCode(import.meta.filename);
 export const hmoLicencesStage: Stage = {
   name: 'marts_hmo',
   description: 'HMO licences from the council registers, matched to UPRNs, placed, current, pending or expired on the build date',
-  reads: ['stg_hmo_register', 'addresses', 'postcodes'],
+  reads: ['stg_hmo_register', 'addresses', 'postcodes', 'match_street_keys'],
   writes: ['hmo_registers', 'hmo_matches', 'hmo_licences'],
   async run(ctx) {
     const { conn, db } = ctx;
