@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { RecordFile, RecordFileWriter, type ColumnSpec } from '../../schemas/record-file-format.ts';
+import { RecordFile, RecordFileWriter, type ColumnSpec, type DictCodes } from '../../schemas/record-file-format.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const COLUMNS: ColumnSpec[] = [
@@ -83,7 +83,11 @@ describe('record file', () => {
       { uprn: 100_000_000_001, address: null, postcode: 'Z9 9ZZ', price: null, bedrooms: null, flood: null },
     ];
     const rowWise = (rows: Record<string, unknown>[]) => readFileSync(write(rows));
-    function columnWise(rows: Record<string, unknown>[], batches: number[], typed = false): Buffer {
+    /** How a batch's column is handed to addColumns. */
+    type ColumnAs = (c: ColumnSpec, vs: unknown[]) => ArrayLike<unknown> | DictCodes;
+    // A numeric column as a typed array with NaN for null, as the stage passes it.
+    const typedNumbers: ColumnAs = (c, vs) => (c.kind === 'num' || c.kind === 'small' ? Float64Array.from(vs, (v) => (v === null || v === undefined ? NaN : Number(v))) : vs);
+    function columnWise(rows: Record<string, unknown>[], batches: number[], as: ColumnAs = (_, vs) => vs): Buffer {
       const { dir, cleanup } = tempDir('pi-records-');
       onTestFinished(cleanup);
       const path = join(dir, 'c.bin');
@@ -92,12 +96,7 @@ describe('record file', () => {
       for (const size of batches) {
         const part = rows.slice(at, at + size);
         at += size;
-        const values = COLUMNS.map((c) => {
-          const vs = part.map((r) => r[c.name]);
-          // A numeric column as a typed array with NaN for null, as the stage passes it.
-          return typed && (c.kind === 'num' || c.kind === 'small') ? Float64Array.from(vs, (v) => (v === null || v === undefined ? NaN : Number(v))) : vs;
-        });
-        w.addColumns(size, part.map((r) => r.uprn), values);
+        w.addColumns(size, part.map((r) => r.uprn), COLUMNS.map((c) => as(c, part.map((r) => r[c.name]))));
       }
       w.finish(path);
       return readFileSync(path);
@@ -107,7 +106,7 @@ describe('record file', () => {
       const want = rowWise(awkward);
       expect(columnWise(awkward, [6]).equals(want)).toBe(true);
       expect(columnWise(awkward, [1, 0, 3, 2]).equals(want)).toBe(true);
-      expect(columnWise(awkward, [2, 4], true).equals(want)).toBe(true);
+      expect(columnWise(awkward, [2, 4], typedNumbers).equals(want)).toBe(true);
       // Against hand-written expectations too, not only the row-wise writer.
       const f = new RecordFile(want, 'awkward');
       expect(f.get(7)).toEqual({ uprn: 7, address: 'ÉCOLE, 東京 😀', postcode: '', price: 12.25, bedrooms: null, flood: false });
@@ -146,38 +145,24 @@ describe('record file', () => {
 
     describe('a dict column given as codes (DictCodes)', () => {
       /**
-       * The awkward rows with the postcode column coded into `dict` (0 null, else 1 + index),
-       * in batches; the dictionary is a fresh array per call when `freshDict` (a caller that
-       * does not keep one array gets the same file, only slower).
+       * The postcode column coded into `dict` (0 null, else 1 + index); the dictionary a fresh
+       * array per batch when `freshDict` (a caller that does not keep one array gets the same
+       * file, only slower).
        */
-      function coded(rows: Record<string, unknown>[], dict: string[], batches: number[], freshDict = false): Buffer {
-        const { dir, cleanup } = tempDir('pi-records-');
-        onTestFinished(cleanup);
-        const path = join(dir, 'd.bin');
-        const w = new RecordFileWriter(COLUMNS, rows.length);
-        let at = 0;
-        for (const size of batches) {
-          const part = rows.slice(at, at + size);
-          at += size;
-          w.addColumns(size, part.map((r) => r.uprn), COLUMNS.map((c) => {
-            const vs = part.map((r) => r[c.name]);
-            if (c.name !== 'postcode') return vs;
-            const codes = Float64Array.from(vs, (v) => (v === null || v === undefined ? 0 : dict.indexOf(String(v)) + 1));
-            return { codes, dict: freshDict ? [...dict] : dict };
-          }));
-        }
-        w.finish(path);
-        return readFileSync(path);
-      }
+      const coded = (dict: string[], freshDict = false): ColumnAs => (c, vs) => {
+        if (c.name !== 'postcode') return vs;
+        const codes = Float64Array.from(vs, (v) => (v === null || v === undefined ? 0 : dict.indexOf(String(v)) + 1));
+        return { codes, dict: freshDict ? [...dict] : dict };
+      };
       // Every postcode of the awkward rows and two that none has, in an order of their own.
       const dict = ['A1 1AA', 'UNUSED', 'Z9 9ZZ', '', 'Ä1 1AA', 'ALSO UNUSED'];
 
       it('writes the bytes the strings write, in one batch or several, whatever the dictionary order', () => {
         const want = rowWise(awkward);
         // The same bytes: so the values the rows never use ('UNUSED') stay out of the file's dictionary.
-        expect(coded(awkward, dict, [6]).equals(want)).toBe(true);
-        expect(coded(awkward, [...dict].reverse(), [1, 0, 3, 2]).equals(want)).toBe(true);
-        expect(coded(awkward, dict, [2, 4], true).equals(want)).toBe(true);
+        expect(columnWise(awkward, [6], coded(dict)).equals(want)).toBe(true);
+        expect(columnWise(awkward, [1, 0, 3, 2], coded([...dict].reverse())).equals(want)).toBe(true);
+        expect(columnWise(awkward, [2, 4], coded(dict, true)).equals(want)).toBe(true);
       });
 
       it('refuses a code outside its dictionary, a fraction, and codes for a column that is not dict', () => {
