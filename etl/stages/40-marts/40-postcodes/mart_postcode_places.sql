@@ -4,8 +4,9 @@
 -- (marts_location) does not depend on Price Paid, and is reused when only sales change.
 -- ONSPD wins field by field where both directories have the postcode (it carries
 -- terminations, wards and country names); Code-Point only lists live postcodes; a postcode
--- only the address base knows takes its addresses' mean position. -- The most common value is counted with histogram() and ties go to the smallest value: DuckDB's
--- mode() breaks ties by the order rows arrive in, which differs between builds.
+-- only the address base knows takes its addresses' mean position.
+-- The most common value is counted with histogram() and ties go to the smallest value:
+-- DuckDB's mode() breaks ties by the order rows arrive in, which differs between builds.
 -- Mean positions are taken exactly over DECIMAL(38, 9) degrees: a DOUBLE mean depends on the
 -- order DuckDB's threads add rows in, and two builds must publish the same (TRY_CAST: a
 -- non-finite value is left out rather than failing the build).
