@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SourceFile, type SourceKind } from '../../../etl/pipeline/discover.ts';
 import { NATIVE_KINDS } from '../../../etl/stages/10-staging/10-stage-sources/native/native-layouts.ts';
 import { stagingPath } from '../../../etl/stages/10-staging/10-stage-sources/staging-path.ts';
-import { RAW_DIR } from '../../support/raw.ts';
+import { hasShared, RAW_DIR } from '../../support/raw.ts';
 import { synthRegion } from '../../support/region.ts';
 import { stageWith } from '../../support/staging-paths.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
@@ -39,8 +39,7 @@ describe('native staging: the same rows and reports as the TS readers', () => {
     expect(ts.reports.reduce((n, r) => n + r.rows_rejected, 0)).toBeGreaterThan(0);
   }, 120_000);
 
-  const present = existsSync(RAW_DIR);
-  if (!present) process.stderr.write(`SKIP: real samples not found under ${RAW_DIR}; the real-sample comparison is skipped\n`);
+  const present = hasShared('data/raw');
   it.skipIf(!present)('on every real sample of those kinds under ../shared/data/raw', async () => {
     const files = (await discoverSources(RAW_DIR)).files.filter(nativeKind);
     expect(files.length).toBeGreaterThan(0);
