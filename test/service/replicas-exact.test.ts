@@ -94,6 +94,7 @@ describe.skipIf(why !== undefined)('three replicas sharing one PostgreSQL ledger
     // Every replica served some (the 37 are not all one replica's).
     const servedBy = [0, 1, 2].map((k) => replies.filter((r, i) => i % 3 === k && r.status === 200).length);
     expect(servedBy.reduce((a, b) => a + b)).toBe(37);
+    expect(servedBy.every((n) => n > 0), `served by replica: ${servedBy.join(', ')}`).toBe(true);
     const now = new Date(clock.ms);
     expect(await l.account(account.account_id, now)).toMatchObject({ remaining: 0, used_this_cycle: PLANS.starter.allowance });
     expect(await replicas[2]!.ledger.usage({ account_id: account.account_id }, now)).toMatchObject({ total_calls: 40, total_credits: 2_000 });
