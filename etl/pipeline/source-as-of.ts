@@ -58,7 +58,7 @@ export function sourceAsOfs(reports: readonly SourceReport[]): Record<string, So
         ? 'no dated rows: the source carries no date its windows could end at'
         : from !== undefined
           ? `the as-of of ${from} (its dates are nights ahead of the scrape)`
-          : `the month of the latest ${field ?? 'date'} among its accepted rows, not after the build date`,
+          : `its latest ${field ?? 'date'} among its accepted rows (not after the build date) names the month`,
     };
   }
   return out;

@@ -122,7 +122,7 @@ describe('the build made 15 months after its data end', () => {
     expect(last!.m).toBe('2025-08');
     const r = await fetch(`${late().s.base}/v1/status`);
     const body = await r.json() as { source_as_of: Record<string, { month: string | null; decided_by: string }> };
-    expect(body.source_as_of.price_paid).toEqual({ month: last!.m, date: expect.stringMatching(/^2025-08-\d{2}$/), decided_by: expect.stringContaining('date of transfer') });
+    expect(body.source_as_of.price_paid).toEqual({ month: last!.m, date: expect.stringMatching(/^2025-08-\d{2}$/), decided_by: expect.stringContaining('latest date of transfer') });
     expect(body.source_as_of.rental_evidence!.month).toBe('2025-08');
     // The calendar's dates are nights ahead of the scrape: its as-of is the listings' scrape.
     expect(body.source_as_of.airbnb_calendar!.month).toBe(body.source_as_of.airbnb_listings!.month);
