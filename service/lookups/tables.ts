@@ -116,9 +116,16 @@ export function windowEndDate(build: BuildInfo, name: string): string {
   return month === null ? buildDate(build) : lastDayOf(month);
 }
 
-/** A source's latest complete month in the build (YYYY-MM), where its windows end; null when none of its rows is dated. */
+/**
+ * A source's latest complete month in the build (YYYY-MM), where its windows end: the manifest's
+ * `source_as_of` (how the ETL decided it); for an older build, the month of its files' latest
+ * full date. Null when none of its rows is dated.
+ */
 export function sourceAsOfMonth(build: BuildInfo, name: string): string | null {
-  return sourceAsOf(build, name)?.slice(0, 7) ?? null;
+  const decided = (build.manifest.source_as_of as Record<string, { month?: unknown }> | undefined)?.[name];
+  if (decided && (typeof decided.month === 'string' || decided.month === null)) return decided.month;
+  const d = sourceAsOf(build, name);
+  return d !== null && /^\d{4}-\d{2}/.test(d) ? d.slice(0, 7) : null;
 }
 
 /**
