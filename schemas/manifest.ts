@@ -19,6 +19,18 @@ export const ManifestSource = z.object({
   from_cache: z.boolean().optional(),
 });
 
+/**
+ * A source's as-of (etl/pipeline/source-as-of.ts): its latest complete month in the build, where
+ * every window over it ends, and how that month was decided.
+ */
+export const SourceAsOf = z.object({
+  month: z.string().regex(/^\d{4}-\d{2}$/).nullable(),
+  /** The latest date of its rows (not after the build date) that decided the month. */
+  date: z.string().nullable(),
+  decided_by: z.string(),
+});
+export type SourceAsOf = z.infer<typeof SourceAsOf>;
+
 export const ManifestTable = z.object({
   file: z.string(),
   rows: z.number().int().nonnegative(),
@@ -42,6 +54,8 @@ export const Manifest = z.object({
   created_at: z.string(),
   schema_version: z.literal(1),
   sources: z.array(ManifestSource),
+  /** Each source kind's as-of, by kind (absent in builds made before windows ended at the data). */
+  source_as_of: z.record(z.string(), SourceAsOf).default({}),
   tables: z.record(z.string(), ManifestTable),
   artifacts: z.record(z.string(), ManifestArtifact).default({}),
   match_rates: z.record(z.string(), z.number()).default({}),

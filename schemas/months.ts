@@ -12,3 +12,9 @@ export function monthNo(ymOrDate: string): number {
 export function monthText(m: number): string {
   return `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
 }
+
+/** `YYYY-MM-DD` of the last day of a `YYYY-MM` month: where a window ending in that month ends. */
+export function lastDayOf(month: string): string {
+  const next = monthNo(month) + 1;
+  return new Date(Date.UTC(Math.floor(next / 12), next % 12, 0)).toISOString().slice(0, 10);
+}

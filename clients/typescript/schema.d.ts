@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * Area room rents
-         * @description Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the build. An area with fewer than 10 room lets answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority's ONS "Room" figures, said in `source`. Room types and bills are null: the rental evidence records neither. docs/valuation.md.
+         * @description Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the rental evidence's latest month (`period`). An area with fewer than 10 room lets answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority's ONS "Room" figures, said in `source`. Room types and bills are null: the rental evidence records neither. docs/valuation.md.
          *
          *     Cost: 2 credits.
          */
@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Gross yields by area and bedrooms
-         * @description Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median monthly rent (whole-property lets of the 24 months to the build) × 12 ÷ median price (standard sales of the last 24 months with as many bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area's and names it; an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation.md.
+         * @description Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median monthly rent (whole-property lets of the 24 months to the rental evidence's latest month) × 12 ÷ median price (standard sales of the last 24 months with as many bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area's and names it; an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation.md.
          *
          *     Cost: 2 credits.
          */
@@ -724,6 +724,8 @@ export interface components {
             name: string;
             /** @description the latest date its loaded files cover (YYYY-MM-DD); null when the files do not say */
             as_of: string | null;
+            /** @description YYYY-MM: its latest complete month, where every window over it ("12 months", "24 months") ends, never the build date (docs/api.md, Windows and as-of); null when the files do not say */
+            as_of_month: string | null;
         };
         PropertyEpc: {
             uprn: number;
@@ -758,7 +760,7 @@ export interface components {
             }[];
             /**
              * Format: date
-             * @description the build date, against which `expired` is judged
+             * @description the certificates' as-of date (their latest lodgement; the build date when none is dated), against which `expired` is judged
              */
             as_of_date: string;
             source: components["schemas"]["SourceAsOf"];
@@ -786,14 +788,14 @@ export interface components {
             addresses: number;
             property_types: components["schemas"]["Mix"];
             tenures: components["schemas"]["Mix"];
-            /** @description median price of the matched sales of those homes in the 5 years to the build date */
+            /** @description median price of the matched sales of those homes in the 5 years to Price Paid's as_of_month (sources) */
             median_price_5y: components["schemas"]["ValueWithSample"];
-            /** @description matched sales of those homes in the 12 months to the build date */
+            /** @description matched sales of those homes in the 12 months to Price Paid's as_of_month (sources) */
             sales_12m: number;
             designations: components["schemas"]["DesignationShares"];
             /**
              * Format: date
-             * @description the build date
+             * @description the latest as-of date of its sources (each source's windows end at its own as_of_month); the build date when none is dated
              */
             as_of_date: string;
             sources: components["schemas"]["SourceAsOf"][];
@@ -1376,7 +1378,10 @@ export interface components {
                 booked_nights: number | null;
             } | null;
             designations: components["schemas"]["DesignationShares"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @description the latest as-of date of its sources (each source's windows end at its own as_of_month); the build date when none is dated
+             */
             as_of_date: string;
             sources: components["schemas"]["SourceAsOf"][];
         };
@@ -1500,7 +1505,7 @@ export interface components {
             coverage: components["schemas"]["PlanningCoverage"];
             /**
              * Format: date
-             * @description the build date: features in force then
+             * @description the planning layer's as-of (its latest full date, not after the build date): features in force then, the same as on the build date
              */
             as_of_date: string;
         };
@@ -1540,7 +1545,10 @@ export interface components {
             }[];
             /** @description an empty list outside England means no layer was published there, not no designation */
             coverage: components["schemas"]["PlanningCoverage"];
-            /** Format: date */
+            /**
+             * Format: date
+             * @description the planning layer's as-of (its latest full date, not after the build date): features in force then, the same as on the build date
+             */
             as_of_date: string;
         };
         Account: {

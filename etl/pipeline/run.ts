@@ -15,6 +15,7 @@ import { checkBuildTables } from '../../schemas/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { allocatorInUse } from './allocator.ts';
+import { sourceAsOfs } from './source-as-of.ts';
 
 export interface RunOptions {
   dataDir: string;
@@ -80,7 +81,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       artifacts[name] = { ...a, bytes: (await stat(join(dir, a.file))).size };
     }
     const manifest: Manifest = {
-      build_id: id, created_at: now.toISOString(), schema_version: 1, sources: ctx.sources, tables, artifacts,
+      build_id: id, created_at: now.toISOString(), schema_version: 1, sources: ctx.sources, source_as_of: sourceAsOfs(ctx.sources), tables, artifacts,
       match_rates: ctx.matchRates, stage_timings_ms: timings,
       quality: { ...ctx.quality, ignored_files: ignored, runtime: { allocator } },
     };

@@ -1,12 +1,17 @@
 import { parseArgs } from 'node:util';
 import { generateRegion } from './generate.ts';
+import { lastCompleteMonth } from './time.ts';
 
-const USAGE = `usage: npm run synth -- --out DIR --addresses N --seed S [--today YYYY-MM-DD]
+const USAGE = `usage: npm run synth -- --out DIR --addresses N --seed S [--end-month YYYY-MM | --today YYYY-MM-DD]
 
   --out DIR        output folder (created; existing files of the same names are replaced)
   --addresses N    number of residential addresses (UPRNs in the address base), 1 or more
   --seed S         integer seed 0…4294967295: same seed, same bytes
-  --today DATE     the generator's "today", end of the price history (default 2025-09-30)
+  --end-month M    the month the data end in (Price Paid's latest month), YYYY-MM, or
+                   last-complete: the last complete month before the clock's today (make demo)
+                   (default 2025-08)
+  --today DATE     instead of --end-month: the generator's "today" (default 2025-09-30), the
+                   data ending the month before
   --threads T      1 or 2 (default 2 from 20,000 addresses on two cores); never changes the bytes`;
 
 function fail(msg: string): never {
@@ -25,7 +30,7 @@ function intArg(name: string, v: string | undefined, min: number, max: number): 
 let values: Record<string, string | boolean | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { out: { type: 'string' }, addresses: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean' } },
+    options: { out: { type: 'string' }, addresses: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' }, 'end-month': { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   }));
@@ -42,9 +47,14 @@ const seed = intArg('seed', values.seed as string | undefined, 0, 0xffffffff);
 const today = values.today as string | undefined;
 const threads = values.threads === undefined ? undefined : intArg('threads', values.threads as string, 1, 2);
 if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) fail(`--today must be YYYY-MM-DD, got "${today}"`);
+const endArg = values['end-month'] as string | undefined;
+if (endArg !== undefined && today !== undefined) fail('give --end-month or --today, not both');
+// The clock is read here, never in the generator: `last-complete` is the month before this one.
+const endMonth = endArg === 'last-complete' ? lastCompleteMonth(new Date()) : endArg;
+if (endMonth !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(endMonth)) fail(`--end-month must be YYYY-MM or last-complete, got "${endArg}"`);
 
 const t0 = performance.now();
-const { files } = await generateRegion({ out, addresses, seed, today, threads });
+const { files } = await generateRegion({ out, addresses, seed, today, endMonth, threads });
 const secs = (performance.now() - t0) / 1000;
 let rows = 0;
 let bytes = 0;

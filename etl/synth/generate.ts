@@ -30,7 +30,7 @@ import { letsFor, onsCategory, rentTruth, RentStats } from './rents.ts';
 import { SchoolsWriter } from './schools.ts';
 import { guid, salesFor, type Sale } from './sales.ts';
 import { listingFor, listingRows, newHost, type Host, type Listing } from './str.ts';
-import { dayOf, isoDay, monthOf, monthOfDay, ymStr, type DayIdx } from './time.ts';
+import { dayOf, isoDay, monthOf, monthOfDay, todayForEndMonth, ymStr, type DayIdx } from './time.ts';
 import { UprnAllocator, sectorUnits, type Property, type Unit } from './units.ts';
 import { planningFile, writeHpi, writeOnsRents, type Ctx } from './region-files.ts';
 
@@ -38,8 +38,10 @@ export interface GenerateOptions {
   out: string;
   addresses: number;
   seed: number;
-  /** The generator's "today" (YYYY-MM-DD); default 2025-09-30. */
+  /** The generator's "today" (YYYY-MM-DD); default 2025-09-30 (data ending in 2025-08). */
   today?: string;
+  /** Instead of `today`: the month the data end in (YYYY-MM); today is the last day of the month after (time.ts). */
+  endMonth?: string;
   /** Threads to use, 1 or 2 (lanes.ts); default 2 from 20,000 addresses on a machine with two cores. Never changes the bytes. */
   threads?: number;
 }
@@ -137,6 +139,13 @@ function checkOptions(opts: GenerateOptions): void {
   if (!Number.isInteger(addresses) || addresses < 1) throw new Error(`addresses must be a positive integer, got ${addresses}`);
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed must be an integer 0…4294967295, got ${seed}`);
   if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new Error(`threads must be a positive integer, got ${threads}`);
+  if (opts.today !== undefined && opts.endMonth !== undefined) throw new Error('give today or endMonth, not both');
+  generatorToday(opts);
+}
+
+/** The generator's today: `today`, else the one `endMonth` implies, else DEFAULT_TODAY. */
+export function generatorToday(opts: Pick<GenerateOptions, 'today' | 'endMonth'>): string {
+  return opts.today ?? (opts.endMonth === undefined ? DEFAULT_TODAY : todayForEndMonth(opts.endMonth));
 }
 
 /** Two threads from 20,000 addresses when the machine has two cores: below that, starting a worker costs more than it saves. */
@@ -170,7 +179,7 @@ function laneInWorker(opts: GenerateOptions, groups: Group[], started: Worker[])
 export async function generateRegion(opts: GenerateOptions): Promise<{ manifest: Manifest; files: FileReport[] }> {
   checkOptions(opts);
   const { out, addresses, seed } = opts;
-  const todayStr = opts.today ?? DEFAULT_TODAY;
+  const todayStr = generatorToday(opts);
   const scrape = dayOf(todayStr) - SCRAPE_LAG_DAYS;
   mkdirSync(out, { recursive: true });
 
@@ -221,7 +230,7 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
  */
 export async function writeLane(opts: GenerateOptions, groups: readonly Group[]): Promise<LaneResult> {
   const { out, addresses, seed } = opts;
-  const todayStr = opts.today ?? DEFAULT_TODAY;
+  const todayStr = generatorToday(opts);
   const todayDay = dayOf(todayStr);
   const today = monthOf(todayStr);
   const scrape = todayDay - SCRAPE_LAG_DAYS;

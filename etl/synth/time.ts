@@ -65,6 +65,21 @@ export function monthOfDay(d: DayIdx): MonthIdx {
   return dt.getUTCFullYear() * 12 + dt.getUTCMonth();
 }
 
+/**
+ * The generator's "today" for a region whose data end in `endMonth` (YYYY-MM): the last day of
+ * the month after it. Sales, lets and certificates run to the month before today's, so Price
+ * Paid's latest month is `endMonth` (police data, published later, end a month earlier).
+ */
+export function todayForEndMonth(endMonth: string): string {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(endMonth)) throw new Error(`end month must be YYYY-MM, got ${endMonth}`);
+  return isoDay(firstDay(monthOf(endMonth) + 2) - 1);
+}
+
+/** YYYY-MM of the last complete month before `now` (UTC): the month before now's. */
+export function lastCompleteMonth(now: Date): string {
+  return ymStr(now.getUTCFullYear() * 12 + now.getUTCMonth() - 1);
+}
+
 /** `YYYYMM` as ONSPD writes dates of introduction and termination. */
 export function yyyymm(m: MonthIdx): string {
   return `${monthYear(m)}${String(monthNum(m)).padStart(2, '0')}`;

@@ -51,10 +51,10 @@ export const PostcodeSchema = z
     addresses: z.number().int().meta({ description: 'address-base addresses now at the postcode' }),
     property_types: MixSchema,
     tenures: MixSchema,
-    median_price_5y: ValueWithSample.meta({ description: 'median price of the matched sales of those homes in the 5 years to the build date' }),
-    sales_12m: z.number().int().meta({ description: 'matched sales of those homes in the 12 months to the build date' }),
+    median_price_5y: ValueWithSample.meta({ description: 'median price of the matched sales of those homes in the 5 years to Price Paid\'s as_of_month (sources)' }),
+    sales_12m: z.number().int().meta({ description: 'matched sales of those homes in the 12 months to Price Paid\'s as_of_month (sources)' }),
     designations: DesignationSharesSchema,
-    as_of_date: z.iso.date().meta({ description: 'the build date' }),
+    as_of_date: z.iso.date().meta({ description: 'the latest as-of date of its sources (each source\'s windows end at its own as_of_month); the build date when none is dated' }),
     sources: z.array(SourceAsOfSchema),
   })
   .meta({ id: 'Postcode' });
@@ -105,7 +105,7 @@ export const AreaSchema = z
       booked_nights: z.number().nullable().meta({ description: 'the sample behind adr and occupancy' }),
     }).nullable().meta({ description: 'null where no listing lies in the area' }),
     designations: DesignationSharesSchema,
-    as_of_date: z.iso.date(),
+    as_of_date: z.iso.date().meta({ description: 'the latest as-of date of its sources (each source\'s windows end at its own as_of_month); the build date when none is dated' }),
     sources: z.array(SourceAsOfSchema),
   })
   .meta({ id: 'Area' });

@@ -47,7 +47,7 @@ export const FloodRiskSchema = z
     }).nullable().meta({ description: 'for a postcode: the share of its addresses by highest flood zone; null otherwise' }),
     layer: LayerSchema,
     coverage: CoverageSchema,
-    as_of_date: z.iso.date().meta({ description: 'the build date: features in force then' }),
+    as_of_date: z.iso.date().meta({ description: 'the planning layer\'s as-of (its latest full date, not after the build date): features in force then, the same as on the build date' }),
   })
   .meta({ id: 'FloodRisk' });
 
@@ -66,6 +66,6 @@ export const PlanningConstraintsSchema = z
     })).meta({ description: 'every feature in force containing the place, by dataset; empty when none' }),
     layers: z.array(LayerSchema).meta({ description: 'every layer the build loaded, so an empty answer says what was looked at' }),
     coverage: CoverageSchema.meta({ description: 'an empty list outside England means no layer was published there, not no designation' }),
-    as_of_date: z.iso.date(),
+    as_of_date: z.iso.date().meta({ description: 'the planning layer\'s as-of (its latest full date, not after the build date): features in force then, the same as on the build date' }),
   })
   .meta({ id: 'PlanningConstraints' });

@@ -7,6 +7,7 @@ export const SourceAsOfSchema = z
   .object({
     name: z.string().meta({ description: 'the source as the build manifest names it, e.g. price_paid, epc, onspd' }),
     as_of: z.string().nullable().meta({ description: 'the latest date its loaded files cover (YYYY-MM-DD); null when the files do not say' }),
+    as_of_month: z.string().nullable().meta({ description: 'YYYY-MM: its latest complete month, where every window over it ("12 months", "24 months") ends, never the build date (docs/api.md, Windows and as-of); null when the files do not say' }),
   })
   .meta({ id: 'SourceAsOf' });
 
@@ -62,7 +63,7 @@ export const PropertyEpcSchema = z
     postcode: z.string().nullable(),
     count: z.number().int(),
     certificates: z.array(CertificateSchema).meta({ description: 'newest lodgement first' }),
-    as_of_date: z.iso.date().meta({ description: 'the build date, against which `expired` is judged' }),
+    as_of_date: z.iso.date().meta({ description: 'the certificates\' as-of date (their latest lodgement; the build date when none is dated), against which `expired` is judged' }),
     source: SourceAsOfSchema,
   })
   .meta({ id: 'PropertyEpc' });

@@ -7,7 +7,7 @@ const c = col;
 export const HMO_TABLES: TableContract[] = [
   {
     name: 'hmo_licences', sortKey: ['register', 'licence_reference'],
-    description: 'licences of the council HMO registers (no licence holder or manager names), matched to UPRNs, current, pending or expired on the build date',
+    description: 'licences of the council HMO registers (no licence holder or manager names), matched to UPRNs, current, pending or expired on the register\'s as-of date',
     columns: [
       c('licence_reference', 'VARCHAR', '', 'register Case Number / Licence number', 'the council\'s licence reference'),
       c('register', 'VARCHAR', '', 'source file', 'the register file it comes from, relative to the sources folder'),
@@ -22,7 +22,7 @@ export const HMO_TABLES: TableContract[] = [
       c('storeys', 'INTEGER', 'storeys', 'register Number of Storeys', 'null where the register has no such column'),
       c('valid_from', 'DATE', 'ISO date', 'register', 'licence start (as published, typos included)'),
       c('valid_to', 'DATE', 'ISO date', 'register', 'licence end'),
-      c('status', 'VARCHAR', '', 'derived', 'on the build date: expired when valid_to is before it, pending when valid_from is after it, else current; null when a date is missing'),
+      c('status', 'VARCHAR', '', 'derived', 'on the register\'s as-of date (register_as_of; the build date without one): expired when valid_to is before it, pending when valid_from is after it, else current; null when a date is missing'),
       c('lat', 'DOUBLE', 'WGS84 degrees', 'matched UPRN, else postcode', 'null when neither is known'),
       c('lng', 'DOUBLE', 'WGS84 degrees', 'as lat', ''),
       c('position_source', 'VARCHAR', '', 'derived', 'uprn or postcode; null when unplaced'),

@@ -1,4 +1,3 @@
-import { monthNo } from '../months.ts';
 import { col, type ColumnContract, type TableContract } from './contract.ts';
 
 /**
@@ -16,13 +15,9 @@ export const MIN_SALES_12M = 10;
 export const MIN_LETS = 10;
 /** Fewer comparable sales than this: no yield for the area and bedroom count. */
 export const MIN_YIELD_SALES = 5;
-/** The index's base month (= 100), UK HPI's reference month; the build month when outside the data. */
+/** The index's base month (= 100), UK HPI's reference month; the index's last month when outside the data. */
 export const INDEX_BASE_MONTH = '2023-01';
 
-/** Month number (year × 12 + month − 1) of the build. */
-export function buildMonthNo(today: string): number {
-  return monthNo(today.slice(0, 7));
-}
 
 const c = col;
 const LEVEL = 'country, district (local authority GSS code), outcode or sector';
@@ -44,9 +39,9 @@ export const MARKET_TABLES: TableContract[] = [
     columns: [
       c('area_level', 'VARCHAR', '', 'derived', 'country, district, outcode or sector'),
       c('area_code', 'VARCHAR', '', 'addresses', `the area: ${LEVEL}`),
-      c('month', 'VARCHAR', 'YYYY-MM', 'derived', 'from the first sale of the build to the build month'),
+      c('month', 'VARCHAR', 'YYYY-MM', 'derived', 'from the first sale of the build to Price Paid\'s latest month (its as-of, not the build date)'),
       c('parent_code', 'VARCHAR', '', 'derived', 'the area this one is shrunk towards (sector → outcode → district → country)'),
-      c('index', 'DOUBLE', `${INDEX_BASE_MONTH} = 100`, 'Price Paid repeat sales', 'regularised repeat-sales index (docs/marts.md); the build month when the data do not reach the base month'),
+      c('index', 'DOUBLE', `${INDEX_BASE_MONTH} = 100`, 'Price Paid repeat sales', 'regularised repeat-sales index (docs/marts.md); the last month when the data do not reach the base month'),
       c('sales_count', 'INTEGER', '', 'Price Paid, matched', 'sales in the area that month (all categories)'),
       c('median_price', 'DOUBLE', 'GBP', 'Price Paid, matched', 'median price of those sales; null when none'),
       c('sales_12m', 'INTEGER', '', 'Price Paid, matched', 'sales in the 12 months to the month'),
@@ -60,12 +55,12 @@ export const MARKET_TABLES: TableContract[] = [
   },
   {
     name: 'price_growth', sortKey: ['area_level', 'area_code'],
-    description: 'index growth over 1, 3, 5 and 10 years to the build month, by area',
+    description: 'index growth over 1, 3, 5 and 10 years to Price Paid\'s latest month, by area',
     columns: [
       c('area_level', 'VARCHAR', '', 'derived', 'country, district, outcode or sector'),
       c('area_code', 'VARCHAR', '', 'addresses', `the area: ${LEVEL}`),
       c('parent_code', 'VARCHAR', '', 'derived', 'the parent area of the index'),
-      c('as_of_month', 'VARCHAR', 'YYYY-MM', 'derived', 'the build month'),
+      c('as_of_month', 'VARCHAR', 'YYYY-MM', 'derived', 'Price Paid\'s latest month in the build (its as-of), where every window ends'),
       c('index', 'DOUBLE', `${INDEX_BASE_MONTH} = 100`, 'price_index_monthly', 'index at as_of_month'),
       c('growth_1y', 'DOUBLE', 'fraction', 'price_index_monthly', 'index change over 12 months; null when the index is shorter'),
       c('growth_3y', 'DOUBLE', 'fraction', 'price_index_monthly', 'over 36 months'),
@@ -96,7 +91,7 @@ export const MARKET_TABLES: TableContract[] = [
   },
   {
     name: 'price_per_sqft', sortKey: ['area_level', 'area_code', 'property_type', 'segment'],
-    description: '£ per sq ft of standard sales in the last 24 months (prices brought to the build month) with an EPC floor area',
+    description: '£ per sq ft of standard sales in the last 24 months (prices brought to the index\'s last month) with an EPC floor area',
     columns: [
       c('area_level', 'VARCHAR', '', 'derived', 'district, outcode or sector'),
       c('area_code', 'VARCHAR', '', 'addresses', 'local authority GSS code, outcode or sector'),

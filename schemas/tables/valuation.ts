@@ -12,7 +12,7 @@ const c = col;
 export const VALUATION_TABLES: TableContract[] = [
   {
     name: 'rent_lets', sortKey: ['outcode', 'sector', 'postcode', 'let_date'],
-    description: 'lets (whole property or one room) agreed in the 24 months to the build date, one row per let, with a position',
+    description: 'lets (whole property or one room) agreed in the 24 months to the end of the rental evidence\'s latest month, one row per let, with a position',
     columns: [
       c('evidence_id', 'VARCHAR', '', 'rental evidence', 'the let'),
       c('let_date', 'DATE', 'ISO date', 'rental evidence', 'date the let was agreed'),
@@ -31,12 +31,12 @@ export const VALUATION_TABLES: TableContract[] = [
   },
   {
     name: 'sqft_sales', sortKey: ['kind', 'lat', 'lng'],
-    description: 'standard sales of the 36 months to the build date of homes with an EPC floor area: price brought to the build month, £ per sq ft, new build or resale, position',
+    description: 'standard sales of the 36 months to the end of Price Paid\'s latest month of homes with an EPC floor area: price brought to the index\'s last month, £ per sq ft, new build or resale, position',
     columns: [
       c('uprn', 'BIGINT', '', 'sales', ''),
       c('date', 'DATE', 'ISO date', 'Price Paid', 'date of transfer'),
       c('price', 'BIGINT', 'GBP', 'Price Paid', 'price paid'),
-      c('price_now', 'DOUBLE', 'GBP', 'Price Paid × price_index_monthly', 'price brought to the build month by the outcode index (the country\'s where the outcode has none)'),
+      c('price_now', 'DOUBLE', 'GBP', 'Price Paid × price_index_monthly', 'price brought to the index\'s last month by the outcode index (the country\'s where the outcode has none)'),
       c('new_build', 'BOOLEAN', '', 'Price Paid', 'sold as a new build'),
       c('property_type', 'VARCHAR', '', 'properties', 'Detached, Semi-Detached, Terraced or Flat'),
       c('kind', 'VARCHAR', '', 'derived', 'flat (property_type Flat) or house'),

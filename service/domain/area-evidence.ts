@@ -37,9 +37,12 @@ export function chooseArea<R>(chain: readonly AreaFigure<R>[], enough: (row: R) 
   return any ? pick(any, false) : undefined;
 }
 
-/** The dates of lets agreed in the 24 months to `today` (YYYY-MM-DD), as mart_rent_lets selects them. */
-export function letsPeriod(today: string): { from: string; to: string } {
-  const d = new Date(`${today}T00:00:00Z`);
+/**
+ * The dates of lets agreed in the 24 months to `end` (YYYY-MM-DD: the last day of the rental
+ * evidence's latest month, where its windows end), as mart_rent_lets selects them.
+ */
+export function letsPeriod(end: string): { from: string; to: string } {
+  const d = new Date(`${end}T00:00:00Z`);
   const from = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 24, d.getUTCDate() + 1));
-  return { from: from.toISOString().slice(0, 10), to: today };
+  return { from: from.toISOString().slice(0, 10), to: end };
 }

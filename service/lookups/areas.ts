@@ -1,6 +1,6 @@
 import type { BuildInfo } from '../build/source.ts';
 import { pickIndexLevel, share, type IndexLevel } from '../domain/lookups.ts';
-import { sourceAsOf, type LookupTables } from './tables.ts';
+import { sourceAsOfEntry, type LookupTables } from './tables.ts';
 
 /** Helpers the postcode, area, trends and flood endpoints share: counts and mixes of an area, its index chain. */
 
@@ -62,7 +62,13 @@ export function chosenIndex(chain: Row[]) {
 /** The as-of dates of those of `names` the build loaded (the sources a place's statistics come from). */
 export function placeSources(build: BuildInfo, names: readonly string[]) {
   const loaded = new Set((Array.isArray(build.manifest.sources) ? (build.manifest.sources as { name?: unknown }[]) : []).map((s) => String(s.name)));
-  return names.filter((n) => loaded.has(n)).map((name) => ({ name, as_of: sourceAsOf(build, name) }));
+  return names.filter((n) => loaded.has(n)).map((name) => sourceAsOfEntry(build, name));
+}
+
+/** The latest as-of date of a place's sources (`placeSources`): the answer's as-of; `fallback` (the build date) when none is dated. */
+export function latestAsOf(sources: readonly { as_of: string | null }[], fallback: string): string {
+  const dated = sources.map((s) => s.as_of).filter((d): d is string => d !== null && /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
+  return dated.at(-1) ?? fallback;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
 import { KeyedRows } from './keyed.ts';
 import { RowsByNumber, RowsByText } from './packed-rows.ts';
+import { lastDayOf } from '../../schemas/months.ts';
 
 /**
  * The in-memory tables the lookup endpoints read (service/store/sql/lookup_*_table.sql), made
@@ -25,7 +26,7 @@ export interface LookupTables {
   postcodes: RowsByText | null;
   /** Monthly median price and sales of each property type by area, keyed "level:code:type" (where `has` has 'sales'). */
   typeMonths: RowsByText | null;
-  /** The build date (YYYY-MM-DD): the day the sources were read, "today" for every statistic. */
+  /** The build date (YYYY-MM-DD): the day the sources were read; no window ends on it (`windowEndDate`). */
   buildDate: string;
   /** The latest month of Price Paid the statistics run to (YYYY-MM), where the build has price_growth. */
   salesMonth: string | null;
@@ -72,7 +73,7 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   if (epc) has.add('epc');
   const postcodes = t.has('postcodes') ? await RowsByText.load(store, 'lookup_postcode_rows', 'postcode', { unique: true }) : null;
   if (t.has('sales') && t.has('properties') && t.has('addresses') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
-    await store.exec('lookup_area_counts_table', [date]);
+    await store.exec('lookup_area_counts_table', [windowEndDate(build, 'price_paid')]);
     await store.exec('lookup_area_counts_index');
     await store.exec('lookup_area_mix_table');
     rows.counts = await KeyedRows.load(store, 'lookup_area_counts');
@@ -104,6 +105,41 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
   const month = t.has('price_growth') ? (await store.query('lookup_sales_month'))[0]?.month : null;
   return { store, has, rows, sales, epc, postcodes, typeMonths, buildDate: date, salesMonth: month == null ? null : String(month), laNames };
+}
+
+/**
+ * Where the windows over a source end (YYYY-MM-DD): the last day of its as-of month, as the ETL
+ * ended them (etl/pipeline/source-as-of.ts); the build date where the build has no dated row of it.
+ */
+export function windowEndDate(build: BuildInfo, name: string): string {
+  const month = sourceAsOfMonth(build, name);
+  return month === null ? buildDate(build) : lastDayOf(month);
+}
+
+/**
+ * A source's latest complete month in the build (YYYY-MM), where its windows end: the manifest's
+ * `source_as_of` (how the ETL decided it); for an older build, the month of its files' latest
+ * full date. Null when none of its rows is dated.
+ */
+export function sourceAsOfMonth(build: BuildInfo, name: string): string | null {
+  const decided = (build.manifest.source_as_of as Record<string, { month?: unknown }> | undefined)?.[name];
+  if (decided && (typeof decided.month === 'string' || decided.month === null)) return decided.month;
+  const d = sourceAsOf(build, name);
+  return d !== null && /^\d{4}-\d{2}/.test(d) ? d.slice(0, 7) : null;
+}
+
+/**
+ * The date the planning features are in force on: the planning layer's as-of (its latest full
+ * date not after the build date, as the spatial-flags stage took it); the build date without one.
+ */
+export function planningAsOfDate(build: BuildInfo): string {
+  const d = sourceAsOf(build, 'planning');
+  return d !== null && /^\d{4}-\d{2}-\d{2}$/.test(d) ? d : buildDate(build);
+}
+
+/** A source's as-of as answers list it: its latest date and the month its windows end in. */
+export function sourceAsOfEntry(build: BuildInfo, name: string): { name: string; as_of: string | null; as_of_month: string | null } {
+  return { name, as_of: sourceAsOf(build, name), as_of_month: sourceAsOfMonth(build, name) };
 }
 
 /** The latest as-of date of a source's files in the build (null when none says). */

@@ -62,6 +62,8 @@ export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: 
       build_id: build?.id ?? null,
       build_created_at: typeof build?.manifest.created_at === 'string' ? build.manifest.created_at : null,
       sources: sources.map((s) => ({ name: s.name ?? null, as_of: s.as_of ?? null })),
+      // Each source's latest complete month, where its windows end, and how it was decided (etl/pipeline/source-as-of.ts); {} for an older build.
+      source_as_of: build?.manifest.source_as_of ?? {},
     });
   });
   router.add('GET', '/v1/openapi.json', (ctx) => {

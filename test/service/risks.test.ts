@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RisksSchema } from '../../schemas/api/risks.ts';
@@ -28,6 +28,7 @@ const greenUprn = { uprn: '' };
 const box = (lng: number, lat: number, d: number) => [[[lng - d, lat - d], [lng + d, lat - d], [lng + d, lat + d], [lng - d, lat + d], [lng - d, lat - d]]];
 
 /** The generator's truth: uprn, postcode, country (E, W, S) and flags of every home. */
+let regionDir = '';
 let truthHomes: { uprn: string; postcode: string; country: string; flood_zone: number; conservation_area: boolean; article_4: boolean }[] = [];
 function readTruth(dir: string): typeof truthHomes {
   const [header, ...lines] = readFileSync(join(dir, 'truth', 'properties.csv'), 'utf8').trim().split('\n');
@@ -80,6 +81,7 @@ const get = (uprn: string, k = key) => call(s.base, 'GET', `/v1/risks/${uprn}`, 
 
 beforeAll(async () => {
   const region = await synthRegion(ADDRESSES, SEED);
+  regionDir = region;
   addLayers(region);
   truthHomes = readTruth(region);
   s = await startTestServer();
@@ -197,7 +199,14 @@ describe('GET /v1/risks/{uprn}', () => {
       planning: latest((p, n) => n === 'planning' && !p.includes('flood-risk-zone')),
       energy: latest((_, n) => n === 'epc'),
     });
-    expect(r.json.as_of.planning).toBe('2016-02-25'); // the Article 4 layer's latest start date (the listed outline's is 1972)
+    // A layer's as-of is its latest full date of any kind (entry, start or end) not after the build
+    // date 2025-10-01, read here from the GeoJSON files themselves.
+    const planningFiles = readdirSync(join(regionDir, 'planning')).filter((f) => f.endsWith('.geojson') && !f.includes('flood-risk-zone'));
+    const dates = planningFiles.flatMap((f) => {
+      const doc = JSON.parse(readFileSync(join(regionDir, 'planning', f), 'utf8')) as { features?: { properties: Record<string, unknown> }[]; properties?: Record<string, unknown> };
+      return (doc.features ?? [{ properties: doc.properties! }]).flatMap((x) => ['entry-date', 'start-date', 'end-date'].map((k) => x.properties[k]));
+    }).filter((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d) && d <= '2025-10-01').sort();
+    expect(r.json.as_of.planning).toBe(dates.at(-1));
     expect(r.json.as_of.energy).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(r.json.build_id).toBe(manifest.build_id);
   });

@@ -1,7 +1,7 @@
 import { AreaCodeParamsSchema, AreaSchema } from '../../../schemas/api/places.ts';
 import { canonicalSector } from '../../../schemas/api/location.ts';
 import {
-  areaCounts, areaMixes, chosenIndex, designationShares, growthChain, num, placeSources, str, type AreaLevel,
+  areaCounts, areaMixes, chosenIndex, designationShares, growthChain, latestAsOf, num, placeSources, str, type AreaLevel,
 } from '../../lookups/areas.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
@@ -53,6 +53,7 @@ export default defineRoute({
     const lat = num(counts.lat);
     const lng = num(counts.lng);
     const s = str12[0];
+    const sources = placeSources(build, ['addressbase', 'epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']);
     return {
       code: area.code,
       level: area.level,
@@ -98,8 +99,8 @@ export default defineRoute({
           }
         : null,
       designations: designationShares(counts),
-      as_of_date: t.buildDate,
-      sources: placeSources(build, ['addressbase', 'epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']),
+      as_of_date: latestAsOf(sources, t.buildDate),
+      sources,
     };
   },
 });

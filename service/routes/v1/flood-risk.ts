@@ -6,6 +6,7 @@ import { postcodeRow } from '../../location/resolve.ts';
 import { placeOrNotFound } from '../place.ts';
 import { pointCoverage } from '../../location/point-country.ts';
 import { areaCounts, str } from '../../lookups/areas.ts';
+import { planningAsOfDate } from '../../lookups/tables.ts';
 import { floodZone, planningLayers } from '../../lookups/planning.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -66,7 +67,7 @@ export default defineRoute({
       postcode_addresses: postcodeAddresses,
       layer: planningLayers(build, idx!, FLOOD)[0] ?? { dataset: FLOOD, as_of: null, latest_entry_date: null, features: 0 },
       coverage,
-      as_of_date: t.buildDate,
+      as_of_date: planningAsOfDate(build),
     };
   },
 });

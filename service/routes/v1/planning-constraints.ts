@@ -5,7 +5,7 @@ import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { pointCoverage } from '../../location/point-country.ts';
 import { str } from '../../lookups/areas.ts';
 import { featureId, planningLayers } from '../../lookups/planning.ts';
-import { buildDate } from '../../lookups/tables.ts';
+import { planningAsOfDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
@@ -49,7 +49,7 @@ export default defineRoute({
       coverage: place.kind === 'uprn'
         ? planningCoverage(str((await data.records.get()).get(place.uprn!)?.country))
         : pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!),
-      as_of_date: buildDate(build),
+      as_of_date: planningAsOfDate(build),
     };
   },
 });

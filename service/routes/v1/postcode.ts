@@ -1,6 +1,6 @@
 import { PostcodeParamsSchema, PostcodeSchema } from '../../../schemas/api/places.ts';
 import { normalisePostcode } from '../../../schemas/address-normalise.ts';
-import { areaCounts, areaMixes, designationShares, num, placeSources, str } from '../../lookups/areas.ts';
+import { areaCounts, areaMixes, designationShares, latestAsOf, num, placeSources, str } from '../../lookups/areas.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -32,6 +32,7 @@ export default defineRoute({
     const la = str(row.la_code);
     const lat = num(row.lat);
     const lng = num(row.lng);
+    const sources = placeSources(build, ['onspd', 'codepoint', 'addressbase', 'price_paid', 'planning']);
     return {
       postcode,
       location: lat === null || lng === null ? null : { lat, lng },
@@ -48,8 +49,8 @@ export default defineRoute({
       median_price_5y: { value: num(row.median_price_5y), sample_size: Number(row.sales_5y ?? 0) },
       sales_12m: Number(counts?.sales_12m ?? 0),
       designations: designationShares(counts),
-      as_of_date: t.buildDate,
-      sources: placeSources(build, ['onspd', 'codepoint', 'addressbase', 'price_paid', 'planning']),
+      as_of_date: latestAsOf(sources, t.buildDate),
+      sources,
     };
   },
 });

@@ -5,7 +5,7 @@ import { monthText } from '../../../schemas/months.ts';
 import { topK } from '../../domain/top-k.ts';
 import { placeOrNotFound } from '../place.ts';
 import { COMP_TYPES } from '../../lookups/comparables.ts';
-import { sourceAsOf } from '../../lookups/tables.ts';
+import { sourceAsOfEntry } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -118,7 +118,7 @@ export default defineRoute({
       total_pages: page.totalPages,
       comparables,
       price_today_month: idx.indexMonth === null ? null : monthText(idx.indexMonth),
-      source: { name: 'price_paid', as_of: sourceAsOf(build, 'price_paid') },
+      source: sourceAsOfEntry(build, 'price_paid'),
     };
   },
 });

@@ -3,7 +3,7 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { PropertyEpcSchema } from '../../../schemas/api/property-history.ts';
 import { EPC_RATINGS, type EpcRating } from '../../../schemas/api/risks.ts';
 import { certificateExpiry, SQFT_PER_M2 } from '../../domain/lookups.ts';
-import { sourceAsOf } from '../../lookups/tables.ts';
+import { sourceAsOf, sourceAsOfEntry } from '../../lookups/tables.ts';
 import { SCOTLAND } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
@@ -36,6 +36,10 @@ export default defineRoute({
     const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
     const rows = tables.epc!.get(uprn);
+    // Expiry is judged on the certificates' as-of (their latest lodgement), not the build date:
+    // a build made a year later answers the same (docs/api.md, Windows and as-of).
+    const source = record.country === SCOTLAND ? 'epc_scotland' : 'epc';
+    const asOf = sourceAsOf(build, source) ?? tables.buildDate;
     const certificates = rows.map((r) => {
       const lodged = str(r.lodgement_date);
       const expires = lodged === null ? null : certificateExpiry(lodged);
@@ -44,7 +48,7 @@ export default defineRoute({
         certificate_id: String(r.certificate_id),
         lodged,
         expires,
-        expired: expires === null ? null : expires <= tables.buildDate,
+        expired: expires === null ? null : expires <= asOf,
         current_rating: rating(r.current_energy_rating),
         potential_rating: rating(r.potential_energy_rating),
         current_efficiency: int(r.current_energy_efficiency),
@@ -59,15 +63,14 @@ export default defineRoute({
         occupancy: str(r.tenure),
       };
     });
-    const source = record.country === SCOTLAND ? 'epc_scotland' : 'epc';
     return {
       uprn,
       address: String(record.address),
       postcode: str(record.postcode),
       count: certificates.length,
       certificates,
-      as_of_date: tables.buildDate,
-      source: { name: source, as_of: sourceAsOf(build, source) },
+      as_of_date: asOf,
+      source: sourceAsOfEntry(build, source),
     };
   },
 });

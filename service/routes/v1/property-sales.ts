@@ -4,7 +4,7 @@ import { PropertySalesSchema } from '../../../schemas/api/property-history.ts';
 import { priceToday } from '../../domain/lookups.ts';
 import { PPD_TENURE_NAMES, PPD_TYPE_NAMES } from '../../../schemas/property-types.ts';
 import { monthText } from '../../../schemas/months.ts';
-import { sourceAsOf } from '../../lookups/tables.ts';
+import { sourceAsOfEntry } from '../../lookups/tables.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
@@ -60,7 +60,7 @@ export default defineRoute({
       sales,
       price_today_month: hasIndex ? monthText(valuer.asOfMonth) : null,
       price_today_method: 'price × the local repeat-sales index at price_today_month ÷ its level in the month of the sale (most local of sector, outcode, district, country with enough sales)',
-      source: { name: 'price_paid', as_of: sourceAsOf(build, 'price_paid') },
+      source: sourceAsOfEntry(build, 'price_paid'),
     };
   },
 });

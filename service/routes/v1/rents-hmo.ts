@@ -2,6 +2,7 @@ import { toLocation } from '../../../schemas/api/location.ts';
 import { AREA_RENTS_LOCATION, HmoRentsQuerySchema, HmoRentsSchema } from '../../../schemas/api/rents.ts';
 import { MIN_LETS } from '../../../schemas/tables/market.ts';
 import { chooseArea, letsPeriod } from '../../domain/area-evidence.ts';
+import { windowEndDate } from '../../lookups/tables.ts';
 import { num } from '../../lookups/areas.ts';
 import { askedArea, figureChain, type RentLevel } from '../../lookups/area-rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
@@ -16,7 +17,7 @@ export default defineRoute({
   summary: 'Area room rents',
   description:
     'Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a ' +
-    `local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the build. An area with fewer than ${MIN_LETS} room lets ` +
+    `local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the rental evidence's latest month (\`period\`). An area with fewer than ${MIN_LETS} room lets ` +
     'answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority\'s ONS "Room" figures, said in `source`. ' +
     'Room types and bills are null: the rental evidence records neither. docs/valuation.md.',
   tag: 'Rents',
@@ -25,7 +26,7 @@ export default defineRoute({
   response: HmoRentsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, data }) => {
+  handler: async ({ query, data, build }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /rents/hmo'));
     if (!t.has.has('room_rents')) notServedYet('GET /rents/hmo')();
     const place = await placeOrNotFound(toLocation(query, AREA_RENTS_LOCATION), data);
@@ -57,7 +58,7 @@ export default defineRoute({
       note,
       by_room_type: null,
       bills_included_share: null,
-      period: letsPeriod(t.buildDate),
+      period: letsPeriod(windowEndDate(build, 'rental_evidence')),
       currency: 'GBP' as const,
     };
   },

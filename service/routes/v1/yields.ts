@@ -2,6 +2,7 @@ import { AREA_RENTS_LOCATION, YieldsQuerySchema, YieldsSchema } from '../../../s
 import { letsPeriod } from '../../domain/area-evidence.ts';
 import { monthNo, monthText } from '../../../schemas/months.ts';
 import { bedroomGroup, MAX_BEDROOM_GROUP } from '../../domain/rents.ts';
+import { windowEndDate } from '../../lookups/tables.ts';
 import { num, str } from '../../lookups/areas.ts';
 import { askedArea, chooseFrom, type RentLevel } from '../../lookups/area-rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
@@ -20,7 +21,7 @@ export default defineRoute({
   summary: 'Gross yields by area and bedrooms',
   description:
     'Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: ' +
-    'median monthly rent (whole-property lets of the 24 months to the build) × 12 ÷ median price (standard sales of the last 24 months with as many ' +
+    'median monthly rent (whole-property lets of the 24 months to the rental evidence\'s latest month) × 12 ÷ median price (standard sales of the last 24 months with as many ' +
     'bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area\'s and names it; ' +
     'an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation.md.',
   tag: 'Rents',
@@ -29,7 +30,7 @@ export default defineRoute({
   response: YieldsSchema,
   needsBuild: true,
   mayNotFind: true,
-  handler: async ({ query, data }) => {
+  handler: async ({ query, data, build }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /yields'));
     if (!t.has.has('area_stats') || t.salesMonth === null) notServedYet('GET /yields')();
     const place = await placeOrNotFound(toLocation(query, AREA_RENTS_LOCATION), data);
@@ -73,7 +74,7 @@ export default defineRoute({
     return {
       area,
       by_bedrooms,
-      rents_period: letsPeriod(t.buildDate),
+      rents_period: letsPeriod(windowEndDate(build, 'rental_evidence')),
       sales_period: { from: monthText(last - 23), to: monthText(last) },
       currency: 'GBP' as const,
     };

@@ -1,7 +1,8 @@
 -- lookup_area_counts_table: per postcode, sector, outcode and local authority (district): the
 -- address-base addresses now there, how many of them have flood flags (located UPRNs; the flags
 -- are null without coordinates), how many lie in each flood zone, a conservation area or an
--- Article 4 area, and the matched sales of those homes in the 12 months to the build date ($1);
+-- Article 4 area, and the matched sales of those homes in the 12 months to the end of Price Paid's latest month
+-- ($1, where its windows end, never the build date);
 -- the mean position of the located addresses, their most common country and post town.
 -- Made in memory when the build opens; keyed "level:code".
 CREATE TABLE lk_area_counts AS

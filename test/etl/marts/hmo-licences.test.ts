@@ -84,7 +84,7 @@ describe('hmo_licences (6,000 addresses, seed 11)', () => {
 });
 
 describe.skipIf(!hasRaw('hmo/oxford_2018') || !hasRaw('hmo/sheffield_2025-10'))('hmo_licences from the real Oxford and Sheffield registers', () => {
-  it('publishes 3,211 Oxford and 1,106 Sheffield licences (not the 16 exemptions); none matched or placed: the samples have no address base or postcode points for either city', async () => {
+  it('publishes 3,211 Oxford and 1,106 Sheffield licences (not the 16 exemptions); status on each register\'s as-of; none matched or placed: the samples have no address base or postcode points for either city', async () => {
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();
     const { files } = await discoverSources(RAW_DIR);
@@ -97,10 +97,14 @@ describe.skipIf(!hasRaw('hmo/oxford_2018') || !hasRaw('hmo/sheffield_2025-10'))(
     await hmoLicencesStage.run(ctx);
     const rows = await queryRows(conn, `SELECT split_part(register, '/', 2) AS register, status, count(*)::INTEGER AS n, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed
                                         FROM hmo_licences GROUP BY ALL ORDER BY ALL`);
-    // Counted independently with Python's csv module: Oxford's last expiry is in 2021; of
-    // Sheffield's 1,106, 1,080 run over 2025-10-01 and 26 were issued to start after it.
+    // Status on each register's as-of (its latest licence start not after the build date), counted
+    // independently with Python's csv module: Oxford's is 2018-12-18, when 2,012 had expired, 1,198
+    // ran and one (starting in 3017, a typo) had not begun; Sheffield's is 2025-10-01: of its 1,106,
+    // 1,080 run over it and 26 were issued to start after it.
     expect(rows).toEqual([
-      { register: 'oxford_2018', status: 'expired', n: 3211, matched: 0, placed: 0 },
+      { register: 'oxford_2018', status: 'current', n: 1198, matched: 0, placed: 0 },
+      { register: 'oxford_2018', status: 'expired', n: 2012, matched: 0, placed: 0 },
+      { register: 'oxford_2018', status: 'pending', n: 1, matched: 0, placed: 0 },
       { register: 'sheffield_2025-10', status: 'current', n: 1080, matched: 0, placed: 0 },
       { register: 'sheffield_2025-10', status: 'pending', n: 26, matched: 0, placed: 0 },
     ]);
@@ -108,7 +112,7 @@ describe.skipIf(!hasRaw('hmo/oxford_2018') || !hasRaw('hmo/sheffield_2025-10'))(
       ['hmo-simplified-register.csv', 3211, 0], ['hmo-temporary-exemptions-register.csv', 16, 0], ['hmo_licences_issued_to_2025-10-01.csv', 1106, 0],
     ]);
     expect(ctx.matchRates).toEqual({ hmo_licences_matched_share: 0 });
-    expect(ctx.quality.hmo_licences).toEqual({ licences: 4317, exemptions_not_published: 16, matched: 0, placed: 0, current: 1080, pending: 26,
+    expect(ctx.quality.hmo_licences).toEqual({ licences: 4317, exemptions_not_published: 16, matched: 0, placed: 0, current: 2278, pending: 27,
       unmatched_by_reason: { no_postcode_candidates: 4317 } });
     conn.closeSync();
   });

@@ -8,7 +8,7 @@ import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { MARKET_STAGES, STAGES } from '../../../etl/pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../../../schemas/tables/index.ts';
 import {
-  INDEX_BASE_MONTH, MARKET_TABLES, buildMonthNo, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
+  INDEX_BASE_MONTH, MARKET_TABLES, MIN_LETS, MIN_REPEAT_PAIRS, MIN_SALES_12M, MIN_YIELD_SALES,
 } from '../../../schemas/tables/market.ts';
 import { solveAreaIndexes } from '../../../etl/stages/40-marts/10-price-index/area-index.ts';
 import { toIndex } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
@@ -38,16 +38,21 @@ describe('market marts on a staged synthetic region', () => {
     }
   });
 
-  it('index: 100 at the base month for every area; months from the first sale to the build month', async () => {
+  it('the region\'s sales and lets end in 2025-08: every window ends there, not at the build date (2025-10-01)', async () => {
+    expect((await one(`SELECT strftime(max(date), '%Y-%m') AS m FROM sales WHERE date <= DATE '2025-10-01'`)).m).toBe('2025-08');
+    expect((await one(`SELECT strftime(max(let_date::DATE), '%Y-%m') AS m FROM stg_rental_evidence WHERE let_date::DATE <= DATE '2025-10-01'`)).m).toBe('2025-08');
+  });
+
+  it('index: 100 at the base month for every area; months from the first sale to Price Paid\'s latest month', async () => {
     const r = await one(`SELECT count(DISTINCT (area_level, area_code))::INT AS areas, count(*) FILTER (WHERE month = '${INDEX_BASE_MONTH}' AND index = 100)::INT AS at_base,
       min(month) AS first, max(month) AS last, (count(*) / count(DISTINCT (area_level, area_code)))::INT AS months_each FROM price_index_monthly`);
     expect(num(r.areas)).toBeGreaterThan(20);
     expect(r.at_base).toBe(r.areas);
-    expect(r.last).toBe('2025-10');
+    expect(r.last).toBe('2025-08');
     const first = await one(`SELECT strftime(min(date), '%Y-%m') AS m FROM sales`);
     expect(r.first).toBe(first.m);
     const [fy, fm] = String(r.first).split('-').map(Number);
-    expect(r.months_each).toBe((2025 - fy!) * 12 + 10 - fm! + 1);
+    expect(r.months_each).toBe((2025 - fy!) * 12 + 8 - fm! + 1);
     const per = await one(`SELECT count(DISTINCT n)::INT AS d FROM (SELECT count(*) AS n FROM price_index_monthly GROUP BY area_level, area_code)`);
     expect(per.d).toBe(1);
     expect((await one('SELECT count(*)::INT AS n FROM price_index_monthly WHERE index IS NULL OR NOT isfinite(index) OR index <= 0')).n).toBe(0);
@@ -69,7 +74,9 @@ describe('market marts on a staged synthetic region', () => {
     // the reference groups the path cells by a key per row and sums them in JS, so the two
     // agree to the last few bits of a double: areas, order, months and pairs exactly.
     const start = num((await one('SELECT min(month_no) AS m FROM mart_market_sales')).m);
-    const T = buildMonthNo(ctx.today) - start + 1;
+    // The index runs to Price Paid's latest month (not the build's): its last sale's month.
+    const last = num((await one(`SELECT max(year(date) * 12 + month(date) - 1) AS m FROM sales WHERE date <= DATE '2025-10-01'`)).m);
+    const T = last - start + 1;
     const { paths, pathCells } = await priceIndexReferenceInputs(q, start);
     expect(pathCells.length).toBeGreaterThan(20);
     const base = monthNo(INDEX_BASE_MONTH) - start;
@@ -123,13 +130,13 @@ describe('market marts on a staged synthetic region', () => {
     expect(num(mixed.no)).toBeGreaterThan(0);
   });
 
-  it('growth is the index ratio over 1, 3, 5 and 10 years to the build month', async () => {
+  it('growth is the index ratio over 1, 3, 5 and 10 years to Price Paid\'s latest month', async () => {
     const rows = await q(`SELECT g.*, p1.index AS i1, p10.index AS i10 FROM price_growth g
-      JOIN price_index_monthly p1 ON p1.area_level = g.area_level AND p1.area_code = g.area_code AND p1.month = '2024-10'
-      JOIN price_index_monthly p10 ON p10.area_level = g.area_level AND p10.area_code = g.area_code AND p10.month = '2015-10'`);
+      JOIN price_index_monthly p1 ON p1.area_level = g.area_level AND p1.area_code = g.area_code AND p1.month = '2024-08'
+      JOIN price_index_monthly p10 ON p10.area_level = g.area_level AND p10.area_code = g.area_code AND p10.month = '2015-08'`);
     expect(rows.length).toBe(num((await one('SELECT count(*) AS n FROM price_growth')).n));
     for (const r of rows) {
-      expect(r.as_of_month).toBe('2025-10');
+      expect(r.as_of_month).toBe('2025-08');
       expect(num(r.growth_1y)).toBeCloseTo(num(r.index) / num(r.i1) - 1, 3);
       expect(num(r.growth_10y)).toBeCloseTo(num(r.index) / num(r.i10) - 1, 3);
     }
@@ -144,7 +151,7 @@ describe('market marts on a staged synthetic region', () => {
     expect(new Set(kinds.map((k) => k.property_type))).toEqual(new Set(['All', 'Detached', 'Semi-Detached', 'Terraced', 'Flat']));
     expect(new Set(kinds.map((k) => k.segment))).toEqual(new Set(['all', 'new_build', 'resale']));
     const recent = await one(`SELECT count(*)::INT AS n FROM sales s JOIN properties p USING (uprn)
-      WHERE s.category = 'A' AND s.date >= DATE '2023-11-01' AND s.date <= DATE '2025-10-01' AND p.floor_area_sqft > 0 AND p.property_type IS NOT NULL AND p.la_code IS NOT NULL`);
+      WHERE s.category = 'A' AND s.date >= DATE '2023-09-01' AND s.date <= DATE '2025-08-31' AND p.floor_area_sqft > 0 AND p.property_type IS NOT NULL AND p.la_code IS NOT NULL`);
     const districts = await one(`SELECT sum(sales_count)::INT AS n FROM price_per_sqft WHERE area_level = 'district' AND property_type = 'All' AND segment = 'all'`);
     expect(districts.n).toBe(recent.n);
     const split = await one(`SELECT sum(sales_count) FILTER (WHERE segment = 'all')::INT AS a, sum(sales_count) FILTER (WHERE segment <> 'all')::INT AS b FROM price_per_sqft WHERE property_type = 'All'`);
@@ -167,7 +174,7 @@ describe('market marts on a staged synthetic region', () => {
     expect(counts.a).toBe(counts.b);
     const sample = await one(`SELECT postcode, sales_5y, median_price_5y, outcode, sector FROM postcodes WHERE sales_5y > 2 ORDER BY postcode LIMIT 1`);
     const direct = await one(`SELECT count(*)::INT AS n, median(price) AS m FROM sales JOIN addresses USING (uprn)
-      WHERE postcode = '${String(sample.postcode)}' AND date > DATE '2020-10-01' AND date <= DATE '2025-10-01'`);
+      WHERE postcode = '${String(sample.postcode)}' AND date > DATE '2020-08-31' AND date <= DATE '2025-08-31'`);
     expect(sample.sales_5y).toBe(direct.n);
     expect(num(sample.median_price_5y)).toBe(num(direct.m));
     expect(String(sample.postcode).startsWith(`${String(sample.sector)} `.slice(0, -1))).toBe(true);
@@ -190,7 +197,7 @@ describe('market marts on a staged synthetic region', () => {
       WHERE r.source = 'ons_district' AND (r.median_pcm <> o.median OR r.sample_size IS DISTINCT FROM o.count)`);
     expect(ons.n).toBe(0);
     const direct = await one(`SELECT count(*)::INT AS n, median(rent_pcm) AS m FROM stg_rental_evidence
-      WHERE let_type = 'whole' AND postcode LIKE 'BS1 %' AND least(bedrooms, 4) = 2 AND let_date::DATE > DATE '2023-10-01' AND let_date::DATE <= DATE '2025-10-01'`);
+      WHERE let_type = 'whole' AND postcode LIKE 'BS1 %' AND least(bedrooms, 4) = 2 AND let_date::DATE > DATE '2023-08-31' AND let_date::DATE <= DATE '2025-08-31'`);
     const bs1 = await one(`SELECT * FROM rents_area WHERE area_level = 'outcode' AND area_code = 'BS1' AND bedrooms = 2`);
     expect(bs1.evidence_count).toBe(direct.n);
     if (bs1.source === 'evidence') expect(num(bs1.median_pcm)).toBe(num(direct.m));
@@ -205,14 +212,17 @@ describe('market marts on a staged synthetic region', () => {
     const levels = await q(`SELECT area_level, prior_level FROM rents_area WHERE source = 'shrunk' GROUP BY ALL ORDER BY ALL`);
     for (const l of levels) expect({ sector: 'outcode', outcode: 'district', district: 'ons_district' }[String(l.area_level)]).toBe(l.prior_level);
     // A shrunk figure lies between the area's own median and the wider area's (computed here
-    // from the lets and the wider row, before the bedrooms guard, for rows the guard left alone).
+    // from the lets and the wider row, before the bedrooms guard, for rows the guard left alone,
+    // and whose wider row it left alone: a sector is shrunk toward its outcode's figure before
+    // the guard raises that to its smaller group's median, as BS7's 3-bed is in this region).
     const between = await one(`WITH own AS (
         SELECT sector AS code, least(bedrooms, 4) AS bedrooms, median(rent_pcm) AS m FROM mart_rent_lets WHERE let_type = 'whole' AND sector IS NOT NULL GROUP BY ALL)
       SELECT count(*)::INT AS n, count(*) FILTER (WHERE r.median_pcm < least(own.m, w.median_pcm) - 0.01 OR r.median_pcm > greatest(own.m, w.median_pcm) + 0.01)::INT AS outside
       FROM rents_area r JOIN own ON own.code = r.area_code AND own.bedrooms = r.bedrooms
       JOIN rents_area w ON w.area_level = 'outcode' AND w.area_code = split_part(r.area_code, ' ', 1) AND w.bedrooms = r.bedrooms
       WHERE r.area_level = 'sector' AND r.source = 'shrunk'
-        AND NOT EXISTS (SELECT 1 FROM rents_area x WHERE x.area_level = 'sector' AND x.area_code = r.area_code AND x.bedrooms = r.bedrooms - 1 AND x.median_pcm >= r.median_pcm - 0.01)`);
+        AND NOT EXISTS (SELECT 1 FROM rents_area x WHERE x.area_level = 'sector' AND x.area_code = r.area_code AND x.bedrooms = r.bedrooms - 1 AND x.median_pcm >= r.median_pcm - 0.01)
+        AND NOT EXISTS (SELECT 1 FROM rents_area v WHERE v.area_level = 'outcode' AND v.area_code = w.area_code AND v.bedrooms = w.bedrooms - 1 AND abs(v.median_pcm - w.median_pcm) < 0.01)`);
     expect(between.n).toBeGreaterThan(0);
     expect(between.outside).toBe(0);
     // Nowhere does a thin group rent for less than the next smaller one (or more than the next larger one).
@@ -229,7 +239,7 @@ describe('market marts on a staged synthetic region', () => {
   it('room rents: ordered percentiles, room lets only, ONS Room fallback', async () => {
     const bad = await one(`SELECT count(*)::INT AS n FROM rents_rooms WHERE NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)`);
     expect(bad.n).toBe(0);
-    const rooms = await one(`SELECT count(*)::INT AS n FROM stg_rental_evidence WHERE let_type = 'room' AND let_date::DATE > DATE '2023-10-01' AND let_date::DATE <= DATE '2025-10-01'`);
+    const rooms = await one(`SELECT count(*)::INT AS n FROM stg_rental_evidence WHERE let_type = 'room' AND let_date::DATE > DATE '2023-08-31' AND let_date::DATE <= DATE '2025-08-31'`);
     const la = await one(`SELECT sum(evidence_count)::INT AS n FROM rents_rooms WHERE area_level = 'sector'`);
     expect(la.n).toBe(rooms.n);
     const fallback = await one(`SELECT count(*)::INT AS n FROM rents_rooms r JOIN stg_ons_rents o ON o.area_code = r.la_code AND o.category = 'room'

@@ -5,7 +5,7 @@ import { solveAreaIndexes } from '../../../etl/stages/40-marts/10-price-index/ar
 import { toIndex } from '../../../etl/stages/40-marts/10-price-index/repeat-sales.ts';
 import { priceIndexStage } from '../../../etl/stages/40-marts/10-price-index/stage.ts';
 import { monthNo } from '../../../schemas/months.ts';
-import { INDEX_BASE_MONTH, buildMonthNo } from '../../../schemas/tables/market.ts';
+import { INDEX_BASE_MONTH } from '../../../schemas/tables/market.ts';
 import { priceIndexReferenceInputs } from '../../support/price-index-reference.ts';
 import { stagedContext } from '../../support/region.ts';
 
@@ -42,7 +42,9 @@ describe('price_index: the streamed solve against the in-memory reference', () =
 
   it('mart_index_series: the reference\'s areas, parents, months and pairs in its order, the index within 1e-9 relative', async () => {
     const start = num((await q('SELECT min(month_no) AS m FROM mart_market_sales'))[0]!.m);
-    const T = buildMonthNo(ctx.today) - start + 1;
+    // The index runs to Price Paid's latest month (not the build's): its last sale's month.
+    const last = num((await q(`SELECT max(year(date) * 12 + month(date) - 1) AS m FROM sales WHERE date <= DATE '2025-10-01'`))[0]!.m);
+    const T = last - start + 1;
     const base = monthNo(INDEX_BASE_MONTH) - start;
     const { paths, pathCells } = await priceIndexReferenceInputs(q, start);
     const ref = solveAreaIndexes(T, paths, pathCells);

@@ -1,4 +1,4 @@
--- mart_market_sales: matched sales up to the build date with the areas of their home and a
+-- mart_market_sales: matched sales up to the end of Price Paid's latest month ($window_end) with the areas of their home and a
 -- month number (year × 12 + month − 1), the input of every price mart.
 CREATE OR REPLACE TABLE mart_market_sales AS
 SELECT
@@ -16,4 +16,4 @@ SELECT
   a.country
 FROM sales s
 JOIN addresses a USING (uprn)
-WHERE s.price > 0 AND s.date <= $today::DATE
+WHERE s.price > 0 AND s.date <= $window_end::DATE

@@ -1,4 +1,4 @@
--- price_growth: each area's index at the latest month (the build's), growth over 1, 3, 5 and
+-- price_growth: each area's index at the latest month (Price Paid's latest, not the build's), growth over 1, 3, 5 and
 -- 10 years as fractions (null when the index does not reach back that far), and its sales in
 -- the last 12 months.
 CREATE OR REPLACE TABLE price_growth AS

@@ -1,5 +1,5 @@
--- mart_recent_sales_priced: sales of the last 24 months with the price brought to the build
--- month with the outcode index (the country's where the outcode has none). A step of its own:
+-- mart_recent_sales_priced: sales of the last 24 months with the price brought to the index's
+-- last month (Price Paid's latest) with the outcode index (the country's where the outcode has none). A step of its own:
 -- with the join to the home's record in the same pipeline the five hash tables did not spill,
 -- and the 10M build ran out of its 1 GB limit here (docs/etl.md, "Memory").
 CREATE OR REPLACE TABLE mart_recent_sales_priced AS

@@ -6,7 +6,8 @@ import { streamColumns, type ColumnChunk } from '../../30-serving/stream-columns
 import { streamAreaIndexes, type PathCount } from './area-index.ts';
 import { toIndex } from './repeat-sales.ts';
 import { monthNo, monthText } from '../../../../schemas/months.ts';
-import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M, buildMonthNo } from '../../../../schemas/tables/market.ts';
+import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../../../../schemas/tables/market.ts';
+import { windowEnd } from '../../../pipeline/source-as-of.ts';
 
 /** The repeat-sales index per area, its monthly volumes and medians, and growth. */
 export const priceIndexStage: Stage = {
@@ -15,8 +16,10 @@ export const priceIndexStage: Stage = {
   reads: ['sales', 'addresses', 'properties'],
   writes: ['price_index_monthly', 'price_growth', 'mart_recent_sales'],
   async run(ctx) {
-    const latest = buildMonthNo(ctx.today);
-    await runSql(ctx.conn, 'mart_market_sales', { today: ctx.today });
+    // The index, its growth and the 12-month figures end at Price Paid's latest month, not the build's.
+    const end = windowEnd(ctx.sources, 'price_paid', ctx.today);
+    const latest = end.month;
+    await runSql(ctx.conn, 'mart_market_sales', { window_end: end.date });
     await runSql(ctx.conn, 'mart_repeat_pairs');
     const [first] = await queryRows(ctx.conn, sqlText('mart_first_month'));
     const start = first?.m === null || first?.m === undefined ? latest : Number(first.m);

@@ -1,5 +1,5 @@
 -- price_per_sqft: £ per sq ft of the last 24 months' standard sales (prices brought to the
--- build month) with an EPC floor area, by area level, property type (or All) and segment
+-- index's last month, Price Paid's latest) with an EPC floor area, by area level, property type (or All) and segment
 -- (new build, resale or all): median, quartiles and a relative spread.
 CREATE OR REPLACE TABLE price_per_sqft AS
 WITH per_sale AS (

@@ -1,10 +1,10 @@
 -- postcodes: postcode_places with each postcode's sales: those of the homes now at the
--- postcode, over the 5 years to the build date.
+-- postcode, over the 5 years to the end of Price Paid's latest month ($window_end).
 CREATE OR REPLACE TABLE postcodes AS
 WITH sold AS (
   SELECT a.postcode, median(s.price) AS median_price_5y, count(*)::INTEGER AS sales_5y
   FROM sales s JOIN addresses a USING (uprn)
-  WHERE s.date > $today::DATE - INTERVAL 5 YEAR AND s.date <= $today::DATE
+  WHERE s.date > $window_end::DATE - INTERVAL 5 YEAR AND s.date <= $window_end::DATE
   GROUP BY a.postcode
 )
 SELECT

@@ -1,5 +1,6 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { runSql } from '../../../pipeline/sql.ts';
+import { windowEnd } from '../../../pipeline/source-as-of.ts';
 
 /**
  * The postcode directory, and its places (`postcode_places`: the directory without the
@@ -13,6 +14,6 @@ export const postcodesStage: Stage = {
   derives: { postcode_places: ['stg_onspd', 'stg_codepoint', 'addresses'] },
   async run(ctx) {
     await runSql(ctx.conn, 'mart_postcode_places');
-    await runSql(ctx.conn, 'mart_postcodes', { today: ctx.today });
+    await runSql(ctx.conn, 'mart_postcodes', { window_end: windowEnd(ctx.sources, 'price_paid', ctx.today).date });
   },
 };

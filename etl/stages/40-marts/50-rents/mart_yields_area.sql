@@ -1,5 +1,5 @@
 -- yields_area: gross yield by area and bedrooms = median monthly rent (rents_area) × 12 ÷
--- median price, brought to the build month, of the last 24 months' standard sales of homes
+-- median price, brought to the index's last month (Price Paid's latest), of the last 24 months' standard sales of homes
 -- in the area with that many bedrooms. Only where both a rent and at least $min_sales sales exist.
 -- The rent is rents_area's, thin samples shrunk toward the wider area (rent_sample_size lets,
 -- rent_prior_level the wider area used), so a thin area's yield is not one let's.

@@ -1,5 +1,6 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { runSql } from '../../../pipeline/sql.ts';
+import { windowEnd } from '../../../pipeline/source-as-of.ts';
 import { MIN_LETS, MIN_YIELD_SALES } from '../../../../schemas/tables/market.ts';
 
 /** Rents by area and bedrooms, room rents and gross yields. */
@@ -9,7 +10,7 @@ export const rentsStage: Stage = {
   reads: ['stg_rental_evidence', 'stg_ons_rents', 'postcodes', 'mart_recent_sales'],
   writes: ['rents_area', 'rents_rooms', 'yields_area'],
   async run(ctx) {
-    await runSql(ctx.conn, 'mart_rent_lets', { today: ctx.today });
+    await runSql(ctx.conn, 'mart_rent_lets', { window_end: windowEnd(ctx.sources, 'rental_evidence', ctx.today).date });
     await runSql(ctx.conn, 'mart_area_la');
     await runSql(ctx.conn, 'mart_rents_area', { min_lets: MIN_LETS });
     await runSql(ctx.conn, 'mart_rents_rooms', { min_lets: MIN_LETS });

@@ -1,4 +1,4 @@
--- rent_lets: every let (whole property or one room) agreed in the 24 months to the build date,
+-- rent_lets: every let (whole property or one room) agreed in the 24 months to the end of the rental evidence's latest month ($window_end),
 -- one row per let, with its areas and a position: the let's UPRN where the evidence names one
 -- known to the build, else its postcode's. The long-term rents endpoint aggregates these rows
 -- by sector, outcode or radius (and property type), which the area marts cannot.
@@ -20,5 +20,5 @@ SELECT
 FROM stg_rental_evidence r
 LEFT JOIN properties p ON p.uprn = r.uprn
 LEFT JOIN postcodes pc ON pc.postcode = r.postcode
-WHERE r.let_date::DATE > $today::DATE - INTERVAL 24 MONTH AND r.let_date::DATE <= $today::DATE
+WHERE r.let_date::DATE > $window_end::DATE - INTERVAL 24 MONTH AND r.let_date::DATE <= $window_end::DATE
 ORDER BY outcode, sector, postcode, let_date, evidence_id

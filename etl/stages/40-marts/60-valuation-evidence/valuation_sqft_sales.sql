@@ -1,5 +1,5 @@
--- sqft_sales: standard (category A) sales of the 36 months to the build date of homes with an
--- EPC floor area, with the price brought to the build month by the outcode's repeat-sales
+-- sqft_sales: standard (category A) sales of the 36 months to the end of Price Paid's latest month ($window_end) of homes with an
+-- EPC floor area, with the price brought to the index's last month by the outcode's repeat-sales
 -- index (the country's where the outcode has none), £ per sq ft, new build or resale, and the
 -- home's position. The development GDV endpoint reads new-build £ per sq ft near a site from it.
 CREATE OR REPLACE TABLE sqft_sales AS
@@ -15,7 +15,7 @@ s AS (
   FROM sales s
   JOIN properties p USING (uprn)
   WHERE s.category = 'A' AND s.price > 0 AND p.floor_area_sqft > 0 AND p.property_type IS NOT NULL
-    AND s.date > $today::DATE - INTERVAL 36 MONTH AND s.date <= $today::DATE
+    AND s.date > $window_end::DATE - INTERVAL 36 MONTH AND s.date <= $window_end::DATE
 )
 SELECT
   s.uprn, s.date, s.price,

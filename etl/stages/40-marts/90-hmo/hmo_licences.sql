@@ -1,6 +1,7 @@
 -- hmo_licences: every licence of the council registers with the UPRN the address matcher gave
 -- it (null when the address allows none) and a position: the matched address's, else the
--- postcode's point. `status` on the build date ($today): expired when valid_to is before it,
+-- postcode's point. `status` on the register's as-of date (its latest licence start not after the build date;
+-- the build date $today for a register without one): expired when valid_to is before it,
 -- pending when valid_from is after it (Sheffield's register lists 26 licences issued to start
 -- after its own date: granted, not expired), else current; null when a date is missing (no
 -- register sample has one).
@@ -29,8 +30,8 @@ SELECT
   h.licence_start::DATE AS valid_from,
   h.licence_end::DATE AS valid_to,
   CASE WHEN h.licence_start IS NULL OR h.licence_end IS NULL THEN NULL
-       WHEN h.licence_end::DATE < $today::DATE THEN 'expired'
-       WHEN h.licence_start::DATE > $today::DATE THEN 'pending'
+       WHEN h.licence_end::DATE < coalesce(r.as_of::DATE, $today::DATE) THEN 'expired'
+       WHEN h.licence_start::DATE > coalesce(r.as_of::DATE, $today::DATE) THEN 'pending'
        ELSE 'current' END AS status,
   coalesce(a.lat, p.lat) AS lat,
   coalesce(a.lng, p.lng) AS lng,

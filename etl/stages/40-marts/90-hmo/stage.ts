@@ -11,12 +11,12 @@ const MATCH_CODE = matcherCode(import.meta.filename);
  * The published HMO licence table (`hmo_licences`, contract in schemas/tables/hmo.ts;
  * docs/hmo-licences.md): every licence of the council registers staged in
  * `stg_hmo_register`, matched to a UPRN by the address matcher the sales and certificates
- * use, placed at the matched address (else the postcode's point), with its status on the
- * build date. The matched share goes to the manifest's match rates.
+ * use, placed at the matched address (else the postcode's point), with its status on its
+ * register's as-of date (the build date for a register without dates). The matched share goes to the manifest's match rates.
  */
 export const hmoLicencesStage: Stage = {
   name: 'marts_hmo',
-  description: 'HMO licences from the council registers, matched to UPRNs, placed, current, pending or expired on the build date',
+  description: 'HMO licences from the council registers, matched to UPRNs, placed, current, pending or expired on the register\'s as-of date',
   reads: ['stg_hmo_register', 'addresses', 'postcodes', 'match_street_keys'],
   writes: ['hmo_registers', 'hmo_matches', 'hmo_licences'],
   async run(ctx) {

@@ -15,7 +15,7 @@ function entryDate(v: unknown): string | null {
 }
 
 export const planning = spec<PlanningFeature>({
-  kind: 'planning', version: 1,
+  kind: 'planning', version: 2,
   table: 'stg_planning',
   read: (path, rejects) => readPlanningGeoJson(path, rejects),
   columns: [
@@ -33,7 +33,11 @@ export const planning = spec<PlanningFeature>({
     // GeoJSON geometry as text: no spatial extension here, the flag stage parses it.
     { name: 'geometry', type: 'VARCHAR', get: (f) => JSON.stringify(f.geometry) },
   ],
-  date: (f) => f.start_date,
+  // The layer's as-of: its latest full date of any kind (recorded, started, ended), so every end
+  // date up to the build date is at or before it and features in force on it are those in force
+  // on the build date (spatial-flags stage; a row whose end lies after the build date is not counted).
+  date: (f) => [entryDate(f.properties['entry-date']), f.start_date, f.end_date]
+    .filter((d): d is string => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d)).sort().at(-1),
 });
 
 export const ukhpi = spec<UkHpiRow>({
