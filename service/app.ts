@@ -22,6 +22,7 @@ import { requestId } from './middleware/request-id.ts';
 import { Router, type Ctx, type Middleware } from './middleware/router.ts';
 import type { ApiState } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
+import { addMcpRoute } from './mcp/http.ts';
 import { renderOpenApi } from './openapi.ts';
 import { addOpsRoutes } from './routes/ops.ts';
 import type { RouteDef } from './routes/types.ts';
@@ -80,6 +81,8 @@ export function buildApp(deps: AppDeps): App {
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
   addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
+  // MCP (service/mcp/): every tool call is made as its /v1 request above, metered there.
+  addMcpRoute(router, ledger, config.BODY_LIMIT_BYTES, deps.routes ?? V1_ROUTES);
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.
