@@ -2,7 +2,8 @@
  * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
  * request id → access log and metrics → error handler (problem+json) → query limit (outside
  * /v1) → router; each /v1 route then runs auth → rate limit → query limit → validation →
- * build check (data endpoints) → credit reserve → handler → commit or release.
+ * build check (data endpoints) → credit reserve → handler → commit or release. `POST /mcp`
+ * (service/mcp/) runs auth, then makes each tool call as one of those /v1 requests.
  */
 import Koa from 'koa';
 import type { Config } from '../schemas/config.ts';

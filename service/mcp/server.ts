@@ -45,7 +45,7 @@ export function createMcpServer(rest: RestCaller, tools: readonly ToolDef[]): Se
       return toolResult(tool, req, await rest(req));
     } catch (err) {
       // The API could not be reached (stdio against a stopped server): the agent is told, the session lives on.
-      return toolError(`${req.method} ${req.path} could not reach the API: ${(err as Error).message}. Nothing was charged.`);
+      return toolError(`${req.method} ${req.path} could not reach the API: ${(err as Error).message}. If the request got through before the failure, account_usage shows whether it was charged.`);
     }
   });
 
