@@ -197,6 +197,37 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(used(big.id)).toBe(before);
   });
 
+  it('a body over the limit or not JSON is the REST 413 or 415; an unknown tool is a protocol error', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${big.key}` };
+    const big64k = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(64 * 1024) } });
+    expect((await call(s.base, 'POST', '/mcp', { headers, body: big64k })).json).toMatchObject({ status: 413, code: 'payload_too_large' });
+    expect((await call(s.base, 'POST', '/mcp', { headers: { ...headers, 'content-type': 'text/plain' }, body: '{}' })).json).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+    await expect((await httpClient(big.key)).callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool no_such_tool/);
+  });
+
+  it('repeatable parameters are arrays of arguments, sent as the REST API repeats them', async () => {
+    const outcode = String(argumentsOf(examples.find((e) => e.route.path === '/str/listings')!).outcode);
+    const client = await httpClient(big.key);
+    const expected = await call(s.base, 'GET', `/v1/str/listings?outcode=${outcode}&price_tier=Budget&price_tier=Luxury`, { key: big.key });
+    expect(expected.status).toBe(200);
+    const r = await callTool(client, 'str_listings', { outcode, price_tier: ['Budget', 'Luxury'] });
+    expect(aside(r.structuredContent)).toEqual(aside(expected.json));
+    // Each element is its own value: the second, not a tier, is the one the 400 names.
+    const bad = await callTool(client, 'str_listings', { outcode, price_tier: ['Budget', 'Posh'] });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('- price_tier.1 (query.price_tier.1): ');
+  });
+
+  it('a rate-limited call is a tool error saying when to retry, and costs nothing', async () => {
+    const acc = await s.account('starter'); // 4 requests per 10 s; the clock stands still
+    const client = await httpClient(acc.key);
+    for (let i = 0; i < 4; i++) expect((await callTool(client, 'search_addresses', { q: 'birch drive' })).isError ?? false).toBe(false);
+    const r = await callTool(client, 'search_addresses', { q: 'birch drive' });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/HTTP 429 rate_limited: .*\nRetry after 10 s\. Nothing was charged\./s);
+    expect(remaining(acc.id)).toBe(2_000 - 4);
+  });
+
   it('a place not covered is a tool error naming the 404', async () => {
     const r = await callTool(await httpClient(big.key), 'property', { uprn: '1' });
     expect(r.isError).toBe(true);
@@ -318,6 +349,18 @@ describe('MCP over stdio (the pi-mcp bin against the running API)', () => {
     const r = await callTool(orphan, 'account', {});
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain('could not reach the API');
+  }, 60_000);
+
+  it('a server without a published build: a data tool is a tool error with the 503 and when to retry', async () => {
+    const empty = await startTestServer();
+    try {
+      const key = (await empty.account('pro')).key;
+      const r = await callTool(await stdioClient(key, empty.base), 'property', { uprn: '200000007' });
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/HTTP 503 data_unavailable: No published data build is loaded yet.*\nRetry after \d+ s\. Nothing was charged\./s);
+    } finally {
+      await empty.stop();
+    }
   }, 60_000);
 
   it('refuses to start without PI_API_KEY', async () => {
