@@ -50,10 +50,9 @@ export function toolResult(tool: ToolDef, req: RestRequest, reply: RestReply): C
   const call = `${req.method} ${req.path}`;
   if (reply.status >= 200 && reply.status < 300) {
     const checked = tool.route.response.safeParse(reply.json);
-    if (!checked.success || typeof reply.json !== 'object' || reply.json === null) {
-      return toolError(`${call} answered ${reply.status} with a body that does not match the ${tool.name} output schema: ${checked.error?.issues[0]?.message ?? 'not an object'}.`);
-    }
-    return { structuredContent: reply.json as Json, content: [text(JSON.stringify(reply.json)), text(meteringLine(reply))] };
+    if (!checked.success) return toolError(`${call} answered ${reply.status} with a body that does not match the ${tool.name} output schema: ${checked.error.issues[0]?.message}.`);
+    const content = [text(JSON.stringify(reply.json)), text(meteringLine(reply))];
+    return tool.outputSchema ? { structuredContent: reply.json as Json, content } : { content };
   }
   const problem = (reply.json ?? {}) as Partial<Problem>;
   const head = problem.code

@@ -14,7 +14,8 @@ export interface ToolDef {
   name: string;
   description: string;
   inputSchema: Json & { type: 'object' };
-  outputSchema: Json & { type: 'object' };
+  /** Absent only for a route whose answer is not an object. */
+  outputSchema?: Json & { type: 'object' };
   route: RouteDef;
   /** Which request part each argument belongs to. */
   argumentPart: ReadonlyMap<string, Part>;
@@ -35,12 +36,15 @@ function description(route: RouteDef): string {
   return [`${route.summary}.`, route.description, `Returns the JSON body of \`${route.method} /v1${route.path}\`.`, coverage, cost].filter(Boolean).join('\n\n');
 }
 
-/** A response schema whose root is a named `$ref` becomes that definition itself: MCP wants `type: "object"` at the root. */
-function objectRoot(schema: Json & { $defs?: Json }): Json & { type: 'object' } {
+/**
+ * A response schema whose root is a named `$ref` becomes that definition itself: MCP wants
+ * `type: "object"` at the root. Every endpoint answers an object; a route that does not (a
+ * test's fixture) is served without an output schema, its answer as text only.
+ */
+function objectRoot(schema: Json & { $defs?: Json }): (Json & { type: 'object' }) | undefined {
   const ref = typeof schema.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
   const root = ref ? { ...(schema.$defs?.[ref] as Json), $defs: schema.$defs } : schema;
-  if (root.type !== 'object') throw new Error(`a tool's output must be an object (got ${JSON.stringify(root.type)})`);
-  return root as Json & { type: 'object' };
+  return root.type === 'object' ? (root as Json & { type: 'object' }) : undefined;
 }
 
 export function toolFor(route: RouteDef): ToolDef {
@@ -68,7 +72,8 @@ export function toolFor(route: RouteDef): ToolDef {
     additionalProperties: false,
     ...(Object.keys($defs).length > 0 ? { $defs } : {}),
   };
-  return { name: toolName(route.operationId), description: description(route), inputSchema, outputSchema: objectRoot(toJsonSchema(route.response, 'output')), route, argumentPart };
+  const outputSchema = objectRoot(toJsonSchema(route.response, 'output'));
+  return { name: toolName(route.operationId), description: description(route), inputSchema, ...(outputSchema ? { outputSchema } : {}), route, argumentPart };
 }
 
 export interface RestRequest {

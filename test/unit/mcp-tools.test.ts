@@ -69,3 +69,10 @@ describe('markdownSections', () => {
     expect(markdownSections(md, /^## A/)).toBe('## A one\na\n\n## A two\nlast');
   });
 });
+
+describe('a route whose answer is not an object', () => {
+  it('is a tool without an output schema (MCP wants an object root)', () => {
+    const tool = toolFor({ ...route, response: z.array(z.number()) });
+    expect(tool).not.toHaveProperty('outputSchema');
+  });
+});
