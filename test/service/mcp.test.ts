@@ -63,6 +63,7 @@ let examples: DemoExample[];
 /** Enterprise (unlimited credits; `used_this_cycle` counts the charge) with a rate limit no test reaches. */
 let big: { id: string; key: string };
 const open: Client[] = [];
+const cleanups: (() => void)[] = [];
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -73,6 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of open) await c.close().catch(() => undefined);
+  for (const clean of cleanups) clean();
   await s?.stop();
 });
 
@@ -86,7 +88,8 @@ async function httpClient(key: string): Promise<Client> {
 async function stdioClient(key: string, baseUrl = s.base): Promise<Client> {
   const client = new Client({ name: 'mcp-test-stdio', version: '1' });
   // Started from another directory, as a desktop agent would: the bin finds its own code.
-  const { dir } = tempDir('pi-mcp-cwd-');
+  const { dir, cleanup } = tempDir('pi-mcp-cwd-');
+  cleanups.push(cleanup);
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], cwd: dir, env: { PI_API_KEY: key, PI_BASE_URL: baseUrl }, stderr: 'pipe' }));
   open.push(client);
   return client;
