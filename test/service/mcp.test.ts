@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -366,9 +367,14 @@ describe('MCP over stdio (the pi-mcp bin against the running API)', () => {
     }
   }, 60_000);
 
-  it('refuses to start without PI_API_KEY', async () => {
-    const client = new Client({ name: 'mcp-test-stdio', version: '1' });
-    await expect(client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PI_BASE_URL: s.base }, stderr: 'pipe' }))).rejects.toThrow();
+  it('refuses to start without PI_API_KEY, or with a PI_BASE_URL that is more than the API\'s origin, saying why', () => {
+    const run = (env: Record<string, string>) => spawnSync(process.execPath, [BIN], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', input: '' });
+    const noKey = run({ PI_BASE_URL: s.base });
+    expect(noKey.status).toBe(2);
+    expect(noKey.stderr).toContain('pi-mcp: set PI_API_KEY to your API key');
+    const withPath = run({ PI_API_KEY: big.key, PI_BASE_URL: `${s.base}/v1` });
+    expect(withPath.status).toBe(2);
+    expect(withPath.stderr).toContain(`PI_BASE_URL must be the API's scheme, host and port (http://localhost:8080), not "${s.base}/v1"`);
   });
 });
 
