@@ -52,6 +52,20 @@ module.exports = {
       to: { path: ['^service/(middleware|routes)/', '^service/app\\.ts$', 'node_modules/(koa|@koa)/'] },
     },
     {
+      name: 'mcp-speaks-only-http',
+      comment: 'An MCP tool call is made as its REST request (service/mcp/): it reaches the ledger, the data and the handlers only through the endpoint, so it is metered exactly as REST.',
+      severity: 'error',
+      from: { path: '^service/mcp/' },
+      to: { path: ['^service/(ledger|store|search|records|valuation|str|build|location|domain|accounts|lookups)/', '^service/(server|replicas)\\.ts$'], pathNot: '^service/ledger/types\\.ts$' },
+    },
+    {
+      name: 'mcp-is-mounted-only-by-the-app',
+      comment: 'The MCP server is a surface beside REST: only app.ts mounts it (and the stdio bin runs it); nothing of the request path depends on it.',
+      severity: 'error',
+      from: { path: '^service/', pathNot: '^service/(mcp/|app\\.ts$)' },
+      to: { path: '^service/mcp/' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes the load order (and the layers) ambiguous.',
       severity: 'error',

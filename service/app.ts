@@ -2,7 +2,8 @@
  * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
  * request id → access log and metrics → error handler (problem+json) → query limit (outside
  * /v1) → router; each /v1 route then runs auth → rate limit → query limit → validation →
- * build check (data endpoints) → credit reserve → handler → commit or release.
+ * build check (data endpoints) → credit reserve → handler → commit or release. `POST /mcp`
+ * (service/mcp/) runs auth, then makes each tool call as one of those /v1 requests.
  */
 import Koa from 'koa';
 import type { Config } from '../schemas/config.ts';
@@ -22,6 +23,7 @@ import { requestId } from './middleware/request-id.ts';
 import { Router, type Ctx, type Middleware } from './middleware/router.ts';
 import type { ApiState } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
+import { addMcpRoute } from './mcp/http.ts';
 import { renderOpenApi } from './openapi.ts';
 import { addOpsRoutes } from './routes/ops.ts';
 import type { RouteDef } from './routes/types.ts';
@@ -80,6 +82,8 @@ export function buildApp(deps: AppDeps): App {
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
   addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
+  // MCP (service/mcp/): every tool call is made as its /v1 request above, metered there.
+  addMcpRoute(router, ledger, config.BODY_LIMIT_BYTES, deps.routes ?? V1_ROUTES);
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.

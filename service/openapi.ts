@@ -9,33 +9,16 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ERROR_CODES, ProblemSchema, problemType, type ErrorCode } from '../schemas/api/problem.ts';
+import { toJsonSchema, type Json } from './json-schema.ts';
 import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
 import type { RouteDef } from './routes/types.ts';
 
-type Json = Record<string, unknown>;
-
 export const OPENAPI_PATH = resolve(import.meta.dirname, '../docs/openapi.json');
-
-const SAFE = Number.MAX_SAFE_INTEGER;
-/**
- * zod writes every `.int()` with the safe-integer bounds (±2^53-1); they say nothing to a
- * reader and renderers take them as sample values ("status": -9007199254740991).
- */
-const dropSafeBounds = (_k: string, v: unknown): unknown => {
-  if (v && typeof v === 'object' && !Array.isArray(v)) {
-    const o = { ...(v as Json) };
-    if (o.minimum === -SAFE) delete o.minimum;
-    if (o.maximum === SAFE) delete o.maximum;
-    return o;
-  }
-  return v;
-};
 
 /** zod → JSON Schema 2020-12, named schemas hoisted into components.schemas. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
-  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
-  const text = JSON.stringify(JSON.parse(JSON.stringify(raw), dropSafeBounds)).replaceAll('"#/$defs/', '"#/components/schemas/');
-  const { $schema: _s, $defs, ...rest } = JSON.parse(text) as Json & { $defs?: Json };
+  const text = JSON.stringify(toJsonSchema(schema, io)).replaceAll('"#/$defs/', '"#/components/schemas/');
+  const { $defs, ...rest } = JSON.parse(text) as Json & { $defs?: Json };
   if ($defs) Object.assign(components, $defs);
   return rest;
 }

@@ -57,11 +57,19 @@ function typed(text: string, schema: DocSchema | undefined, what: string): Value
   }
 }
 
+/** A concrete request as the typed values of its documented parameters: what a typed caller (the client, an MCP tool) is given. */
+export interface TypedRequest {
+  route: (typeof V1_ROUTES)[number];
+  path: Params;
+  query: Params;
+}
+
 /**
- * Sends `method path` (a path under /v1, with its query; `body` the JSON value of a POST) with the
- * typed client `api`. Throws synchronously when the request is not one the document describes.
+ * `method path` (a path under /v1, with its query) matched to its route and split into the path and
+ * query parameters docs/openapi.json declares, each of its declared type. Throws when the request is
+ * not one the document describes.
  */
-export function clientCall(api: PropertyIntelligenceClient, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ClientReply> {
+export function typedRequest(method: 'GET' | 'POST', path: string, body?: unknown): TypedRequest {
   const url = new URL(path, 'http://client-call.invalid');
   const rest = url.pathname.startsWith(`${V1_PREFIX}/`) ? url.pathname.slice(V1_PREFIX.length) : undefined;
   const match = rest === undefined ? undefined : TEMPLATES.find((t) => t.route.method === method && t.pattern.test(rest));
@@ -96,7 +104,15 @@ export function clientCall(api: PropertyIntelligenceClient, method: 'GET' | 'POS
 
   if (body !== undefined && !op.requestBody) throw new Error(`${where} takes no request body in docs/openapi.json`);
   if (body === undefined && op.requestBody?.required) throw new Error(`${where} requires a request body in docs/openapi.json`);
+  return { route, path: pathParams, query };
+}
 
+/**
+ * Sends `method path` (a path under /v1, with its query; `body` the JSON value of a POST) with the
+ * typed client `api`. Throws synchronously when the request is not one the document describes.
+ */
+export function clientCall(api: PropertyIntelligenceClient, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ClientReply> {
+  const { route, path: pathParams, query } = typedRequest(method, path, body);
   // The one cast: openapi-fetch types GET/POST per literal path template (each its own parameter
   // and body types), and the template here is only known at run time. It was checked above to be
   // a route of V1_ROUTES and an operation of docs/openapi.json (which schema.d.ts is generated from;
