@@ -5,16 +5,17 @@
  */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import pino from 'pino';
 import type { EtlLogger } from './pipeline/context.ts';
 import { runBuild } from './pipeline/run.ts';
 import { sourceKindsOf } from './pipeline/stage-output-cache.ts';
 import { STAGES } from './pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../schemas/tables/index.ts';
 import { createProgress } from './pipeline/progress.ts';
+import { jsonLog } from './pipeline/json-log.ts';
 import { checkCron, cronFromEnv, startSchedule, withBuildLock } from './schedule/index.ts';
 
 const USAGE = `usage:
+  npm run etl -- help                                  this text (also --help on any command)
   npm run etl -- plan                                  print the stages in order
   npm run etl -- run --sources DIR [--data-dir DIR] [--no-cache]
                                                        build and publish once; --no-cache re-stages, re-matches and recomputes everything
@@ -40,6 +41,11 @@ function plan(): void {
 
 async function main(): Promise<void> {
   const [cmd, ...rest] = process.argv.slice(2);
+  // Help on any command, in any place: the usage on stdout, success.
+  if (cmd === 'help' || process.argv.slice(2).some((a) => a === '--help' || a === '-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   if (cmd === 'plan') return plan();
   if (cmd !== 'run' && cmd !== 'schedule') fail(cmd ? `unknown command: ${cmd}` : 'no command given');
   let values: { sources?: string; 'data-dir'?: string; cron?: string; 'no-cache'?: boolean };
@@ -53,7 +59,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? './data');
   const tty = process.stderr.isTTY === true;
   // JSON lines for ops (log shippers); readable one-liners when a person watches a terminal.
-  const log: EtlLogger = tty ? humanLog() : pino({ base: { service: 'etl' } });
+  const log: EtlLogger = tty ? humanLog() : jsonLog();
   if (cmd === 'run') {
     const progress = createProgress(dataDir, tty);
     try {

@@ -79,7 +79,7 @@ export function buildApp(deps: AppDeps): App {
     ];
     if (route.needsBuild) chain.push(requireBuild(builds));
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
-    router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
+    router.addMetered(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
   addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
   // MCP (service/mcp/): every tool call is made as its /v1 request above, metered there.

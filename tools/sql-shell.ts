@@ -11,6 +11,8 @@
  * once at start), not through `current`, so a session sees one build even if a new one is
  * promoted meanwhile. Nothing is refused: DuckDB in memory cannot change the Parquet files.
  */
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +32,10 @@ const MODES: readonly Mode[] = ['table', 'csv', 'json'];
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-const HELP = `Usage: npm run sql [-- [--csv | --json] [--data-dir DIR] ["SQL" | .command]]
+const HELP = `Usage: npm run --silent sql [-- [--csv | --json] [--data-dir DIR] [--out FILE] ["SQL" | .command]]
+
+--out FILE writes a query's result to FILE (clean CSV or JSON, whatever npm prints); without
+it, use npm's --silent so that npm's own banner stays out of a redirected file.
 
 Without a query: an interactive prompt over the live build (DATA_DIR/current).
 Statements end with ';' and may span lines. Meta commands:
@@ -53,6 +58,7 @@ interface Args {
   mode: Mode;
   dataDir: string;
   help: boolean;
+  out?: string;
 }
 
 function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Args {
@@ -69,6 +75,11 @@ function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Args {
       if (!v) throw new UsageError('--data-dir needs a folder');
       args.dataDir = v;
     } else if (a.startsWith('--data-dir=')) args.dataDir = a.slice('--data-dir='.length);
+    else if (a === '--out') {
+      const v = argv[++i];
+      if (!v) throw new UsageError('--out needs a file');
+      args.out = v;
+    } else if (a.startsWith('--out=')) args.out = a.slice('--out='.length);
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else words.push(a);
   }
@@ -305,6 +316,25 @@ async function interactive(s: Session, input: Readable, out: Writable, err: Writ
   return !tty && failures > 0 ? 1 : 0;
 }
 
+/** A result file written beside its place and renamed in when complete: never half a CSV. */
+async function openOut(path: string): Promise<{ stream: Writable; commit(): Promise<void>; abandon(): Promise<void> }> {
+  const tmp = `${path}.partial-${process.pid}`;
+  const stream = createWriteStream(tmp);
+  await new Promise<void>((res, rej) => stream.once('open', () => res()).once('error', (e) => rej(new ShellError(`cannot write ${path}: ${e.message}`))));
+  const closed = () => new Promise<void>((res, rej) => stream.end((e?: Error | null) => (e ? rej(e) : res())));
+  return {
+    stream,
+    commit: async () => {
+      await closed();
+      await rename(tmp, path);
+    },
+    abandon: async () => {
+      await closed().catch(() => {});
+      await rm(tmp, { force: true });
+    },
+  };
+}
+
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { stdout, stderr, stdin } = process;
   const say = (msg: string) => void stderr.write(msg + '\n');
@@ -328,11 +358,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
   }
   try {
     if (args.query === undefined) return await interactive(s, stdin, stdout, stderr, Boolean(stdin.isTTY));
+    if (args.out !== undefined && args.query.trim().startsWith('.')) throw new ShellError('--out takes a query, not a dot command');
+    // The result goes to a file of its own: written whole, then renamed into place.
+    const file = args.out === undefined ? undefined : await openOut(args.out);
     try {
       if (args.query.trim().startsWith('.')) await meta(s, args.query, stdout);
-      else await runSql(s, args.query, stdout);
+      else await runSql(s, args.query, file?.stream ?? stdout);
+      await file?.commit();
       return 0;
     } catch (e) {
+      await file?.abandon();
       if (!(e instanceof ShellError)) throw e;
       say(`Error: ${e.message}`);
       return 1;

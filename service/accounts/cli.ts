@@ -155,8 +155,12 @@ async function main(argv: string[]): Promise<number> {
     cmd = parseCommand(argv);
   } catch (e) {
     if (!(e instanceof UsageError) && !(e instanceof TypeError)) throw e; // parseArgs throws TypeError on unknown flags
-    if (e.message) process.stderr.write(`accounts: ${e.message}\n\n`);
-    process.stderr.write(`${USAGE}\n`);
+    // Asked for: the usage on stdout, success. Given wrong: on stderr, exit 2.
+    if (e instanceof UsageError && e.message === '') {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    process.stderr.write(`accounts: ${e.message}\n\n${USAGE}\n`);
     return 2;
   }
   try {

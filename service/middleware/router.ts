@@ -18,13 +18,28 @@ function notAllowed(method: string, allow: string): ApiError {
 
 export class Router {
   private readonly inner = new KoaRouter<ApiState>();
+  /** Templates (as patterns) whose GET refuses HEAD: the metered routes. */
+  private readonly noHead: RegExp[] = [];
 
+  /** A route; a GET one answers HEAD too (headers without the body), as a load balancer's probe expects. */
   add(method: string, template: string, ...chain: Middleware[]): this {
+    return this.register(method, template, method === 'GET', chain);
+  }
+
+  /**
+   * A metered route: @koa/router would answer HEAD through its GET and run the credit chain
+   * for a body-less answer, so HEAD is refused like any method not declared, and OPTIONS does
+   * not offer it.
+   */
+  addMetered(method: string, template: string, ...chain: Middleware[]): this {
+    if (method === 'GET') this.noHead.push(new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`));
+    return this.register(method, template, false, chain);
+  }
+
+  private register(method: string, template: string, head: boolean, chain: Middleware[]): this {
     const routeId = `${method} ${template}`;
     const tag: Middleware = async (ctx, next) => {
-      // @koa/router answers HEAD through every GET route; here that would run the credit
-      // chain for a body-less response, so HEAD is refused like any method not declared.
-      if (ctx.method !== method) throw notAllowed(ctx.method, method);
+      if (ctx.method !== method && !(head && ctx.method === 'HEAD')) throw notAllowed(ctx.method, method);
       ctx.state.routeId = routeId;
       await next();
     };
@@ -37,6 +52,9 @@ export class Router {
     const allowed = this.inner.allowedMethods();
     return async (ctx: Ctx, next: () => Promise<unknown>): Promise<void> => {
       await routes(ctx as never, () => allowed(ctx as never, next));
+      if (ctx.method === 'OPTIONS' && this.noHead.some((re) => re.test(ctx.path))) {
+        ctx.set('Allow', String(ctx.response.get('Allow')).split(/,\s*/).filter((m) => m && m !== 'HEAD').join(', '));
+      }
       if (ctx.status === 405 || ctx.status === 501) {
         const allow = String(ctx.response.get('Allow')).split(/,\s*/).filter((m) => m && m !== 'HEAD').join(', ');
         throw notAllowed(ctx.method, allow);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -216,7 +216,44 @@ describe('npm run sql against a published build', () => {
     const bad = await runShell(['--frobnicate'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown option --frobnicate');
-    expect(bad.stderr).toContain('Usage: npm run sql');
+    expect(bad.stderr).toContain('Usage: npm run --silent sql');
+  });
+
+  it('--out writes the result to its own file, clean even through npm run, whose banner goes to stdout', async () => {
+    const file = join(tmp.dir, 'props.csv');
+    const r = await new Promise<Ran>((res, rej) => {
+      const child = spawn('npm', ['run', 'sql', '--', '--csv', '--out', file, 'SELECT uprn, postcode FROM properties ORDER BY uprn'], {
+        cwd: join(import.meta.dirname, '../..'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', rej);
+      child.on('close', (code) => res({ code, stdout, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(0);
+    // npm's banner is what a `> file.csv` redirect would have caught.
+    expect(r.stdout).toContain('> property-intelligence-api');
+    expect(await readFile(file, 'utf8')).toBe('uprn,postcode\n10093609154,M1 1AE\n100023336956,SW1A 1AA\n100023336957,SW1A 1AA\n');
+  });
+
+  it('--out on a failing query leaves no file behind, and refuses a dot command', async () => {
+    const file = join(tmp.dir, 'broken.csv');
+    const r = await runShell(['--csv', '--out', file, 'SELECT no_such_column FROM properties'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Error: .*no_such_column/);
+    expect((await readdir(tmp.dir)).filter((f) => f.startsWith('broken.csv'))).toEqual([]);
+    const dot = await runShell(['--out', file, '.tables'], env);
+    expect(dot.code).toBe(1);
+    expect(dot.stderr).toContain('--out takes a query');
+  });
+
+  it('--help prints the usage on stdout and exits 0', async () => {
+    const r = await runShell(['--help'], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: npm run --silent sql');
+    expect(r.stderr).toBe('');
   });
 });
 
