@@ -19,7 +19,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, roundValue, saleBounds } from '../service/domain/valuation/sale.ts';
+import { IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, roundValue, saleBounds, valueSale } from '../service/domain/valuation/sale.ts';
 
 /** The files of a zip archive (stored or deflated), by name. */
 function unzip(buf: Buffer): Map<string, Buffer> {
@@ -90,7 +90,10 @@ export interface BristolResult {
   by_type: Record<string, { n: number; mdape_vs_sale: number; within_10: number }>;
 }
 
-export function bristolBacktest(raw: string): BristolResult {
+interface S { key: string; price: number; month: number; day: number; type: number; x: number; y: number; cat: string }
+
+/** The real 2024 Bristol sales (positions from Code-Point, newest status), keyed by address, and UK HPI England by month. */
+function loadBristol(raw: string): { rowsRead: number; sales: S[]; keys: Map<string, number>; hpi: Map<number, number> } {
   const rows = readXlsx(join(raw, '_derived_not_original', 'bristol_houseprice_dataset_2024.csv.xlsx'));
   const head = rows[0]!;
   const col = Object.fromEntries(Object.entries(head).map(([k, v]) => [v, k]));
@@ -113,7 +116,6 @@ export function bristolBacktest(raw: string): BristolResult {
     hpi.set(y! * 12 + m! - 1, Number(f[ii]));
   }
   const TYPES: Record<string, number> = { D: 0, S: 1, T: 2, F: 3 };
-  interface S { key: string; price: number; month: number; day: number; type: number; x: number; y: number; cat: string }
   const sales: S[] = [];
   for (const r of rows.slice(1)) {
     const pc = (r[col.Postcode!] ?? '').trim();
@@ -130,23 +132,34 @@ export function bristolBacktest(raw: string): BristolResult {
   sales.sort((a, b) => a.day - b.day);
   const keys = new Map<string, number>();
   for (const s of sales) if (!keys.has(s.key)) keys.set(s.key, keys.size);
+  return { rowsRead: rows.length - 1, sales, keys, hpi };
+}
+
+/** The evidence the service's comparables code sees at valuation month `now`: category A sales before month M, brought to `now` by the HPI. */
+function evidenceBefore(sales: S[], keys: Map<string, number>, M: number, g: (m: number) => number): SaleEvidence {
+  const now = M - 1;
+  const before = sales.filter((s) => s.month < M && s.cat === 'A');
+  const latestIdx = new Map<number, number>();
+  before.forEach((s, i) => latestIdx.set(keys.get(s.key)!, i));
+  const n = before.length;
+  return new SaleEvidence({
+    uprn: Float64Array.from(before, (s) => keys.get(s.key)!), x: Float64Array.from(before, (s) => s.x), y: Float64Array.from(before, (s) => s.y),
+    type: Uint8Array.from(before, (s) => s.type), areaSqft: new Float64Array(n).fill(NaN), logValue: Float64Array.from(before, (s) => Math.log(s.price) + g(s.month)),
+    ageMonths: Int32Array.from(before, (s) => now - s.month), group: new Int32Array(n), age: new Uint8Array(n).fill(UNKNOWN_TYPE),
+    latest: Uint8Array.from(before, (s, i) => (latestIdx.get(keys.get(s.key)!) === i ? 1 : 0)), postcode: new Int32Array(n).fill(-1),
+  }, SALE_MODEL);
+}
+
+export function bristolBacktest(raw: string): BristolResult {
+  const { rowsRead, sales, keys, hpi } = loadBristol(raw);
   const repeats = sales.length - keys.size;
   const months = [...new Set(sales.map((s) => s.month))].sort((a, b) => a - b);
   const res: { ape: number; inB: boolean; type: number }[] = [];
   let none = 0;
   for (const M of months.slice(1)) {
     const now = M - 1;
-    const before = sales.filter((s) => s.month < M && s.cat === 'A');
-    const latestIdx = new Map<number, number>();
-    before.forEach((s, i) => latestIdx.set(keys.get(s.key)!, i));
-    const n = before.length;
     const g = (m: number) => Math.log((hpi.get(now) ?? hpi.get(m)!) / hpi.get(m)!);
-    const ev = new SaleEvidence({
-      uprn: Float64Array.from(before, (s) => keys.get(s.key)!), x: Float64Array.from(before, (s) => s.x), y: Float64Array.from(before, (s) => s.y),
-      type: Uint8Array.from(before, (s) => s.type), areaSqft: new Float64Array(n).fill(NaN), logValue: Float64Array.from(before, (s) => Math.log(s.price) + g(s.month)),
-      ageMonths: Int32Array.from(before, (s) => now - s.month), group: new Int32Array(n), age: new Uint8Array(n).fill(UNKNOWN_TYPE),
-      latest: Uint8Array.from(before, (s, i) => (latestIdx.get(keys.get(s.key)!) === i ? 1 : 0)), postcode: new Int32Array(n).fill(-1),
-    }, SALE_MODEL);
+    const ev = evidenceBefore(sales, keys, M, g);
     for (const s of sales.filter((t) => t.month === M)) {
       const e = ev.compsEstimate(s.x, s.y, keys.get(s.key)!, s.type);
       if (!e) {
@@ -163,16 +176,117 @@ export function bristolBacktest(raw: string): BristolResult {
   });
   const names = ['Detached', 'Semi-Detached', 'Terraced', 'Flat'];
   return {
-    sales_read: rows.length - 1, sales_used: sales.length, repeat_sales_in_year: repeats, valued: res.length, no_comparables: none,
+    sales_read: rowsRead, sales_used: sales.length, repeat_sales_in_year: repeats, valued: res.length, no_comparables: none,
     ...sum(res), within_20: r1((100 * res.filter((r) => r.ape <= 0.2).length) / Math.max(1, res.length)), in_bounds: r1((100 * res.filter((r) => r.inB).length) / Math.max(1, res.length)),
     by_type: Object.fromEntries(names.map((nm, t) => [nm, sum(res.filter((r) => r.type === t))])),
   } as BristolResult;
 }
 
+/** Weights of the home's own indexed sale against the comparables anchor that the High-rung backtest tries (1: the own sale alone). */
+export const HIGH_WEIGHTS_TRIED = [0, 0.25, 0.5, 0.75, 1] as const;
+
+export interface HighRungCell {
+  n: number;
+  /** Per weight tried. */
+  mdape: number[];
+  within_10: number[];
+  /** The service's own answer (valueSale with SALE_MODEL, rounded as served), and how often the price is inside its ±10% bounds. */
+  service: { mdape: number; within_10: number; in_bounds: number };
+}
+export interface HighRungResult {
+  pairs: number;
+  no_anchor: number;
+  weights: readonly number[];
+  segments: Record<string, HighRungCell>;
+}
+
+/**
+ * The High rung on the sample's real repeat sales (issue 48): a home sold twice in 2024 is
+ * valued at its second sale's month from its first sale grown by the HPI (the own figure) and
+ * from the comparables anchor (the service's code, on the sales before that month), blended
+ * with the own figure's weight w as the service blends (the outlier shrink included). Flats are
+ * reported apart: the sample dropped SAON, so two flats of one building share an address key.
+ */
+export function bristolHighRung(raw: string): HighRungResult {
+  const { sales, keys, hpi } = loadBristol(raw);
+  const months = [...new Set(sales.map((s) => s.month))].sort((a, b) => a - b);
+  const seg = new Map<string, { tried: number[][]; service: { ape: number; inB: boolean }[] }>();
+  const push = (name: string, apes: number[], service: { ape: number; inB: boolean }) => {
+    let cell = seg.get(name);
+    if (!cell) seg.set(name, (cell = { tried: HIGH_WEIGHTS_TRIED.map(() => []), service: [] }));
+    apes.forEach((a, k) => cell!.tried[k]!.push(a));
+    cell.service.push(service);
+  };
+  // The HPI as the service's area index (one area, England), for valueSale itself.
+  const start = Math.min(...hpi.keys());
+  const level = Float64Array.from({ length: Math.max(...hpi.keys()) - start + 1 }, (_, t) => Math.log(hpi.get(start + t) ?? NaN));
+  const areaIndex = { start, series: new Map([['country:England', level]]), enough: new Map([['country:England', new Uint8Array(level.length).fill(1)]]) };
+  const path = { sector: null, outcode: null, district: null, country: 'England' };
+  let pairs = 0;
+  let noAnchor = 0;
+  const names = ['Detached', 'Semi-Detached', 'Terraced', 'Flat'];
+  for (const M of months.slice(1)) {
+    const now = M - 1;
+    const g = (m: number) => Math.log((hpi.get(now) ?? hpi.get(m)!) / hpi.get(m)!);
+    const ev = evidenceBefore(sales, keys, M, g);
+    const last = new Map<string, S>();
+    for (const s of sales) if (s.month < M) last.set(s.key, s);
+    for (const s of sales.filter((t) => t.month === M)) {
+      const prev = last.get(s.key);
+      if (!prev || s.cat !== 'A') continue;
+      pairs++;
+      const anchor = ev.compsEstimate(s.x, s.y, keys.get(s.key)!, s.type);
+      if (!anchor) {
+        noAnchor++;
+        continue;
+      }
+      const own = Math.log(prev.price) + g(prev.month);
+      const d = own - anchor.log;
+      const shrink = Math.abs(d) > SALE_MODEL.highOutlierLog ? SALE_MODEL.highOutlierLog / Math.abs(d) : 1;
+      const apes = HIGH_WEIGHTS_TRIED.map((w) => {
+        const wt = w === 1 ? 1 : w * shrink;
+        return Math.abs(Math.exp(anchor.log + wt * d) - s.price) / s.price;
+      });
+      const served = valueSale(
+        { uprn: keys.get(s.key)!, x: s.x, y: s.y, type: s.type, areaSqft: null, age: UNKNOWN_TYPE, postcode: -1, path, lastSale: { price: prev.price, month: prev.month } },
+        new IndexLookup(areaIndex, now),
+        ev,
+      );
+      if (served.value === null) throw new Error('the service gave no value where the own sale and comparables exist');
+      const b = saleBounds(served.value);
+      const service = { ape: Math.abs(served.value - s.price) / s.price, inB: s.price >= b.lower_bound && s.price <= b.upper_bound };
+      const house = s.type !== 3;
+      push(house ? 'houses' : 'flats (address keys shared)', apes, service);
+      push(names[s.type] ?? 'unknown type', apes, service);
+      if (house) {
+        push(s.month - prev.month < 6 ? 'houses, resold within 6 months' : 'houses, resold after 6 months or more', apes, service);
+        if (prev.cat === 'B') push('houses, earlier sale category B', apes, service);
+      }
+    }
+  }
+  const segments: Record<string, HighRungCell> = {};
+  const share = (n: number, of: number) => r1((100 * n) / Math.max(1, of));
+  for (const [name, cell] of seg) {
+    const sv = cell.service;
+    segments[name] = {
+      n: sv.length,
+      mdape: cell.tried.map((a) => r1(100 * median(a))),
+      within_10: cell.tried.map((a) => share(a.filter((x) => x <= 0.1).length, a.length)),
+      service: { mdape: r1(100 * median(sv.map((x) => x.ape))), within_10: share(sv.filter((x) => x.ape <= 0.1).length, sv.length), in_bounds: share(sv.filter((x) => x.inB).length, sv.length) },
+    };
+  }
+  return { pairs, no_anchor: noAnchor, weights: HIGH_WEIGHTS_TRIED, segments };
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const i = process.argv.indexOf('--raw');
   const raw = resolve(i >= 0 ? process.argv[i + 1]! : join(import.meta.dirname, '..', '..', 'shared', 'data', 'raw'));
-  const out = { command: 'npx tsx bench/backtest-bristol.ts', rung: 'Low / comparables (the only rung the sample supports)', ...bristolBacktest(raw) };
+  const out = {
+    command: 'npx tsx bench/backtest-bristol.ts',
+    rung: 'Low / comparables on every sale; High on the repeat sales within 2024',
+    ...bristolBacktest(raw),
+    high_rung: bristolHighRung(raw),
+  };
   console.log(JSON.stringify(out, null, 1));
   const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });

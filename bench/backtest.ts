@@ -78,6 +78,8 @@ export interface Row {
   comps: number | null;
   saleAgeMonths: number | null;
   hasArea: boolean;
+  /** Type code (service/domain/valuation/sale.ts PROPERTY_TYPES order). */
+  type: number;
 }
 
 export interface Metrics {
@@ -329,7 +331,7 @@ export async function backtestMany(dataDir: string, sourcesDir: string, paramSet
           month: cut, rung: est.value === null ? 'none' : est.confidence, price: target.price, trueValue: t.trueValue,
           estimate: est.log === undefined ? NaN : Math.exp(est.log),
           own: prev && g !== null ? Math.log(prev.price) + g : null, sqft: sq?.log ?? null, comps: cp?.log ?? null,
-          saleAgeMonths: prev ? cut - 1 - prev.month : null, hasArea: subject.areaSqft !== null,
+          saleAgeMonths: prev ? cut - 1 - prev.month : null, hasArea: subject.areaSqft !== null, type: h.type,
         });
         if (k === 0) n++;
       }
@@ -345,6 +347,28 @@ export async function backtestMany(dataDir: string, sourcesDir: string, paramSet
     for (const rung of ['High', 'Medium', 'Low', 'none']) coverage[rung] = rows.filter((r) => r.rung === rung).length;
     return { build: buildDir, months: months.map(ym), rows, overall: metrics(valued), by_rung, coverage, seconds };
   });
+}
+
+/**
+ * Per rung and property type, and the High rung by the anchor it was blended with (the
+ * £/sq ft estimate where the home has a floor area, else the comparables): the figures issue
+ * 48 asks for beside the real Bristol ones (bench/backtest-bristol.ts).
+ */
+export function rungTypeTable(rows: readonly Row[]) {
+  const names = ['Detached', 'Semi-Detached', 'Terraced', 'Flat'];
+  const valued = rows.filter((r) => r.rung !== 'none');
+  const short = (m: Metrics) => ({ n: m.n, mdape_vs_sale: m.mdape_vs_sale, mdape_vs_true: m.mdape_vs_true, within_10: m.within_10, in_bounds: m.in_bounds });
+  const by_rung_type: Record<string, Record<string, ReturnType<typeof short>>> = {};
+  for (const rung of ['High', 'Medium', 'Low'] as const) {
+    by_rung_type[rung] = Object.fromEntries(names.map((nm, t) => [nm, short(metrics(valued.filter((r) => r.rung === rung && r.type === t)))]));
+  }
+  const high = valued.filter((r) => r.rung === 'High');
+  const high_by_anchor = {
+    sqft: short(metrics(high.filter((r) => r.hasArea && r.sqft !== null))),
+    comparables: short(metrics(high.filter((r) => !(r.hasArea && r.sqft !== null) && r.comps !== null))),
+    none: short(metrics(high.filter((r) => r.sqft === null && r.comps === null))),
+  };
+  return { by_rung_type, high_by_anchor };
 }
 
 /** Component estimates side by side (for the rung rules), by sale age for homes with a last sale. */
@@ -394,7 +418,7 @@ async function main() {
     command: `npx tsx bench/backtest.ts ${args.join(' ')}`,
     region: { addresses: manifest.addresses, seed: manifest.seed },
     params, months: res.months, coverage: res.coverage, overall: res.overall, by_rung: res.by_rung,
-    components_by_sale_age: componentTable(res.rows), seconds: res.seconds,
+    ...rungTypeTable(res.rows), components_by_sale_age: componentTable(res.rows), seconds: res.seconds,
   };
   console.log(JSON.stringify(out, null, 1));
   const file = get('out') ?? join(import.meta.dirname, 'results', `backtest-${manifest.addresses}.json`);

@@ -18,6 +18,7 @@ import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
 import { locationMartsStage } from '../stages/40-marts/80-location/stage.ts';
 import { hmoLicencesStage } from '../stages/40-marts/90-hmo/stage.ts';
 import { qualityStage } from '../stages/50-checks/10-quality/stage.ts';
+import { indexCheckStage } from '../stages/50-checks/20-index-vs-ukhpi/stage.ts';
 
 /** The price, postcode and rent marts in build order (after `properties`). */
 export const MARKET_STAGES: readonly Stage[] = [priceIndexStage, pricePerSqftStage, ukhpiStage, postcodesStage, rentsStage];
@@ -42,4 +43,5 @@ export const STAGES: readonly Stage[] = [
   locationMartsStage,
   hmoLicencesStage,
   qualityStage,
+  indexCheckStage,
 ];

@@ -11,6 +11,14 @@ import { col, type ColumnContract, type TableContract } from './contract.ts';
 export const MIN_REPEAT_PAIRS = 30;
 /** … and this many sales in the 12 months to that month. */
 export const MIN_SALES_12M = 10;
+/**
+ * The index against UK HPI (issue 48): a district whose own index moved more than
+ * `tolerancePp` percentage points away from UK HPI's change over the last `windowMonths`
+ * months both have is flagged in the manifest, and its index carries no High valuation. On
+ * the synthetic region the gaps are 0.1-3.4 points; repeat-sales and UK HPI's hedonic
+ * method differ by a few points on real districts too, so 5 points is a divergence, not noise.
+ */
+export const INDEX_CHECK = { tolerancePp: 5, windowMonths: 12 } as const;
 /** Fewer lets than this in an area and bedroom count: fall back to the ONS district figure. */
 export const MIN_LETS = 10;
 /** Fewer comparable sales than this: no yield for the area and bedroom count. */

@@ -76,6 +76,33 @@ describe('valueSale cascade', () => {
     expect(far.log).toBeCloseTo(local + 0.8 * 0.25, 6);
   });
 
+  it('High with only comparables (no floor area) is the indexed last sale alone: that anchor earns no weight on real repeat sales', () => {
+    const comps = new SaleEvidence(street(40, false), SALE_MODEL);
+    const price = 200_000;
+    const e = valueSale(subject({ lastSale: { price, month: now - 12 } }), lookup, comps);
+    // Own sale × the sector's 12 months of 1% a month; the street's comparables (about £300k) pull nothing.
+    expect(e).toMatchObject({ confidence: 'High', method: 'last_sold_growth', value: roundValue(price * Math.exp(0.12)) });
+    expect(e.log).toBeCloseTo(Math.log(price) + 0.12, 10);
+    // However far the own sale is from the comparables (here ×3), no shrink towards them.
+    const far = valueSale(subject({ lastSale: { price: 3 * price, month: now - 12 } }), lookup, comps);
+    expect(far.log).toBeCloseTo(Math.log(3 * price) + 0.12, 10);
+    // With a floor area the £/sq ft anchor still takes half (its weight, measured on the synthetic region).
+    const sq = valueSale(subject({ areaSqft: 1000, lastSale: { price, month: now - 12 } }), lookup, ev);
+    const local = valueSale(subject({ areaSqft: 1000 }), lookup, ev).log!;
+    const own = Math.log(price) + 0.12;
+    const d = own - local;
+    expect(sq.log).toBeCloseTo(local + 0.5 * Math.min(1, 0.4 / Math.abs(d)) * d, 6);
+  });
+
+  it('a home in a district whose index the build flagged against UK HPI gets no High answer: the next rung', () => {
+    const flagged = new IndexLookup(index(), now, new Set(['D1']));
+    const sale = { price: 250_000, month: now - 12 };
+    expect(valueSale(subject({ areaSqft: 1000, lastSale: sale }), flagged, ev)).toMatchObject({ confidence: 'Medium', method: 'sqft_estimate' });
+    expect(valueSale(subject({ lastSale: sale }), flagged, new SaleEvidence(street(40, false), SALE_MODEL))).toMatchObject({ confidence: 'Low', method: 'comparables' });
+    // Another district's flag changes nothing here.
+    expect(valueSale(subject({ lastSale: sale }), new IndexLookup(index(), now, new Set(['D2'])), ev)).toMatchObject({ confidence: 'High' });
+  });
+
   it('High without any local evidence is the indexed last sale alone', () => {
     const empty = new SaleEvidence(street(0), SALE_MODEL);
     const e = valueSale(subject({ lastSale: { price: 200_000, month: now - 12 } }), lookup, empty);

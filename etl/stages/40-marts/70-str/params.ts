@@ -55,6 +55,17 @@ export const STR_METHOD = {
   priceGuardMinListings: 20,
   /** Floor on the MAD of ln price (0.1 ≈ 10%), so a group of near-equal prices does not flag small differences. */
   priceGuardMinMad: 0.1,
+  /**
+   * Sentinel prices (issue 48): one round value (a multiple of £100, or £1 less) listed by at
+   * least this many listings of one guard band in one LA is a spike: a placeholder when it is
+   * also at least `priceSentinelMinGbp` and above `priceSentinelFactor` × the band's median
+   * without its spikes. On the real Bristol scrape no round value repeats more than twice.
+   */
+  priceSentinelMinRepeats: 3,
+  priceSentinelMinGbp: 500,
+  priceSentinelFactor: 5,
+  /** Fewest prices (spikes left out) for a sentinel reference median of a band's own in an LA, else the band build-wide, else all. */
+  priceSentinelMinReference: 5,
 } as const;
 
 /** The SQL parameters of the method (names as in the `.sql` files). */
@@ -81,5 +92,9 @@ export function strSqlParams(): Record<string, number | string> {
     price_guard_k: m.priceGuardK,
     price_guard_min_listings: m.priceGuardMinListings,
     price_guard_min_mad: m.priceGuardMinMad,
+    price_sentinel_min_repeats: m.priceSentinelMinRepeats,
+    price_sentinel_min_gbp: m.priceSentinelMinGbp,
+    price_sentinel_factor: m.priceSentinelFactor,
+    price_sentinel_min_reference: m.priceSentinelMinReference,
   };
 }

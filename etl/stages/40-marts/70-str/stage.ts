@@ -24,8 +24,10 @@ export const strMartsStage: Stage = {
     const [summary] = await queryRows(ctx.conn, sqlText('str_quality_summary'));
     // The price guard's exclusions by tier band (docs/str.md, "Price guard").
     const byBand = await queryRows(ctx.conn, sqlText('str_quality_price_guard'));
+    const [sentinels] = await queryRows(ctx.conn, sqlText('str_quality_sentinels'));
     ctx.quality.str = {
       ...summary,
+      price_sentinels: Number(sentinels?.price_sentinels ?? 0),
       price_outliers_by_band: Object.fromEntries(byBand.map((r) => [String(r.tier_band), { outliers: Number(r.outliers), priced: Number(r.priced) }])),
       listing_months: await countRows(ctx.conn, 'str_listing_months'),
       area_months: await countRows(ctx.conn, 'str_area_months'),
