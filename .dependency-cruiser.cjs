@@ -52,6 +52,13 @@ module.exports = {
       to: { path: ['^service/(middleware|routes)/', '^service/app\\.ts$', 'node_modules/(koa|@koa)/'] },
     },
     {
+      name: 'console-is-a-browser-client',
+      comment: 'console/src runs in the browser and speaks to the service only through the public HTTP API (docs/adr/0009-console.md).',
+      severity: 'error',
+      from: { path: '^console/src/' },
+      to: { path: ['^(schemas|lib|etl|service|tools|bench|test|clients)/', '^(node:)?[a-z_]+$'], pathNot: 'node_modules' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes the load order (and the layers) ambiguous.',
       severity: 'error',

@@ -23,6 +23,8 @@ import { Router, type Ctx, type Middleware } from './middleware/router.ts';
 import type { ApiState } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
 import { renderOpenApi } from './openapi.ts';
+import { addAccountKeyRoute } from './routes/account-key.ts';
+import { addConsoleRoutes } from './routes/console.ts';
 import { addOpsRoutes } from './routes/ops.ts';
 import type { RouteDef } from './routes/types.ts';
 import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
@@ -80,6 +82,8 @@ export function buildApp(deps: AppDeps): App {
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
   addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
+  addAccountKeyRoute(router, { ledger, limiter, metrics });
+  addConsoleRoutes(router);
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.
