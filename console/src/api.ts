@@ -24,6 +24,9 @@ type Costs = Map<string, number>; // "GET /properties/{uprn}" → credits
 
 const KEY = 'pi.console.key';
 const SPENT = 'pi.console.spent';
+const CACHE = 'pi.console.paid';
+/** An answer larger than this is kept in memory only (sessionStorage holds about 5 MB a site). */
+const KEEP_MAX_CHARS = 256_000;
 
 export async function loadCosts(): Promise<Costs> {
   const r = await fetch('/v1/openapi.json');
@@ -56,6 +59,12 @@ export class Api {
 
   constructor(readonly key: string, readonly costs: Costs) {
     this.spent = Number(sessionStorage.getItem(SPENT) ?? '0') || 0;
+    // What this tab already paid for survives a reload of the page.
+    try {
+      for (const [k, a] of JSON.parse(sessionStorage.getItem(CACHE) ?? '[]') as [string, Answer][]) this.cache.set(k, a);
+    } catch {
+      sessionStorage.removeItem(CACHE);
+    }
   }
 
   static stored(): string | null {
@@ -65,6 +74,7 @@ export class Api {
     if (key === null) {
       sessionStorage.removeItem(KEY);
       sessionStorage.removeItem(SPENT);
+      sessionStorage.removeItem(CACHE);
     } else sessionStorage.setItem(KEY, key);
   }
 
@@ -101,9 +111,19 @@ export class Api {
     const p = this.fetchWithRetry<T>(method, path, body).finally(() => this.inFlight.delete(k));
     this.inFlight.set(k, p);
     return p.then((a) => {
-      if (a.ok) this.cache.set(k, a);
+      if (a.ok) this.keep(k, a);
       return a;
     });
+  }
+
+  private keep(k: string, a: Answer): void {
+    this.cache.set(k, a);
+    const kept = [...this.cache].filter(([, v]) => JSON.stringify(v.body).length <= KEEP_MAX_CHARS);
+    try {
+      sessionStorage.setItem(CACHE, JSON.stringify(kept));
+    } catch {
+      // Storage full: the answer stays cached for this page's life only.
+    }
   }
 
   private async fetchWithRetry<T>(method: string, path: string, body: unknown): Promise<Answer<T>> {

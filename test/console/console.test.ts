@@ -18,7 +18,11 @@ import { publishSynthBuild } from '../support/published.ts';
 import { call, startTestServer, type TestServer } from '../service/support.ts';
 
 /** The page's own globals, inside page.evaluate callbacks (this file is type-checked without the DOM library). */
-declare const document: { activeElement: { matches(s: string): boolean } | null; querySelectorAll(s: string): Iterable<{ textContent: string | null }> };
+declare const document: {
+  activeElement: { matches(s: string): boolean } | null;
+  querySelector(s: string): { textContent: string | null } | null;
+  querySelectorAll(s: string): Iterable<{ textContent: string | null }>;
+};
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
@@ -128,7 +132,15 @@ describe('console', () => {
       await axe(page, 'sign-in');
       await shot(page, 'signin');
 
-      // Sign in: the key box has the focus.
+      // Sign in: the key box has the focus. A wrong key is refused, saying so, and costs nothing.
+      await page.keyboard.type('pi_live_thisisnotakey0000000000000');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => (document.querySelector('[role=alert]')?.textContent ?? '').includes('not valid'));
+      // Chromium logs the refused request itself; that 401 is the expected answer.
+      expect(errors).toEqual(['Failed to load resource: the server responded with a status of 401 (Unauthorized)']);
+      errors.length = 0;
+      await page.fill('#key', '');
+      await page.focus('#key');
       await page.keyboard.type(key);
       await page.keyboard.press('Enter');
       await page.waitForSelector('#address:focus');
@@ -160,9 +172,16 @@ describe('console', () => {
       await axe(page, 'property');
       await shot(page, 'property');
 
-      // Loading a section again is free: the session cache answers.
+      // What the tab paid for is kept for its session: after a reload the shared URL opens the
+      // record at once, and every section says it is already paid for and charges nothing.
+      const chargedBeforeReload = charged;
       await page.reload({ waitUntil: 'load' });
-      await page.waitForSelector('#record-load, #property-title');
+      await page.waitForSelector('#property-title');
+      for (const sec of ['valuations', 'history', 'risks', 'around']) {
+        expect(await page.textContent(`#${sec}-load`)).toMatch(/already paid for/);
+        expect(await loadSection(page, sec)).toBe(0);
+      }
+      expect(charged).toBe(chargedBeforeReload);
 
       // The area page for the home's outcode, and its short-term-let market.
       await page.goto(`${s.base}/console#/area/${home.outcode}`);
