@@ -53,7 +53,7 @@ module.exports = {
     },
     {
       name: 'console-is-a-browser-client',
-      comment: 'console/src runs in the browser and speaks to the service only through the public HTTP API (docs/adr/0009-console.md).',
+      comment: 'console/src runs in the browser and speaks to the service only through the public HTTP API (docs/adr/0010-console.md).',
       severity: 'error',
       from: { path: '^console/src/' },
       to: { path: ['^(schemas|lib|etl|service|tools|bench|test|clients)/', '^(node:)?[a-z_]+$'], pathNot: 'node_modules' },

@@ -1,7 +1,7 @@
 /**
  * Bundles the console (console/src) into console/dist with esbuild: one script, one
  * stylesheet (Leaflet's, uPlot's and ours), the page and Leaflet's control images. Nothing is
- * fetched at run time from anywhere but the service's own origin (docs/adr/0009-console.md).
+ * fetched at run time from anywhere but the service's own origin (docs/adr/0010-console.md).
  * `make console` runs it; the console test runs it too, so a lone vitest run is complete.
  */
 import { build } from 'esbuild';

@@ -1,5 +1,5 @@
 /**
- * Time-series charts with uPlot (docs/adr/0009-console.md: 48 kB, canvas, no dependencies).
+ * Time-series charts with uPlot (docs/adr/0010-console.md: 48 kB, canvas, no dependencies).
  * Each chart is a <figure> whose caption says what it shows and how many points it has.
  */
 import uPlot from 'uplot';

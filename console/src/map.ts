@@ -1,5 +1,5 @@
 /**
- * The map around a home with Leaflet (docs/adr/0009-console.md), drawn only from the API's
+ * The map around a home with Leaflet (docs/adr/0010-console.md), drawn only from the API's
  * own answers: no tile server and no request to any other origin. The background is plain;
  * what gives it place are the home, the search circles and the points of each layer.
  */

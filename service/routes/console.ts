@@ -1,5 +1,5 @@
 /**
- * The console (console/, docs/adr/0009-console.md): static files bundled at build time
+ * The console (console/, docs/adr/0010-console.md): static files bundled at build time
  * (`make console`), served from this origin under a strict Content-Security-Policy: scripts,
  * styles, images and API calls from here only, nothing inline, no frames. Without a bundle the
  * page answers 503 saying how to build it, rather than a blank page.
