@@ -64,6 +64,11 @@ module.exports = {
       severity: 'error',
       from: { path: '^service/', pathNot: '^service/(mcp/|app\\.ts$)' },
       to: { path: '^service/mcp/' },
+      name: 'console-is-a-browser-client',
+      comment: 'console/src runs in the browser and speaks to the service only through the public HTTP API (docs/adr/0010-console.md).',
+      severity: 'error',
+      from: { path: '^console/src/' },
+      to: { path: ['^(schemas|lib|etl|service|tools|bench|test|clients)/', '^(node:)?[a-z_]+$'], pathNot: 'node_modules' },
     },
     {
       name: 'no-circular',

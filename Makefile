@@ -21,8 +21,15 @@ help: ## List every target
 .PHONY: install
 install: node_modules/.install-stamp ## Install dependencies (exact versions from package-lock.json)
 
+.PHONY: console
+CONSOLE_SRC := $(wildcard console/src/*.ts console/src/pages/*.ts console/src/*.css console/src/*.html) console/build.ts
+console/dist/.stamp: node_modules/.install-stamp $(CONSOLE_SRC)
+	npx tsx console/build.ts
+	@touch $@
+console: console/dist/.stamp ## Bundle the customer console (console/src → console/dist, served at /console) and print its size
+
 .PHONY: demo
-demo: install ## Generate a synthetic region ending last month, publish its ETL build, create a demo key, print example requests, serve on PORT
+demo: install console ## Generate a synthetic region ending last month, publish its ETL build, create a demo key, print example requests, serve on PORT
 	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED) --end-month last-complete
 	npm run --silent etl -- run --sources $(DATA_DIR)/synth --data-dir $(DATA_DIR)
 	@DATA_DIR=$(DATA_DIR) npm run --silent accounts -- create --tier premium --name demo --json > $(DATA_DIR)/demo-account.json
@@ -38,8 +45,9 @@ sql: install ## Interactive SQL over the current build's Parquet tables
 	DATA_DIR=$(DATA_DIR) npm run --silent sql
 
 .PHONY: typecheck
-typecheck: install ## TypeScript strict type check (no emit)
+typecheck: install ## TypeScript strict type check (no emit): the server side, then the console's browser code
 	npx tsc --noEmit -p tsconfig.json
+	npx tsc --noEmit -p console/tsconfig.json
 
 .PHONY: client
 CLIENT := clients/typescript
@@ -61,10 +69,10 @@ client-check: install $(CLIENT)/node_modules/.install-stamp ## Fail when docs/op
 
 .PHONY: deps
 deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way import fails
-	npx depcruise $(wildcard schemas lib etl service tools) --config .dependency-cruiser.cjs
+	npx depcruise $(wildcard schemas lib etl service tools console/src) --config .dependency-cruiser.cjs
 
 .PHONY: test
-test: install typecheck deps client-check ## Install, type-check, check the layer rules, then run the unit, integration and contract tests (the reliability suites: make reliability)
+test: install typecheck deps client-check console ## Install, type-check, check the layer rules, then run the unit, integration and contract tests (the reliability suites: make reliability)
 	node scripts/run-tests.mjs
 
 .PHONY: bench

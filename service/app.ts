@@ -25,6 +25,8 @@ import type { ApiState } from './middleware/state.ts';
 import { validate } from './middleware/validate.ts';
 import { addMcpRoute } from './mcp/http.ts';
 import { renderOpenApi } from './openapi.ts';
+import { addAccountKeyRoute } from './routes/account-key.ts';
+import { addConsoleRoutes } from './routes/console.ts';
 import { addOpsRoutes } from './routes/ops.ts';
 import type { RouteDef } from './routes/types.ts';
 import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
@@ -84,6 +86,8 @@ export function buildApp(deps: AppDeps): App {
   addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
   // MCP (service/mcp/): every tool call is made as its /v1 request above, metered there.
   addMcpRoute(router, ledger, config.BODY_LIMIT_BYTES, deps.routes ?? V1_ROUTES);
+  addAccountKeyRoute(router, { ledger, limiter, metrics });
+  addConsoleRoutes(router);
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.
