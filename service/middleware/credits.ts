@@ -3,14 +3,17 @@ import { LedgerUnavailableError } from '../ledger/errors.ts';
 import type { AccountView, Ledger } from '../ledger/types.ts';
 import type { Metrics } from '../metrics.ts';
 import { PLANS } from '../../schemas/plans.ts';
+import { ClientClosedError, clientGone } from './client-gone.ts';
 import { ApiError, ledgerUnavailable } from './errors.ts';
+import { answerOf } from './idempotency.ts';
 import { remainingHeader } from './headers.ts';
 import type { ApiState } from './state.ts';
 
 /**
  * Reserve the route's cost before the handler, commit it (durably, before the body is
  * sent) on a 2xx, release it otherwise. Free routes (cost 0) skip the ledger, so they
- * keep working at the cap.
+ * keep working at the cap. A client gone before the commit is not charged (released, logged
+ * as 499); with a claimed Idempotency-Key the answer is kept with the charge.
  */
 export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
   return async (ctx: ParameterizedContext<ApiState>, next: () => Promise<unknown>): Promise<void> => {
@@ -44,9 +47,19 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       throw err;
     }
     let after: AccountView | void = undefined;
+    if (ctx.status >= 200 && ctx.status < 300 && clientGone(ctx)) {
+      // Nobody can receive the answer: no charge (docs/ledger.md "A client that leaves").
+      await ledger.release(reservation);
+      throw new ClientClosedError('before its charge');
+    }
     if (ctx.status >= 200 && ctx.status < 300) {
+      const idem = ctx.state.idempotency;
+      const answer = idem && answerOf(ctx, idem.fingerprint);
+      if (answer) ctx.body = answer.body; // the bytes kept are the bytes sent
       try {
-        after = await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
+        const meta = { endpoint: ctx.state.routeId, request_id: ctx.state.requestId, ...(idem ? { idempotency_key: idem.key } : {}) };
+        after = await ledger.commit(reservation, meta, ctx.state.now, answer);
+        if (idem) idem.kept = true;
       } catch (err) {
         // The charge is not durable, so the answer is not served: 503 (or 500 for anything
         // but a failed write). Release is idempotent: it returns the hold only if unsettled.
@@ -58,6 +71,12 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
       }
       metrics.creditsSpent.inc({ route: ctx.state.routeId }, cost);
       ctx.set('X-Credits-Cost', String(cost));
+      // The window that remains: the client left while the charge was being made durable.
+      // Charged (it cannot be undone), so said where support can see and refund it.
+      if (clientGone(ctx)) {
+        metrics.chargedClientGone.inc({ route: ctx.state.routeId });
+        ctx.state.log.warn({ cost }, 'charged, but the client closed the connection while the charge was being made durable');
+      }
     } else {
       await ledger.release(reservation);
     }
