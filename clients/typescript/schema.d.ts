@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -1741,6 +1741,31 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged. */
+        idempotency_key_in_use: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/idempotency-key-in-use",
+                 *       "title": "Idempotency key in use",
+                 *       "status": 409,
+                 *       "detail": "A request with this Idempotency-Key is still running. Retry after it ends to get its answer.",
+                 *       "code": "idempotency_key_in_use",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body is not sent as application/json. */
         unsupported_media_type: {
             headers: {
@@ -1759,6 +1784,30 @@ export interface components {
                  *       "status": 415,
                  *       "detail": "Send the request body as JSON with \"Content-Type: application/json\".",
                  *       "code": "unsupported_media_type",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This Idempotency-Key was already used with a different request (method, path, query or body). No credits charged. */
+        idempotency_key_mismatch: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/idempotency-key-mismatch",
+                 *       "title": "Idempotency key reused",
+                 *       "status": 422,
+                 *       "detail": "This Idempotency-Key was used with a different request (method, path, query or body). Use a new key for a new request.",
+                 *       "code": "idempotency_key_mismatch",
                  *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
                  *     }
                  */
@@ -1929,6 +1978,8 @@ export interface components {
         RateLimit: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key (then `X-Credits-Cost` is 0). */
+        "Idempotent-Replayed": string;
         /** @description The published data build that answered (see `/v1/status`); the same build and inputs give the same answer. */
         "X-Build-Id": string;
     };
@@ -1944,7 +1995,10 @@ export interface operations {
                 /** @description Results wanted; default 10, capped at 50 (a larger value returns at most 50 and says so in the `X-Limit-Capped` header). */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1959,6 +2013,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1968,6 +2023,8 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2003,7 +2060,10 @@ export interface operations {
                 /** @description Comma-separated field names; omit for all. Known: uprn, address, postcode, location, country, property_type, build_form, floor_area_sqft, habitable_rooms, bedrooms, tenure, construction_age, epc, service_estimate, service_sqft, plot_size, last_sold_price, last_sold_date, flood_zone_2, flood_zone_3, conservation_area. */
                 fields?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2021,6 +2081,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2031,6 +2092,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2063,7 +2126,10 @@ export interface operations {
     getPropertySales: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2081,6 +2147,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2091,6 +2158,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2123,7 +2192,10 @@ export interface operations {
     getPropertyEpc: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2141,6 +2213,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2151,6 +2224,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2183,7 +2258,10 @@ export interface operations {
     getPostcode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 postcode: string;
             };
@@ -2200,6 +2278,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2210,6 +2289,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2242,7 +2323,10 @@ export interface operations {
     getSaleValuation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2260,6 +2344,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2270,6 +2355,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2305,7 +2392,10 @@ export interface operations {
                 /** @description Override the recorded bedroom count. */
                 bedrooms?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2323,6 +2413,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2333,6 +2424,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2371,7 +2464,10 @@ export interface operations {
                 parking?: "true" | "false";
                 outside_space?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2389,6 +2485,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2399,6 +2496,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2431,7 +2530,10 @@ export interface operations {
     estimateDevelopmentGdv: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2472,6 +2574,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2482,8 +2585,10 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
             415: components["responses"]["unsupported_media_type"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2536,7 +2641,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2551,6 +2659,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2561,6 +2670,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2604,7 +2715,10 @@ export interface operations {
                 /** @description months of the series, up to 10 years */
                 months?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2619,6 +2733,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2744,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2675,7 +2792,10 @@ export interface operations {
                 /** @description Only lets of houses or of flats. */
                 property_type?: "house" | "flat";
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2690,6 +2810,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,6 +2821,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2739,7 +2862,10 @@ export interface operations {
                 /** @description Local authority district, GSS code */
                 local_authority?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2754,6 +2880,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +2891,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2805,7 +2934,10 @@ export interface operations {
                 /** @description Only this bedroom count; 0 is a studio, 4 or more is the "4+" group. */
                 bedrooms?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2820,6 +2952,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2830,6 +2963,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2862,7 +2997,10 @@ export interface operations {
     estimateShortTermLet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2911,6 +3049,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2921,8 +3060,10 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
             415: components["responses"]["unsupported_media_type"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2974,7 +3115,10 @@ export interface operations {
                 /** @description Comma-separated; any of summary, historical, supply, ratings, amenities, by_bedrooms, by_listing_type, by_price_tier, demand, grade. Default: all. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2989,6 +3133,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2999,6 +3144,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3052,7 +3199,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3067,6 +3217,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3077,6 +3228,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3129,7 +3282,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3144,6 +3300,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3193,6 +3350,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3247,7 +3406,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3262,6 +3424,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3501,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3370,7 +3535,10 @@ export interface operations {
     getArea: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 code: string;
             };
@@ -3387,6 +3555,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3397,6 +3566,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3439,7 +3610,10 @@ export interface operations {
                 /** @description Metres around the place; default 800, at most 1600. */
                 radius_m?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3454,6 +3628,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +3690,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3562,7 +3739,10 @@ export interface operations {
                 /** @description Open establishments only unless true. */
                 include_closed?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3577,6 +3757,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +3801,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3652,7 +3835,10 @@ export interface operations {
     getRisks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -3670,6 +3856,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3680,6 +3867,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3720,7 +3909,10 @@ export interface operations {
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3735,6 +3927,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,6 +3938,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3784,7 +3979,10 @@ export interface operations {
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3799,6 +3997,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,6 +4008,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3856,7 +4057,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3871,6 +4075,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3943,6 +4148,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
