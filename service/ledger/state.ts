@@ -121,9 +121,13 @@ export class LedgerState {
     log.w = w;
     log.at.push(atMs);
     this.latestHitMs = Math.max(this.latestHitMs, atMs);
-    let gone = 0;
-    while (gone < log.at.length && log.at[gone]! <= atMs - w) gone++;
-    if (gone > 0) log.at.splice(0, gone);
+    // Times that have left the window are dropped in batches (when at least half have left),
+    // so a key with a large limit costs O(1) per hit, not a shift of its whole log.
+    const cutoff = atMs - w;
+    if (log.at.length < 128 || log.at[log.at.length >> 1]! <= cutoff) {
+      const keep = log.at.findIndex((t) => t > cutoff);
+      log.at.splice(0, keep < 0 ? log.at.length : keep);
+    }
   }
 
   private addKey(k: KeyRec): void {
@@ -145,8 +149,10 @@ export class LedgerState {
       keys: [...this.keys.values()],
       usage: [...this.usage].map(([a, cells]) => [a, [...cells].map(([k, c]) => [k, c.calls, c.credits] as [string, number, number])]),
       idempotency: [...this.idempotency],
-      // Keys whose every hit has left its window (judged by the newest hit of any key) are not kept.
-      hits: [...this.hits].filter(([, h]) => h.at.at(-1)! > this.latestHitMs - h.w).map(([k, h]) => [k, h.w, h.at] as [string, number, number[]]),
+      // Only times still inside their window, judged by the newest hit of any key (time moves on).
+      hits: [...this.hits]
+        .map(([k, h]) => [k, h.w, h.at.filter((t) => t > this.latestHitMs - h.w)] as [string, number, number[]])
+        .filter(([, , at]) => at.length > 0),
     };
   }
 
