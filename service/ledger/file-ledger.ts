@@ -185,6 +185,10 @@ class FileLedgerImpl implements FileLedger {
   }
 
   claimIdempotency(accountId: string, key: string, fingerprint: string, now: Date): IdempotencyClaim {
+    // While writes fail, memory may hold an answer whose charge never became durable (applied
+    // before its fsync; recovery reloads from disk): replay nothing until then (503, as every
+    // metered call gets meanwhile).
+    if (!this.writable()) throw new LedgerUnavailableError(this.writer.error!);
     const id = idempotencyId(accountId, key);
     const running = this.claims.get(id);
     if (running !== undefined) return running === fingerprint ? { kind: 'in_flight' } : { kind: 'mismatch' };

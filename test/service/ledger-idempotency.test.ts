@@ -4,9 +4,12 @@
  * in flight, release, the 24 h retention; and for PostgreSQL, a claim held across replicas
  * that expires when the replica holding it dies.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
-import { openFileLedger, openPgLedger, type Ledger } from '../../service/ledger/index.ts';
+import { LEDGER_RETRY_MS, openFileLedger, openPgLedger, type Ledger } from '../../service/ledger/index.ts';
+import { LedgerUnavailableError } from '../../service/ledger/errors.ts';
 import type { IdempotentAnswer } from '../../service/ledger/types.ts';
 import { fileImpl, pgImpl, type LedgerImpl } from '../support/ledgers.ts';
 import { postgresUnavailable, startPostgres, type PgServer } from '../support/postgres.ts';
@@ -108,6 +111,33 @@ describe('idempotency keys (file): kept in snapshots, dropped from them after th
     l = await openFileLedger({ dir });
     expect(l.claimIdempotency(id, 'old', 'fp-old', T0)).toEqual({ kind: 'claimed' }); // dropped, even judged at T0
     expect(l.claimIdempotency(id, 'new', 'fp-new', later).kind).toBe('replay');
+    await l.close();
+  });
+});
+
+describe('idempotency keys (file): a write failure', () => {
+  const tmp = tempDir('pi-idem-fail-');
+  afterAll(tmp.cleanup);
+  it('an answer whose charge failed to become durable is never replayed, before or after recovery', async () => {
+    const dir = `${tmp.dir}/l`;
+    const l = await openFileLedger({ dir });
+    const id = (await l.createAccount({ tier: 'starter' }, T0)).account.account_id;
+    mkdirSync(join(dir, 'snapshot.bin.tmp')); // the snapshot's temp file cannot be created
+    const snap = l.snapshot();
+    // Queued behind the failing rotation: applied in memory at once, never made durable.
+    expect(l.claimIdempotency(id, 'k', 'fp', T0)).toEqual({ kind: 'claimed' });
+    const r = l.reserve(id, 4, T0);
+    if (!r.ok) throw new Error('reserve');
+    const charged = l.commit(r.reservation, { endpoint: 'e', request_id: 'r', idempotency_key: 'k' }, T0, answer('fp'));
+    await expect(snap).rejects.toThrow(/EISDIR/);
+    await expect(charged).rejects.toBeInstanceOf(LedgerUnavailableError);
+    l.releaseIdempotency(id, 'k'); // as the middleware does when the commit fails
+    expect(() => l.claimIdempotency(id, 'k', 'fp', T0)).toThrow(LedgerUnavailableError);
+    rmSync(join(dir, 'snapshot.bin.tmp'), { recursive: true });
+    await new Promise((res) => setTimeout(res, LEDGER_RETRY_MS + 20));
+    await vi.waitFor(() => expect(l.health().writable).toBe(true), { timeout: 5000, interval: 20 });
+    expect(l.claimIdempotency(id, 'k', 'fp', T0)).toEqual({ kind: 'claimed' }); // reloaded from disk: nothing kept
+    expect(l.account(id, T0)!.remaining).toBe(2_000);
     await l.close();
   });
 });
