@@ -17,6 +17,7 @@ export const RELIABILITY = [
   'test/service/ledger-disk-full.test.ts',
   'test/service/swap-under-load.test.ts',
   'test/service/replicas-faults.test.ts',
+  'test/service/client-abort.test.ts',
 ];
 
 const reliability = process.env.TEST_SUITE === 'reliability';

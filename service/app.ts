@@ -2,8 +2,9 @@
  * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
  * request id → access log and metrics → error handler (problem+json) → query limit (outside
  * /v1) → router; each /v1 route then runs auth → rate limit → query limit → validation →
- * build check (data endpoints) → credit reserve → handler → commit or release. `POST /mcp`
- * (service/mcp/) runs auth, then makes each tool call as one of those /v1 requests.
+ * Idempotency-Key (metered routes) → build check (data endpoints) → credit reserve → handler
+ * → commit (with the kept answer) or release. `POST /mcp` (service/mcp/) runs auth, then makes
+ * each tool call as one of those /v1 requests.
  */
 import Koa from 'koa';
 import type { Config } from '../schemas/config.ts';
@@ -17,6 +18,7 @@ import { credits } from './middleware/credits.ts';
 import type { ServingBuild } from './build/warmer.ts';
 import { requireBuild } from './middleware/data.ts';
 import { errorHandler } from './middleware/errors.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { queryLimit } from './middleware/limits.ts';
 import { rateLimit } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
@@ -79,6 +81,8 @@ export function buildApp(deps: AppDeps): App {
       queryLimit(config.QUERY_LIMIT_BYTES),
       validate(route, config.BODY_LIMIT_BYTES),
     ];
+    // Every metered route takes an Idempotency-Key; a replay needs no build.
+    if (route.cost > 0) chain.push(idempotency(ledger));
     if (route.needsBuild) chain.push(requireBuild(builds));
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
     router.addMetered(route.method, `${V1_PREFIX}${route.path}`, ...chain);

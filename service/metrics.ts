@@ -11,6 +11,8 @@ export interface Metrics {
   latency: Histogram<'method' | 'route'>;
   creditsSpent: Counter<'route'>;
   rateLimited: Counter<'route'>;
+  /** Charges whose client closed the connection while the charge was being committed (docs/ledger.md). */
+  chargedClientGone: Counter<'route'>;
 }
 
 export function createMetrics(currentBuildId: () => string | undefined, ledgerHealth?: () => LedgerHealth): Metrics {
@@ -25,6 +27,12 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
   });
   const creditsSpent = new Counter({ name: 'credits_spent_total', help: 'Credits committed, by route', labelNames: ['route'] as const, registers: [registry] });
   const rateLimited = new Counter({ name: 'rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'] as const, registers: [registry] });
+  const chargedClientGone = new Counter({
+    name: 'credits_charged_client_gone_total',
+    help: 'Metered calls charged although the client closed the connection while the charge was being committed (the window docs/ledger.md states)',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: 'data_build_info',
     help: 'The published build being served (value 1), labelled by build id; absent when none',
@@ -56,5 +64,5 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
   }
   // The process's own: resident memory, CPU, event-loop lag, GC, heap (for ops alerts).
   collectDefaultMetrics({ register: registry });
-  return { registry, requests, latency, creditsSpent, rateLimited };
+  return { registry, requests, latency, creditsSpent, rateLimited, chargedClientGone };
 }

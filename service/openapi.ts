@@ -31,6 +31,8 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
   payload_too_large: 'The JSON body exceeds the size limit.',
   unsupported_media_type: 'The body is not sent as application/json.',
+  idempotency_key_in_use: 'A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged.',
+  idempotency_key_mismatch: 'This Idempotency-Key was already used with a different request (method, path, query or body). No credits charged.',
   request_header_fields_too_large: 'The request headers exceed the size limit.',
   rate_limited: 'Rate limit reached; see Retry-After. No credits charged.',
   internal: 'Unexpected server error; quote the request id.',
@@ -42,7 +44,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
 /** The error responses an operation can give. */
 export function errorCodesOf(route: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = ['invalid_request', 'unauthorized'];
-  if (route.cost > 0) codes.push('credits_exhausted');
+  if (route.cost > 0) codes.push('credits_exhausted', 'idempotency_key_mismatch', 'idempotency_key_in_use');
   if (route.mayNotFind) codes.push('not_found');
   if (route.body) codes.push('payload_too_large', 'unsupported_media_type');
   codes.push('rate_limited', 'internal');
@@ -61,6 +63,7 @@ const METERED_HEADERS: Record<string, Json> = {
   'RateLimit-Policy': header('draft-ietf-httpapi-ratelimit-headers: `"default";q=<limit>;w=<window seconds>`.'),
   RateLimit: header('draft-ietf-httpapi-ratelimit-headers: `"default";r=<remaining>;t=<seconds>`.'),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
+  'Idempotent-Replayed': header('`true` when this is the kept answer to an earlier request with the same Idempotency-Key (then `X-Credits-Cost` is 0).'),
   'X-Build-Id': header('The published data build that answered (see `/v1/status`); the same build and inputs give the same answer.'),
 };
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
@@ -75,6 +78,8 @@ const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
   method_not_allowed: 'DELETE is not allowed here; use GET.',
   payload_too_large: 'The request body exceeds 65536 bytes.',
   unsupported_media_type: 'Send the request body as JSON with "Content-Type: application/json".',
+  idempotency_key_in_use: 'A request with this Idempotency-Key is still running. Retry after it ends to get its answer.',
+  idempotency_key_mismatch: 'This Idempotency-Key was used with a different request (method, path, query or body). Use a new key for a new request.',
   request_header_fields_too_large: 'The request headers exceed the size limit.',
   rate_limited: 'Rate limit of 6 requests per 10 seconds reached; retry after 3 s.',
   internal: 'The server could not complete the request. Quote the request id when reporting it.',
@@ -104,7 +109,7 @@ function errorResponses(): Json {
       code,
       {
         description: ERROR_TEXT[code],
-        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
+        headers: headerRefs(code === 'rate_limited' || code === 'idempotency_key_in_use' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(code) } },
       },
     ]),
@@ -130,11 +135,21 @@ function operation(route: RouteDef, components: Json): Json {
   };
   addParams('path', route.params);
   addParams('query', route.query);
+  if (route.cost > 0) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
 
   const responses: Json = {
     '200': {
       description: 'Success',
-      headers: headerRefs(route.needsBuild ? [...METERED, 'X-Build-Id'] : METERED),
+      headers: headerRefs([...METERED, ...(route.needsBuild ? ['X-Build-Id'] : []), ...(route.cost > 0 ? ['Idempotent-Replayed'] : [])]),
       content: { 'application/json': { schema: jsonSchema(route.response, 'output', components) } },
     },
   };

@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -1749,6 +1749,31 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged. */
+        idempotency_key_in_use: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/idempotency-key-in-use",
+                 *       "title": "Idempotency key in use",
+                 *       "status": 409,
+                 *       "detail": "A request with this Idempotency-Key is still running. Retry after it ends to get its answer.",
+                 *       "code": "idempotency_key_in_use",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body is not sent as application/json. */
         unsupported_media_type: {
             headers: {
@@ -1767,6 +1792,30 @@ export interface components {
                  *       "status": 415,
                  *       "detail": "Send the request body as JSON with \"Content-Type: application/json\".",
                  *       "code": "unsupported_media_type",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This Idempotency-Key was already used with a different request (method, path, query or body). No credits charged. */
+        idempotency_key_mismatch: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/idempotency-key-mismatch",
+                 *       "title": "Idempotency key reused",
+                 *       "status": 422,
+                 *       "detail": "This Idempotency-Key was used with a different request (method, path, query or body). Use a new key for a new request.",
+                 *       "code": "idempotency_key_mismatch",
                  *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
                  *     }
                  */
@@ -1937,6 +1986,8 @@ export interface components {
         RateLimit: string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key (then `X-Credits-Cost` is 0). */
+        "Idempotent-Replayed": string;
         /** @description The published data build that answered (see `/v1/status`); the same build and inputs give the same answer. */
         "X-Build-Id": string;
     };
@@ -1952,7 +2003,10 @@ export interface operations {
                 /** @description Results wanted; default 10, capped at 50 (a larger value returns at most 50 and says so in the `X-Limit-Capped` header). */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1967,6 +2021,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1976,6 +2031,8 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2011,7 +2068,10 @@ export interface operations {
                 /** @description Comma-separated field names; omit for all. Known: uprn, address, postcode, location, country, property_type, build_form, floor_area_sqft, habitable_rooms, bedrooms, tenure, construction_age, epc, service_estimate, service_sqft, plot_size, last_sold_price, last_sold_date, flood_zone_2, flood_zone_3, conservation_area. */
                 fields?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2029,6 +2089,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2039,6 +2100,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2071,7 +2134,10 @@ export interface operations {
     getPropertySales: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2089,6 +2155,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,6 +2166,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2131,7 +2200,10 @@ export interface operations {
     getPropertyEpc: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2149,6 +2221,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2159,6 +2232,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2191,7 +2266,10 @@ export interface operations {
     getPostcode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 postcode: string;
             };
@@ -2208,6 +2286,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2218,6 +2297,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2250,7 +2331,10 @@ export interface operations {
     getSaleValuation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2268,6 +2352,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2278,6 +2363,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2313,7 +2400,10 @@ export interface operations {
                 /** @description Override the recorded bedroom count. */
                 bedrooms?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2331,6 +2421,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2341,6 +2432,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2379,7 +2472,10 @@ export interface operations {
                 parking?: "true" | "false";
                 outside_space?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -2397,6 +2493,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2407,6 +2504,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2439,7 +2538,10 @@ export interface operations {
     estimateDevelopmentGdv: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2480,6 +2582,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2490,8 +2593,10 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
             415: components["responses"]["unsupported_media_type"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2544,7 +2649,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2559,6 +2667,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2569,6 +2678,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2612,7 +2723,10 @@ export interface operations {
                 /** @description months of the series, up to 10 years */
                 months?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2627,6 +2741,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,6 +2752,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2683,7 +2800,10 @@ export interface operations {
                 /** @description Only lets of houses or of flats. */
                 property_type?: "house" | "flat";
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2698,6 +2818,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2708,6 +2829,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2747,7 +2870,10 @@ export interface operations {
                 /** @description Local authority district, GSS code */
                 local_authority?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2762,6 +2888,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2772,6 +2899,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2813,7 +2942,10 @@ export interface operations {
                 /** @description Only this bedroom count; 0 is a studio, 4 or more is the "4+" group. */
                 bedrooms?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2828,6 +2960,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +2971,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2870,7 +3005,10 @@ export interface operations {
     estimateShortTermLet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2919,6 +3057,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2929,8 +3068,10 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
             415: components["responses"]["unsupported_media_type"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -2982,7 +3123,10 @@ export interface operations {
                 /** @description Comma-separated; any of summary, historical, supply, ratings, amenities, by_bedrooms, by_listing_type, by_price_tier, demand, grade. Default: all. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2997,6 +3141,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3152,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3060,7 +3207,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3075,6 +3225,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,6 +3236,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3137,7 +3290,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3152,6 +3308,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3201,6 +3358,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3255,7 +3414,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3270,6 +3432,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3346,6 +3509,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3378,7 +3543,10 @@ export interface operations {
     getArea: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 code: string;
             };
@@ -3395,6 +3563,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,6 +3574,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3447,7 +3618,10 @@ export interface operations {
                 /** @description Metres around the place; default 800, at most 1600. */
                 radius_m?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3462,6 +3636,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,6 +3698,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3570,7 +3747,10 @@ export interface operations {
                 /** @description Open establishments only unless true. */
                 include_closed?: "true" | "false";
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3585,6 +3765,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +3809,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3660,7 +3843,10 @@ export interface operations {
     getRisks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Unique Property Reference Number */
                 uprn: string;
@@ -3678,6 +3864,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3688,6 +3875,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3728,7 +3917,10 @@ export interface operations {
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3743,6 +3935,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,6 +3946,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3792,7 +3987,10 @@ export interface operations {
                 /** @description WGS84 longitude (UK extent) */
                 lng?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3807,6 +4005,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +4016,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -3864,7 +4065,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3879,6 +4083,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "X-Build-Id": components["headers"]["X-Build-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3951,6 +4156,8 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
+            409: components["responses"]["idempotency_key_in_use"];
+            422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `data_unavailable`: No published data build is loaded. No credits charged. `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */

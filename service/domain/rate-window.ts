@@ -90,6 +90,15 @@ export class SlidingWindowLimiter {
     };
   }
 
+  /**
+   * Counts requests accepted before this limiter existed (times ascending, as a restart
+   * found them in the ledger's log), so the window carries on across a restart.
+   */
+  seed(key: string, windowMs: number, stamps: readonly number[]): void {
+    if (stamps.length === 0) return;
+    this.logs.set(key, { windowMs, stamps: [...stamps].sort((a, b) => a - b), head: 0 });
+  }
+
   /** Forget keys whose every request has left its window. */
   sweep(nowMs: number): void {
     this.hitsSinceSweep = 0;

@@ -23,17 +23,20 @@ import { LogWriter } from './log-writer.ts';
 import { upgradeRecord, type LedgerRecord } from './records.ts';
 import { accountView, usageReport, type UsageRow } from './view.ts';
 import { cutBackTo, loadDir, type OpenReport } from './replay.ts';
-import type { LedgerState, AccountRec } from './state.ts';
-import type {
-  AccountView,
-  ChargeMeta,
-  LedgerHealth,
-  KeyPrincipal,
-  Ledger,
-  Reservation,
-  ReserveResult,
-  UsageQuery,
-  UsageReport,
+import { idempotencyId, type LedgerState, type AccountRec, type HitLog } from './state.ts';
+import {
+  IDEMPOTENCY_RETENTION_MS,
+  type IdempotencyClaim,
+  type IdempotentAnswer,
+  type AccountView,
+  type ChargeMeta,
+  type LedgerHealth,
+  type KeyPrincipal,
+  type Ledger,
+  type Reservation,
+  type ReserveResult,
+  type UsageQuery,
+  type UsageReport,
 } from './types.ts';
 
 export interface FileLedgerOptions {
@@ -56,6 +59,15 @@ export interface FileLedger extends Ledger {
   release(reservation: Reservation): void;
   usage(q: UsageQuery, now: Date): UsageReport;
   listAccounts(now: Date): AccountView[];
+  claimIdempotency(accountId: string, key: string, fingerprint: string, now: Date): IdempotencyClaim;
+  releaseIdempotency(accountId: string, key: string): void;
+  /**
+   * Logs a request the rate window accepted (a `hit` record), so the window is rebuilt after a
+   * restart (`recentHits`). Resolves once durable; rejects while writes fail.
+   */
+  recordHit(accountId: string, rateKey: string, windowMs: number, now: Date): Promise<void>;
+  /** The accepted times per rate key as the log holds them (read at open to seed the window). */
+  recentHits(): ReadonlyMap<string, HitLog>;
   readonly dir: string;
   readonly clock: () => Date;
   readonly opened: OpenReport;
@@ -93,6 +105,8 @@ class FileLedgerImpl implements FileLedger {
   readonly clock: () => Date;
   private readonly held = new Map<string, number>();
   private readonly reservations = new Map<string, Reservation>();
+  /** Idempotency keys held by requests running now (`account \t key` → fingerprint): memory only, one process. */
+  private readonly claims = new Map<string, string>();
   private nextReservation = 1;
   private sinceSnapshot = 0;
   private closed = false;
@@ -157,12 +171,45 @@ class FileLedgerImpl implements FileLedger {
     return { ok: true, reservation };
   }
 
-  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<void> {
+  async commit(reservation: Reservation, meta: ChargeMeta, now: Date, answer?: IdempotentAnswer): Promise<void> {
     this.settle(reservation, 'commit');
     if (reservation.cost === 0) return; // nothing to charge, nothing to make durable
     const acc = this.touch(reservation.account_id, now);
     if (!acc) throw new LedgerError('unknown_account', `unknown account ${reservation.account_id}`);
-    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at: now.toISOString() });
+    const key = answer && meta.idempotency_key;
+    // The answer rides in the debit's own record: kept if and only if the charge is.
+    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at: now.toISOString(), ...(key ? { idem: { k: key, answer } } : {}) });
+    // Held until durable: a retry meanwhile is told the key is in use, never shown an answer
+    // whose charge could still fail. From here the kept answer replays.
+    if (key) this.claims.delete(idempotencyId(acc.id, key));
+  }
+
+  claimIdempotency(accountId: string, key: string, fingerprint: string, now: Date): IdempotencyClaim {
+    // While writes fail, memory may hold an answer whose charge never became durable (applied
+    // before its fsync; recovery reloads from disk): replay nothing until then (503, as every
+    // metered call gets meanwhile).
+    if (!this.writable()) throw new LedgerUnavailableError(this.writer.error!);
+    const id = idempotencyId(accountId, key);
+    const running = this.claims.get(id);
+    if (running !== undefined) return running === fingerprint ? { kind: 'in_flight' } : { kind: 'mismatch' };
+    const kept = this.state.idempotency.get(id);
+    if (kept && Date.parse(kept.created_at) + IDEMPOTENCY_RETENTION_MS > now.getTime()) {
+      return kept.fingerprint === fingerprint ? { kind: 'replay', answer: kept } : { kind: 'mismatch' };
+    }
+    this.claims.set(id, fingerprint);
+    return { kind: 'claimed' };
+  }
+
+  releaseIdempotency(accountId: string, key: string): void {
+    this.claims.delete(idempotencyId(accountId, key));
+  }
+
+  recordHit(accountId: string, rateKey: string, windowMs: number, now: Date): Promise<void> {
+    return this.record({ t: 'hit', a: accountId, k: rateKey, w: windowMs, at: now.toISOString() });
+  }
+
+  recentHits(): ReadonlyMap<string, HitLog> {
+    return this.state.hits;
   }
 
   /** Idempotent: releasing a reservation already committed (even by a failed commit) or released does nothing. */

@@ -29,7 +29,20 @@ import { createPool, isUnavailable, once, q, transaction, type Queryable } from 
 import { migratePool } from './pg/migrate.ts';
 import { upgradeRecord, type LedgerRecord } from './records.ts';
 import type { AccountRec } from './state.ts';
-import type { AccountView, ChargeMeta, KeyPrincipal, Ledger, LedgerHealth, Reservation, ReserveResult, UsageQuery, UsageReport } from './types.ts';
+import {
+  IDEMPOTENCY_RETENTION_MS,
+  type AccountView,
+  type ChargeMeta,
+  type IdempotencyClaim,
+  type IdempotentAnswer,
+  type KeyPrincipal,
+  type Ledger,
+  type LedgerHealth,
+  type Reservation,
+  type ReserveResult,
+  type UsageQuery,
+  type UsageReport,
+} from './types.ts';
 import { accountView, usageReport, type UsageRow } from './view.ts';
 
 export interface PgLedgerOptions {
@@ -42,6 +55,8 @@ export interface PgLedgerOptions {
   timeoutMs?: number;
   /** How long a hold counts if its request never settles (its replica died); default 120 s. */
   reservationTtlS?: number;
+  /** How long an Idempotency-Key claim holds if its request never ends (its replica died); default IDEMPOTENCY_CLAIM_TTL_S. */
+  idempotencyClaimTtlS?: number;
 }
 
 export interface PgLedger extends Ledger {
@@ -81,6 +96,9 @@ const toRec = (r: AccountRow): AccountRec => ({
   },
 });
 
+/** How long a request holds an Idempotency-Key before another replica may take it over (a dead worker's claim). */
+export const IDEMPOTENCY_CLAIM_TTL_S = 60;
+
 const billingParams = (id: string, b: BillingState) => [id, b.tier, b.cycle, b.grant, b.spent, b.used, b.pending, b.freeGranted];
 
 export async function openPgLedger(opts: PgLedgerOptions): Promise<PgLedger> {
@@ -103,6 +121,10 @@ class PgLedgerImpl implements PgLedger {
   private closed = false;
   private settles = 0;
   private readonly created = new Map<string, Date>();
+  /** Idempotency claims this process holds: `account \t key` → claim uuid. */
+  private readonly idemHeld = new Map<string, string>();
+  private idemClaims = 0;
+  private readonly claimTtlS: number;
 
   constructor(
     readonly pool: pg.Pool,
@@ -110,6 +132,7 @@ class PgLedgerImpl implements PgLedger {
   ) {
     this.clock = opts.clock ?? (() => new Date());
     this.ttlS = opts.reservationTtlS ?? 120;
+    this.claimTtlS = opts.idempotencyClaimTtlS ?? IDEMPOTENCY_CLAIM_TTL_S;
   }
 
   async authenticate(apiKey: string): Promise<KeyPrincipal | undefined> {
@@ -163,7 +186,7 @@ class PgLedgerImpl implements PgLedger {
     }
   }
 
-  async commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<AccountView | void> {
+  async commit(reservation: Reservation, meta: ChargeMeta, now: Date, answer?: IdempotentAnswer): Promise<AccountView | void> {
     if (reservation.cost === 0) return;
     const { id, account_id: a, cost } = reservation;
     const charged = await this.run(async (): Promise<AccountView> => {
@@ -172,7 +195,8 @@ class PgLedgerImpl implements PgLedger {
       const at = now.toISOString();
       const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
       for (;;) {
-        const [r] = await once<AccountRow & { outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
+        const debit = [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)];
+        const [r] = answer && meta.idempotency_key ? await this.chargeKeeping(debit, a, meta.idempotency_key, answer) : await once<AccountRow & { outcome: string }>(this.pool, 'debit', debit);
         switch (r!.outcome) {
           case 'ok': // the account as the charge left it
             return accountView(toRec(r!));
@@ -210,6 +234,57 @@ class PgLedgerImpl implements PgLedger {
     );
     const cells: UsageRow[] = rows.map((r) => ({ cycle: r.cycle, day: r.day, endpoint: r.endpoint, calls: Number(r.calls), credits: Number(r.credits) }));
     return usageReport(acc, cells, query);
+  }
+
+  // --- Idempotency-Key (issue 45; migration 006) ---------------------------------
+
+  async claimIdempotency(accountId: string, key: string, fingerprint: string, now: Date): Promise<IdempotencyClaim> {
+    const [r] = await this.run(() =>
+      once<{ outcome: string; claim_id: string | null; status: number | null; headers: Record<string, string> | null; body: string | null; created_at: Date | null }>(
+        this.pool,
+        'idempotency_claim',
+        [accountId, key, fingerprint, now.toISOString(), IDEMPOTENCY_RETENTION_MS / 1000, this.claimTtlS],
+      ),
+    );
+    if (++this.idemClaims % 1000 === 0) this.run(() => once(this.pool, 'idempotency_sweep', [now.toISOString(), IDEMPOTENCY_RETENTION_MS / 1000])).catch(() => {});
+    switch (r!.outcome) {
+      case 'claimed':
+        this.idemHeld.set(`${accountId}\t${key}`, r!.claim_id!);
+        return { kind: 'claimed' };
+      case 'replay':
+        return { kind: 'replay', answer: { fingerprint, status: r!.status!, headers: r!.headers!, body: r!.body!, created_at: r!.created_at!.toISOString() } };
+      case 'mismatch':
+        return { kind: 'mismatch' };
+      default:
+        return { kind: 'in_flight' };
+    }
+  }
+
+  /** Never throws: a claim that cannot be deleted now expires (IDEMPOTENCY_CLAIM_TTL_S). */
+  async releaseIdempotency(accountId: string, key: string): Promise<void> {
+    const id = `${accountId}\t${key}`;
+    const claim = this.idemHeld.get(id);
+    if (claim === undefined) return;
+    this.idemHeld.delete(id);
+    await this.run(() => once(this.pool, 'idempotency_release', [accountId, key, claim])).catch(() => {});
+  }
+
+  /**
+   * The charge and the kept answer in one transaction. A claim that is no longer this
+   * request's (expired and taken over) cannot keep its answer: the charge is rolled back and
+   * the call refused (503), so one key is never charged twice.
+   */
+  private async chargeKeeping(debit: unknown[], accountId: string, key: string, answer: IdempotentAnswer): Promise<(AccountRow & { outcome: string })[]> {
+    const claim = this.idemHeld.get(`${accountId}\t${key}`);
+    const rows = await transaction(this.pool, async (c) => {
+      const out = await q<AccountRow & { outcome: string }>(c, 'debit', debit);
+      if (out[0]?.outcome !== 'ok') return out;
+      const kept = await q(c, 'idempotency_keep', [accountId, key, claim ?? null, answer.status, JSON.stringify(answer.headers), answer.body, answer.created_at]);
+      if (kept.length === 0) throw new LedgerUnavailableError(new Error(`the claim on Idempotency-Key ${JSON.stringify(key)} expired before its charge`));
+      return out;
+    });
+    if (rows[0]?.outcome === 'ok') this.idemHeld.delete(`${accountId}\t${key}`);
+    return rows;
   }
 
   // --- administration -------------------------------------------------------------

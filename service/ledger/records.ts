@@ -5,6 +5,7 @@
  * Keys appear only as SHA-256 hashes.
  */
 import type { RateLimit, Tier } from '../../schemas/plans.ts';
+import type { IdempotentAnswer } from './types.ts';
 import { cycleBounds, prorationGbp, remainingFraction, type BillingState } from '../domain/billing.ts';
 
 export type LedgerRecord =
@@ -12,12 +13,15 @@ export type LedgerRecord =
   | { t: 'revoke'; a: string; keys: string[]; at: string }
   /** Revokes `revoked` and adds key `k` in one record, so a rotation is all or nothing. */
   | { t: 'rotate'; a: string; revoked: string[]; k: string; hash: string; at: string }
-  | { t: 'debit'; a: string; c: number; e: string; r: string; at: string }
+  /** `idem`: the request's Idempotency-Key and its answer, kept with the charge in one record. */
+  | { t: 'debit'; a: string; c: number; e: string; r: string; at: string; idem?: { k: string; answer: IdempotentAnswer } }
+  /** A request the rate window accepted for key `k` (window `w` ms), so the window survives a restart. */
+  | { t: 'hit'; a: string; k: string; w: number; at: string }
   | { t: 'upgrade'; a: string; from: Tier; to: Tier; charge_gbp: number | null; fraction: number; at: string }
   | { t: 'downgrade'; a: string; from: Tier; to: Tier; at: string }
   | { t: 'rollover'; a: string; from_cycle: number; to_cycle: number; downgrade_applied: Tier | null; at: string };
 
-export const RECORD_TYPES = ['account', 'revoke', 'rotate', 'debit', 'upgrade', 'downgrade', 'rollover'] as const;
+export const RECORD_TYPES = ['account', 'revoke', 'rotate', 'debit', 'upgrade', 'downgrade', 'rollover', 'hit'] as const;
 
 export function isRecord(x: unknown): x is LedgerRecord {
   return typeof x === 'object' && x !== null && (RECORD_TYPES as readonly string[]).includes((x as { t?: unknown }).t as string);

@@ -48,6 +48,8 @@ export interface Reservation {
 export interface ChargeMeta {
   endpoint: string; // route id, e.g. "GET /v1/properties/{uprn}"
   request_id: string;
+  /** The Idempotency-Key the request claimed, when `commit` is given its answer to keep. */
+  idempotency_key?: string;
 }
 
 export interface UsageQuery {
@@ -75,6 +77,26 @@ export interface LedgerHealth {
 
 export type Awaitable<T> = T | Promise<T>;
 
+/** What a metered request with an Idempotency-Key answered (2xx only), kept with its charge. */
+export interface IdempotentAnswer {
+  /** sha256 of the request as the API understood it (middleware/idempotency.ts). */
+  fingerprint: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** ISO; kept for IDEMPOTENCY_RETENTION_MS from here. */
+  created_at: string;
+}
+
+export type IdempotencyClaim =
+  | { kind: 'claimed' } // this request runs
+  | { kind: 'replay'; answer: IdempotentAnswer } // same key, same request: the kept answer
+  | { kind: 'mismatch' } // same key, different request: 422
+  | { kind: 'in_flight' }; // another request holds the key now: 409
+
+/** How long a kept answer is replayed (Stripe: 24 h). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
+
 export interface Ledger {
   /** Resolve a presented key (hash lookup, constant-time compare). */
   authenticate(apiKey: string): Awaitable<KeyPrincipal | undefined>;
@@ -91,13 +113,23 @@ export interface Ledger {
    * Make the charge durable (fsync, group commit allowed) before the response is sent.
    * Rejects with LedgerUnavailableError when it cannot be made durable (the charge is void).
    * May resolve to the account as the charge left it, when the ledger has it from the same
-   * write (PostgreSQL), so the caller need not read it again.
+   * write (PostgreSQL), so the caller need not read it again. With `answer` (a request that
+   * claimed an Idempotency-Key), the answer is kept atomically with the charge: both or neither.
    */
-  commit(reservation: Reservation, meta: ChargeMeta, now: Date): Promise<AccountView | void>;
+  commit(reservation: Reservation, meta: ChargeMeta, now: Date, answer?: IdempotentAnswer): Promise<AccountView | void>;
   /** Give held credits back (non-2xx response). Never throws: a hold that cannot be released expires. */
   release(reservation: Reservation): Awaitable<void>;
 
   usage(q: UsageQuery, now: Date): Awaitable<UsageReport>;
+
+  /**
+   * Idempotency-Key (docs/ledger.md "Idempotency keys"): claim `key` for this account before
+   * the request runs. A kept answer younger than IDEMPOTENCY_RETENTION_MS is replayed (same
+   * fingerprint) or refused (another); a key held by a request still running is `in_flight`.
+   */
+  claimIdempotency(accountId: string, key: string, fingerprint: string, now: Date): Awaitable<IdempotencyClaim>;
+  /** Frees a claimed key whose request ended without a kept answer (non-2xx, failure). Never throws. */
+  releaseIdempotency(accountId: string, key: string): Awaitable<void>;
 
   // Administration (CLI, or for the file ledger the admin socket while a server holds the writer lock).
   createAccount(input: { tier: Tier; name?: string; rateLimit?: RateLimit }, now: Date): Promise<{ account: AccountView; api_key: string }>;

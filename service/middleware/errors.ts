@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '../../schemas/api/problem.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
+import { CLIENT_CLOSED_STATUS, isClientClosed } from './client-gone.ts';
 import type { ApiState } from './state.ts';
 
 /** An error the API answers with on purpose: a code from DESIGN.md §3 and a safe detail. */
@@ -50,6 +51,12 @@ export async function errorHandler(ctx: ParameterizedContext<ApiState>, next: ()
   try {
     await next();
   } catch (err) {
+    if (isClientClosed(ctx, err)) {
+      // Nobody to answer: not a server fault, so no 500, no stack; 499 in the log and metrics.
+      ctx.status = CLIENT_CLOSED_STATUS;
+      ctx.state.log.info({ code: (err as { code?: string }).code ?? 'client_closed', detail: (err as Error).message }, 'client closed the connection');
+      return;
+    }
     if (err instanceof ApiError) {
       sendProblem(ctx, err);
       // Expected outcomes: the code is enough; stacks are for real failures only.

@@ -7,7 +7,8 @@ import type { ApiState } from './state.ts';
 
 /**
  * Per-key sliding window at the account's tier limit, before any credit is touched:
- * a 429 costs nothing. Runs after auth, so ctx.state.principal and account are set. A shared
+ * a 429 costs nothing. An accepted request's record (file ledger) is durable before its answer
+ * is sent, whatever the answer. Runs after auth, so ctx.state.principal and account are set. A shared
  * limiter that cannot be reached fails closed: 503, the request is not served.
  */
 export function rateLimit(limiter: RateLimiter, metrics: Metrics) {
@@ -16,7 +17,7 @@ export function rateLimit(limiter: RateLimiter, metrics: Metrics) {
     if (!principal || !account) throw new Error('rateLimit runs after authenticate');
     let d;
     try {
-      d = await limiter.hit(principal.key_id, account.rate_limit, ctx.state.now.getTime());
+      d = await limiter.hit(principal.key_id, account.rate_limit, ctx.state.now.getTime(), principal.account_id);
     } catch (err) {
       if (!(err instanceof RateLimiterUnavailableError)) throw err;
       ctx.state.log.error({ err: err.cause }, 'rate limiter unreachable: request refused');
@@ -31,6 +32,11 @@ export function rateLimit(limiter: RateLimiter, metrics: Metrics) {
       const per = d.windowMs === 1000 ? 'second' : `${d.windowMs / 1000} seconds`;
       throw new ApiError('rate_limited', `Rate limit of ${d.limit} requests per ${per} reached; retry after ${headers['Retry-After']} s.`, undefined, headers);
     }
-    await next();
+    try {
+      await next();
+    } finally {
+      // The accepted request is on record before its answer leaves (a restart counts it).
+      await d.durable;
+    }
   };
 }

@@ -12,6 +12,8 @@ export interface ApiState {
   principal?: KeyPrincipal;
   account?: AccountView;
   reservation?: Reservation;
+  /** A claimed Idempotency-Key (middleware/idempotency.ts); `kept` once its answer is charged and kept. */
+  idempotency?: { key: string; fingerprint: string; kept: boolean };
   input?: { params: unknown; query: unknown; body: unknown };
   /** Data routes: the serving build's resources when the request started (the whole request uses them). */
   data?: BuildResources;

@@ -34,7 +34,8 @@ function* refs(node: Json): Generator<string> {
 /**
  * The error responses each operation must document, by this test's own rule (not the
  * generator's): every call can be malformed, unauthorised, rate limited or fail inside;
- * a metered call can find credits exhausted or the ledger unable to record it; a data
+ * a metered call can find credits exhausted or the ledger unable to record it, and its
+ * Idempotency-Key reused on another request (422) or held by a running one (409); a data
  * endpoint (all but the account's) can lack a build, and find nothing except search (an empty
  * list); a JSON body can be too large or not JSON.
  */
@@ -45,6 +46,8 @@ function expectedErrors(route: { operationId: string; method: string }): Record<
   // read no build.
   if (['getAccount', 'getAccountUsage'].includes(route.operationId)) return { ...e, '503': ['ledger_unavailable', 'rate_limit_unavailable'] };
   e['402'] = ['credits_exhausted'];
+  e['409'] = ['idempotency_key_in_use'];
+  e['422'] = ['idempotency_key_mismatch'];
   e['503'] = ['data_unavailable', 'ledger_unavailable', 'rate_limit_unavailable'];
   if (route.operationId !== 'searchAddresses') e['404'] = ['not_found'];
   if (route.method === 'POST') Object.assign(e, { '413': ['payload_too_large'], '415': ['unsupported_media_type'] });
@@ -60,7 +63,17 @@ describe('OpenAPI document', () => {
     const changed = V1_ROUTES.map((r) => (r.operationId === 'getStrMarket' ? { ...r, cost: 4 } : r));
     expect(JSON.stringify(buildOpenApi(changed))).not.toBe(JSON.stringify(doc));
     const noQuery = V1_ROUTES.map((r) => (r.operationId === 'searchAddresses' ? { ...r, query: undefined } : r));
-    expect((buildOpenApi(noQuery) as Json).paths['/addresses/search'].get.parameters).toBeUndefined();
+    // Without a query schema, only the Idempotency-Key header every metered call takes.
+    expect((buildOpenApi(noQuery) as Json).paths['/addresses/search'].get.parameters.map((p: Json) => p.name)).toEqual(['Idempotency-Key']);
+  });
+
+  it('every metered operation takes an optional Idempotency-Key header; free ones do not', () => {
+    for (const route of V1_ROUTES) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      const header = (op.parameters ?? []).find((p: Json) => p.in === 'header' && p.name === 'Idempotency-Key');
+      if (route.cost > 0) expect(header, route.operationId).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+      else expect(header, route.operationId).toBeUndefined();
+    }
   });
 
   it('is OpenAPI 3.1, version 1.1, served under /v1 with the bearer scheme', () => {

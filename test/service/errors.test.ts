@@ -35,6 +35,8 @@ const EXPECTED: Record<ErrorCode, { status: number; title: string }> = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
+  idempotency_key_mismatch: { status: 422, title: 'Idempotency key reused' },
   rate_limited: { status: 429, title: 'Rate limited' },
   request_header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   internal: { status: 500, title: 'Internal error' },
@@ -261,7 +263,8 @@ describe('problem+json for every error code', () => {
     expect(ERROR_CODES).toEqual(EXPECTED);
   });
 
-  it('every code in the table was answered to a real request above (ledger_unavailable: in ledger-disk-full, which fills a real disk; rate_limit_unavailable: in replicas-faults, which stops a real PostgreSQL)', () => {
-    expect([...seen, 'ledger_unavailable', 'rate_limit_unavailable'].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  it('every code in the table was answered to a real request above (ledger_unavailable: in ledger-disk-full, which fills a real disk; rate_limit_unavailable: in replicas-faults, which stops a real PostgreSQL; the idempotency codes: in idempotency.test.ts)', () => {
+    const elsewhere = ['ledger_unavailable', 'rate_limit_unavailable', 'idempotency_key_in_use', 'idempotency_key_mismatch'];
+    expect([...seen, ...elsewhere].sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 });

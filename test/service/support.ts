@@ -36,6 +36,10 @@ export interface TestServer {
   ledger: FileLedger;
   clock: TestClock;
   logs: string[];
+  /** The HTTP server (tests of connections: how many are open). */
+  server: import('node:http').Server;
+  /** Prometheus text of the app's metrics. */
+  metricsText(): Promise<string>;
   /** A new account of `tier` and its key. */
   account(tier: Tier, rateLimit?: { limit: number; windowMs: number }): Promise<{ id: string; key: string }>;
   stop(): Promise<void>;
@@ -51,7 +55,7 @@ export async function startTestServer(
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const ledger = await openFileLedger({ dir: opts.ledgerDir ?? ledgerDir(dir), clock: clock.now, ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}) });
   const builds = startBuildWarmer(fileDataSource(dir), logger);
-  const { koa } = buildApp({ config, ledger, clock: clock.now, builds, logger, ...(opts.routes ? { routes: opts.routes } : {}) });
+  const { koa, metrics } = buildApp({ config, ledger, clock: clock.now, builds, logger, ...(opts.routes ? { routes: opts.routes } : {}) });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, 0, '127.0.0.1');
   return {
@@ -61,6 +65,8 @@ export async function startTestServer(
     ledger,
     clock,
     logs,
+    server,
+    metricsText: () => metrics.registry.metrics(),
     async account(tier, rateLimit) {
       const { account, api_key } = await ledger.createAccount({ tier, name: `test-${tier}`, ...(rateLimit ? { rateLimit } : {}) }, new Date(clock.ms));
       return { id: account.account_id, key: api_key };

@@ -82,7 +82,8 @@ export async function importFileLedger(dir: string, url: string): Promise<Import
             cells++;
           }
         }
-        for (const r of records) await q(c, 'record_insert', [r.a, r.t, JSON.stringify(r), r.at]);
+        // `hit` records only rebuild the file ledger's rate window; the shared limiter keeps its own.
+        for (const r of records) if (r.t !== 'hit') await q(c, 'record_insert', [r.a, r.t, JSON.stringify(r), r.at]);
         await c.query('INSERT INTO file_imports (id, source_dir, records, accounts) VALUES (1, $1, $2, $3)', [dir, records.length, state.accounts.size]);
         return { source_dir: dir, accounts: state.accounts.size, keys, usage_cells: cells, records: records.length, from_snapshot: snapshot !== undefined };
       });
