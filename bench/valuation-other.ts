@@ -24,7 +24,7 @@ import { PUBLISHED_TABLES } from '../schemas/tables/index.ts';
 import { runSql } from '../etl/pipeline/sql.ts';
 import { RejectLog } from '../etl/sources/rejects.ts';
 import { appendRows, createTable } from '../etl/pipeline/load-rows.ts';
-import { rentalEvidence } from '../etl/stages/10-staging/10-stage-sources/specs/market.ts';
+import { rentalEvidence } from '../etl/sources/rental_evidence/source.ts';
 import { MIN_HMO_YIELD_SALES } from '../schemas/tables/valuation.ts';
 import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { BuildResources } from '../service/build/resources.ts';

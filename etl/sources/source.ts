@@ -1,10 +1,35 @@
-import type { SourceKind } from '../../../../pipeline/discover.ts';
-import type { RejectLog } from '../../../../sources/rejects.ts';
-import type { StageColumn, StageType } from '../../../../pipeline/load-rows.ts';
+import type { StageColumn, StageType } from '../pipeline/load-rows.ts';
+import type { RejectLog } from './rejects.ts';
 
-/** How one source kind is staged: its reader, its staging table and columns. */
-export interface StagingSpec<Row> {
-  kind: SourceKind;
+/** A file under one of a source's folders, as discovery sees it. */
+export interface SniffedFile {
+  /** Its base name, lower-cased. */
+  name: string;
+  /** Its path below the sources folder, split into lower-cased parts (the first is the folder). */
+  parts: string[];
+  /** Its first line, lower-cased (gzip transparent, BOM stripped); read once, when first asked. */
+  head(): Promise<string>;
+}
+
+/**
+ * A source's verdict on a file of its folders: `true`, it is this source's; `{ reason }`, it
+ * is no source at all (recorded in the manifest's ignored files); undefined, not this
+ * source's, another of the folder's sources may claim it.
+ */
+export type Sniff = true | { reason: string } | undefined;
+
+/**
+ * One kind of source file: how discovery recognises it, how staging reads it, and into
+ * which staging table. Each kind lives in `etl/sources/<kind>/` and is listed once in
+ * `etl/sources/index.ts` (docs/etl.md, "Adding a source").
+ */
+export interface Source<Row> {
+  kind: string;
+  /** The top-level folders of a sources folder whose files may be this kind (lower case). */
+  folders: readonly string[];
+  sniff(file: SniffedFile): Sniff | Promise<Sniff>;
+  /** The reason given to a file of these folders that no source claims (needed on one source of a shared folder). */
+  unclaimed?: string;
   /**
    * The reader's version, part of the staging cache key: bump it when the rows a file
    * stages change for a reason outside the staging code (a package upgrade, say). Edits to
@@ -18,12 +43,20 @@ export interface StagingSpec<Row> {
   date?: (row: Row) => string | undefined;
 }
 
+/** A source with its row type erased, as the registry and the engine hold it. */
+export type AnySource = Source<unknown>;
+
 /** Columns copied from same-named row properties. */
 export function same<Row>(type: StageType, ...names: (keyof Row & string)[]): StageColumn<Row>[] {
   return names.map((name) => ({ name, type, get: (r: Row) => r[name] }));
 }
 
-/** Erases the row type so specs of different sources can sit in one list. */
-export function spec<Row>(s: StagingSpec<Row>): StagingSpec<unknown> {
-  return s as unknown as StagingSpec<unknown>;
+/** Erases the row type so sources of different rows sit in one list, keeping the literal kind. */
+export function source<Row, Kind extends string>(s: Source<Row> & { kind: Kind }): AnySource & { kind: Kind } {
+  return s as unknown as AnySource & { kind: Kind };
+}
+
+/** The verdict for a file that is not CSV (plain or gzipped) in a folder of CSV sources; undefined for a CSV file. */
+export function notCsv(file: SniffedFile): { reason: string } | undefined {
+  return /\.csv(\.gz)?$/i.test(file.name) ? undefined : { reason: 'not a CSV file' };
 }

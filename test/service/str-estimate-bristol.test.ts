@@ -1,7 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SourceFile, SourceKind } from '../../etl/pipeline/discover.ts';
+import type { SourceFile } from '../../etl/pipeline/discover.ts';
+import type { SourceKind } from '../../etl/sources/index.ts';
 import { queryRows, runSql } from '../../etl/pipeline/sql.ts';
 import { buildStrMarts } from '../../etl/stages/40-marts/70-str/stage.ts';
 import { stageSources } from '../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';

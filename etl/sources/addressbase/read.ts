@@ -1,7 +1,7 @@
-import { AddressBaseRow } from '../../schemas/sources/addressbase.ts';
-import { readHeadedCsv } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { AddressBaseRow } from '../../../schemas/sources/addressbase.ts';
+import { readHeadedCsv } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Columns a row cannot do without; the rest of the published header is optional. */
 export const ADDRESSBASE_REQUIRED = [

@@ -6,9 +6,9 @@ import {
   parseId,
   parsePrice,
   parseTf,
-} from '../../schemas/sources/airbnb.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
+} from '../../../schemas/sources/airbnb.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
 
 /**
  * Streams Inside Airbnb `calendar.csv(.gz)`: one row per listing per day. A real file has a

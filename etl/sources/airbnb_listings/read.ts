@@ -1,7 +1,7 @@
-import { AirbnbListingRow } from '../../schemas/sources/airbnb.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { AirbnbListingRow } from '../../../schemas/sources/airbnb.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Output field → source column, for the two published variants. Absent ones stay undefined. */
 const DETAILED_COLUMNS: Record<string, string> = {

@@ -1,11 +1,11 @@
-import type { AirbnbCalendarRow, AirbnbListingRow, AirbnbReviewRow } from '../../../../../schemas/sources/airbnb.ts';
-import { readAirbnbCalendar } from '../../../../sources/airbnb-calendar.ts';
-import { readAirbnbListings } from '../../../../sources/airbnb-listings.ts';
-import { readAirbnbReviews } from '../../../../sources/airbnb-reviews.ts';
-import { same, spec } from './spec.ts';
+import type { AirbnbListingRow } from '../../../schemas/sources/airbnb.ts';
+import { notCsv, same, source } from '../source.ts';
+import { readAirbnbListings } from './read.ts';
 
-export const airbnbListings = spec<AirbnbListingRow>({
+export const airbnbListings = source<AirbnbListingRow, 'airbnb_listings'>({
   kind: 'airbnb_listings', version: 1,
+  folders: ['airbnb'],
+  sniff: (f) => notCsv(f) ?? (f.name.startsWith('listings') || undefined),
   table: 'stg_airbnb_listings',
   read: readAirbnbListings,
   columns: [
@@ -35,25 +35,4 @@ export const airbnbListings = spec<AirbnbListingRow>({
     ...same<AirbnbListingRow>('VARCHAR', 'last_scraped'),
   ],
   date: (r) => r.last_scraped,
-});
-
-export const airbnbCalendar = spec<AirbnbCalendarRow>({
-  kind: 'airbnb_calendar', version: 1,
-  table: 'stg_airbnb_calendar',
-  read: readAirbnbCalendar,
-  columns: [
-    ...same<AirbnbCalendarRow>('VARCHAR', 'listing_id', 'date'),
-    ...same<AirbnbCalendarRow>('BOOLEAN', 'available'),
-    ...same<AirbnbCalendarRow>('DOUBLE', 'price_gbp', 'adjusted_price_gbp'),
-    ...same<AirbnbCalendarRow>('INTEGER', 'minimum_nights', 'maximum_nights'),
-  ],
-  // The calendar looks forward from the scrape: its first day is the as-of date, not its last.
-});
-
-export const airbnbReviews = spec<AirbnbReviewRow>({
-  kind: 'airbnb_reviews', version: 1,
-  table: 'stg_airbnb_reviews',
-  read: readAirbnbReviews,
-  columns: [...same<AirbnbReviewRow>('VARCHAR', 'listing_id', 'date', 'id', 'reviewer_id')],
-  date: (r) => r.date,
 });

@@ -4,9 +4,9 @@ import {
   type AirbnbReviewRow,
   isIsoDate,
   parseId,
-} from '../../schemas/sources/airbnb.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
+} from '../../../schemas/sources/airbnb.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
 
 /** Column indexes in header order; `detailed` when the file has the reviewer and comment columns. */
 interface Layout {

@@ -1,9 +1,9 @@
-import { CODEPOINT_COLUMNS, CodePointRow } from '../../schemas/sources/codepoint.ts';
-import { formatPostcode } from '../../schemas/sources/fields.ts';
-import { blankToUndef, readCsvRecords } from './csv.ts';
-import { bngToWgs84 } from './grid.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { CODEPOINT_COLUMNS, CodePointRow } from '../../../schemas/sources/codepoint.ts';
+import { formatPostcode } from '../../../schemas/sources/fields.ts';
+import { blankToUndef, readCsvRecords } from '../csv.ts';
+import { bngToWgs84 } from '../grid.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Quality indicator OS uses for a postcode it has no coordinates for (written as 0, 0). */
 const NO_COORDINATES = 90;

@@ -1,7 +1,7 @@
-import { EpcRow } from '../../schemas/sources/epc.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { EpcRow } from '../../../schemas/sources/epc.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Certificate id column, by export: old ODC bulk, register open-data export, data warehouse. */
 export const EPC_ID_COLUMNS = ['LMK_KEY', 'ASSESSMENT_ID', 'CERTIFICATE_NUMBER'] as const;

@@ -1,11 +1,9 @@
-import type { EpcRow } from '../../../../../schemas/sources/epc.ts';
-import type { PricePaidRow } from '../../../../../schemas/sources/price-paid.ts';
-import { readEpc } from '../../../../sources/epc.ts';
-import { readScottishEpc } from '../../../../sources/epc-scotland.ts';
-import { readPricePaid } from '../../../../sources/price-paid.ts';
-import { same, spec } from './spec.ts';
+import type { EpcRow } from '../../../schemas/sources/epc.ts';
+import { notCsv, same, source, type SniffedFile } from '../source.ts';
+import { readEpc } from './read.ts';
 
-const EPC_COLUMNS = [
+/** The staged certificate columns, shared by the Scottish register (`../epc_scotland/`): both fill `stg_epc`. */
+export const EPC_COLUMNS = [
     ...same<EpcRow>('VARCHAR', 'certificate_id'),
     ...same<EpcRow>('BIGINT', 'uprn'),
     ...same<EpcRow>('VARCHAR', 'address1', 'address2', 'address3', 'postcode', 'posttown', 'property_type', 'built_form'),
@@ -15,27 +13,18 @@ const EPC_COLUMNS = [
       'lodgement_date', 'inspection_date', 'region', 'country', 'main_fuel'),
 ];
 
-export const epc = spec<EpcRow>({ kind: 'epc', version: 1, table: 'stg_epc', read: readEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date });
+/** Recommendations files sit beside the certificates in the `epc` folder. */
+export const epcRecommendations = (f: SniffedFile) => (f.name.includes('_rr') ? { reason: 'EPC recommendations, not certificates' } : undefined);
 
 /**
- * The Scottish register's certificates, read by their own reader into the same table: from
- * there they are matched and linked to UPRNs exactly as England and Wales certificates are.
+ * The Scottish register's extract has its own columns; either of its two header rows may
+ * come first, both naming the One Scotland Gazetteer reference.
  */
-export const epcScotland = spec<EpcRow>({
-  kind: 'epc_scotland', version: 1, table: 'stg_epc', read: readScottishEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date,
-});
+export const isScottishHeader = (head: string) => head.includes('osg_reference_number') || head.includes('osg_uprn');
 
-export const pricePaid = spec<PricePaidRow>({
-  kind: 'price_paid', version: 1,
-  table: 'stg_price_paid',
-  read: readPricePaid,
-  columns: [
-    ...same<PricePaidRow>('VARCHAR', 'transaction_id'),
-    ...same<PricePaidRow>('BIGINT', 'price'),
-    ...same<PricePaidRow>('VARCHAR', 'date', 'postcode', 'property_type'),
-    ...same<PricePaidRow>('BOOLEAN', 'new_build'),
-    ...same<PricePaidRow>('VARCHAR', 'tenure', 'paon', 'saon', 'street', 'locality', 'town', 'district', 'county',
-      'category', 'record_status'),
-  ],
-  date: (r) => r.date,
+export const epc = source<EpcRow, 'epc'>({
+  kind: 'epc', version: 1,
+  folders: ['epc'],
+  sniff: async (f) => notCsv(f) ?? epcRecommendations(f) ?? (isScottishHeader(await f.head()) ? undefined : true),
+  table: 'stg_epc', read: readEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date,
 });

@@ -1,8 +1,8 @@
-import { EpcRow } from '../../schemas/sources/epc.ts';
-import { SCOTTISH_EPC_COLUMNS } from '../../schemas/sources/epc-scotland.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { EpcRow } from '../../../schemas/sources/epc.ts';
+import { SCOTTISH_EPC_COLUMNS } from '../../../schemas/sources/epc-scotland.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Columns without which a file is not a Scottish certificates extract. */
 const REQUIRED = ['POSTCODE', 'LODGEMENT_DATE', 'CURRENT_ENERGY_RATING'] as const;

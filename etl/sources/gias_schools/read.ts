@@ -1,9 +1,9 @@
-import { GiasLinkRow, GiasSchoolRow, GIAS_LINKS_HEADER, GIAS_REQUIRED } from '../../schemas/sources/gias.ts';
-import { blankToUndef, readHeadedCsv } from './csv.ts';
-import { bngToWgs84 } from './grid.ts';
-import { windows1252ToUtf8 } from './io.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { GiasLinkRow, GiasSchoolRow, GIAS_LINKS_HEADER, GIAS_REQUIRED } from '../../../schemas/sources/gias.ts';
+import { blankToUndef, readHeadedCsv } from '../csv.ts';
+import { bngToWgs84 } from '../grid.ts';
+import { windows1252ToUtf8 } from '../io.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /**
  * GIAS dates are `dd-mm-yyyy`: → ISO when a real day; blank → undefined; anything else is

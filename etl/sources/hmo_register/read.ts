@@ -1,7 +1,7 @@
-import { HMO_STOREYS_COLUMN, HmoRegisterRow } from '../../schemas/sources/hmo-register.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { HMO_STOREYS_COLUMN, HmoRegisterRow } from '../../../schemas/sources/hmo-register.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** A UK postcode at the very end of a free-text address, space optional, any case. */
 const TRAILING_POSTCODE = /(?:^|[\s,])([A-Z]{1,2}\d[A-Z\d]?)\s*(\d[A-Z]{2})[\s.,]*$/i;

@@ -1,4 +1,4 @@
-import { PER_MONTH, type RentFrequency } from '../../schemas/sources/listings.ts';
+import { PER_MONTH, type RentFrequency } from '../../../schemas/sources/listings.ts';
 
 /**
  * Field conversions shared by the BLM and RTDF readers, so a listing sent either way

@@ -1,11 +1,11 @@
 import { createInterface } from 'node:readline';
 import {
   BLM_REQUIRED, LISTING_STATUSES, ListingSendRow, listingPropertyType, PRICE_QUALIFIERS, TENURES, type RentFrequency,
-} from '../../schemas/sources/listings.ts';
-import { feedDateTime, feedPrice, joinPostcode, perMonth, tenureFromFeatures, text } from './listing-fields.ts';
-import { openSource } from './io.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+} from '../../../schemas/sources/listings.ts';
+import { feedDateTime, feedPrice, joinPostcode, perMonth, tenureFromFeatures, text } from './fields.ts';
+import { openSource } from '../io.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** BLM LET_RENT_FREQUENCY codes (5, per person per week, cannot be made a rent for the property). */
 const BLM_RENT_FREQUENCY: Record<string, RentFrequency> = { '0': 'weekly', '1': 'monthly', '2': 'quarterly', '3': 'yearly' };

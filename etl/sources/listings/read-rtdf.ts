@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
   LISTING_STATUSES, ListingRemoveRow, ListingSendRow, listingPropertyType, PRICE_QUALIFIERS, TENURES, type ListingRow, type RentFrequency,
-} from '../../schemas/sources/listings.ts';
-import { feedDateTime, joinPostcode, perMonth, text } from './listing-fields.ts';
-import { readSourceText } from './io.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+} from '../../../schemas/sources/listings.ts';
+import { feedDateTime, joinPostcode, perMonth, text } from './fields.ts';
+import { readSourceText } from '../io.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** RTDF `rent_frequency`: payments a year. */
 const RTDF_RENT_FREQUENCY: Record<number, RentFrequency> = { 1: 'yearly', 4: 'quarterly', 12: 'monthly', 52: 'weekly', 365: 'daily' };

@@ -4,10 +4,10 @@ import {
   ONS_SUPPRESSED_MARKERS,
   OnsRentsRow,
   type OnsRentsCategoryLabel,
-} from '../../schemas/sources/rents.ts';
-import { readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+} from '../../../schemas/sources/rents.ts';
+import { readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Title rows a spreadsheet export may carry above the header before we give up looking. */
 const MAX_PREAMBLE_ROWS = 20;

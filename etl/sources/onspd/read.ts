@@ -1,7 +1,7 @@
-import { ONSPD_COUNTRY, ONSPD_REQUIRED, OnspdRow } from '../../schemas/sources/onspd.ts';
-import { blankToUndef, headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { ONSPD_COUNTRY, ONSPD_REQUIRED, OnspdRow } from '../../../schemas/sources/onspd.ts';
+import { blankToUndef, headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** ONSPD writes this latitude (with longitude 0.000000) for postcodes that have no grid reference. */
 const NO_LAT = 99.999999;

@@ -1,7 +1,7 @@
-import { OS_UPRN_HEADER, OsUprnRow } from '../../schemas/sources/os-uprn.ts';
-import { readHeadedCsv } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { OS_UPRN_HEADER, OsUprnRow } from '../../../schemas/sources/os-uprn.ts';
+import { readHeadedCsv } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Streams OS Open UPRN (`osopenuprn_*.csv`): header row, then UPRN, X, Y, LATITUDE, LONGITUDE. */
 export async function* readOsUprn(path: string, rejects: RejectLog): AsyncGenerator<OsUprnRow> {

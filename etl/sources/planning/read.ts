@@ -9,10 +9,10 @@ import {
   type PolygonCoords,
   type Position,
   type Ring,
-} from '../../schemas/sources/planning.ts';
-import { readSourceText } from './io.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+} from '../../../schemas/sources/planning.ts';
+import { readSourceText } from '../io.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 export interface PlanningReadOptions {
   /** Dataset for features without `properties.dataset`; default: the file name without extensions. */

@@ -1,8 +1,8 @@
 import { basename, dirname } from 'node:path';
-import { PoliceCrimeRow } from '../../schemas/sources/police-crime.ts';
-import { blankToUndef, readHeadedCsv } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { PoliceCrimeRow } from '../../../schemas/sources/police-crime.ts';
+import { blankToUndef, readHeadedCsv } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /**
  * What a street file's path says about it: the month and force from its name

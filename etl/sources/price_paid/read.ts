@@ -1,8 +1,8 @@
 import { Transform, type Readable } from 'node:stream';
-import { PPD_COLUMNS, PPD_REPORT_BUILDER_HEADER, PricePaidRow } from '../../schemas/sources/price-paid.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { PPD_COLUMNS, PPD_REPORT_BUILDER_HEADER, PricePaidRow } from '../../../schemas/sources/price-paid.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 export const GUID_CELL = /^\{?[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\}?$/;
 const REPORT_HEADER_TEXT = PPD_REPORT_BUILDER_HEADER.join(',');

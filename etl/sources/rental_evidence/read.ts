@@ -1,7 +1,7 @@
-import { RENTAL_EVIDENCE_HEADER, RentalEvidenceRow } from '../../schemas/sources/rents.ts';
-import { readHeadedCsv } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { RENTAL_EVIDENCE_HEADER, RentalEvidenceRow } from '../../../schemas/sources/rents.ts';
+import { readHeadedCsv } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /**
  * Streams an operator-licensed rental-evidence CSV (RENTAL_EVIDENCE_HEADER, our own layout:

@@ -1,7 +1,7 @@
-import { UkHpiRow } from '../../schemas/sources/ukhpi.ts';
-import { headerIndex, readCsvRecords } from './csv.ts';
-import type { RejectLog } from './rejects.ts';
-import { validateRow } from './validate.ts';
+import { UkHpiRow } from '../../../schemas/sources/ukhpi.ts';
+import { headerIndex, readCsvRecords } from '../csv.ts';
+import type { RejectLog } from '../rejects.ts';
+import { validateRow } from '../validate.ts';
 
 /** Source column for each row field, per layout. Both layouts map into the same row. */
 const FULL = {

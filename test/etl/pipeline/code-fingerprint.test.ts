@@ -42,11 +42,11 @@ describe('codeFingerprint', () => {
   });
 
   it('covers every reader the staging stage uses', () => {
-    // The staging code's fingerprint walks from stage-sources.ts through the specs to each reader.
+    // The staging code's fingerprint walks from stage-sources.ts through the registry to each reader.
     const seen: string[] = [];
     const spy = codeFingerprint([join(import.meta.dirname, '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts')], seen);
     expect(spy).toMatch(/^[0-9a-f]{64}$/);
-    for (const reader of ['price-paid.ts', 'epc.ts', 'addressbase.ts', 'police-crime.ts', 'airbnb-calendar.ts']) {
+    for (const reader of ['price_paid/read.ts', 'epc/read.ts', 'addressbase/read.ts', 'police_crime/read.ts', 'airbnb_calendar/read.ts']) {
       expect(seen.some((p) => p.endsWith(`etl/sources/${reader}`)), reader).toBe(true);
     }
     // And the native path's SQL, which sits beside stage-native.ts, not beside stage-sources.ts.

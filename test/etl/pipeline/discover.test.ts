@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, sha256File } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { hasRaw, RAW_DIR } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 
@@ -37,7 +38,7 @@ describe('discoverSources', () => {
     put('rents/other.csv', 'x,y\n');
     put('truth/sales.csv', 'a\n');
     put('manifest.json', '{}');
-    const { files, ignored } = await discoverSources(tmp.dir);
+    const { files, ignored } = await discoverSources(tmp.dir, SOURCES);
     expect(Object.fromEntries(files.map((f) => [f.rel, f.kind]))).toEqual({
       'addressbase/addressbase-core.csv': 'addressbase',
       'airbnb/calendar.csv.gz': 'airbnb_calendar',
@@ -73,7 +74,7 @@ describe('discoverSources', () => {
 
 describe.skipIf(!hasRaw('SOURCES.md'))('discoverSources on the shared real samples', () => {
   it('finds every sample format and names a reason for each file it does not read', async () => {
-    const { files, ignored } = await discoverSources(RAW_DIR);
+    const { files, ignored } = await discoverSources(RAW_DIR, SOURCES);
     const count = (k: string) => files.filter((f) => f.kind === k).length;
     expect(count('price_paid')).toBe(4);
     expect(count('codepoint')).toBe(2);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Stage } from '../../../etl/pipeline/context.ts';
 import { sourceKindsOf } from '../../../etl/pipeline/stage-output-cache.ts';
 import { STAGES } from '../../../etl/pipeline/stages.ts';
-import { STAGING_SPECS } from '../../../etl/stages/10-staging/10-stage-sources/specs/index.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 
 const STAGES_DIR = resolve(import.meta.dirname, '..', '..', '..', 'etl', 'stages');
 const all = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f));
@@ -85,7 +85,7 @@ describe('stage reads', () => {
   it('name every table a reused stage (or one upstream of it) reads that staging or an earlier stage makes', async () => {
     const where = await folders();
     const makers = new Map<string, number>();
-    for (const s of STAGING_SPECS) makers.set(s.table, 0);
+    for (const s of SOURCES) makers.set(s.table, 0);
     // The reused stages and every stage whose tables reach them: their reads are their cache keys.
     const checked = new Set<number>();
     const reach = (i: number) => {

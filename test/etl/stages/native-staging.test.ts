@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSources, type SourceFile, type SourceKind } from '../../../etl/pipeline/discover.ts';
+import { discoverSources, type SourceFile } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
+import type { SourceKind } from '../../../etl/sources/index.ts';
 import { NATIVE_KINDS } from '../../../etl/stages/10-staging/10-stage-sources/native/native-layouts.ts';
 import { stagingPath } from '../../../etl/stages/10-staging/10-stage-sources/staging-path.ts';
 import { RAW_DIR } from '../../support/raw.ts';
@@ -30,7 +32,7 @@ async function expectSamePaths(files: SourceFile[], today: string) {
 describe('native staging: the same rows and reports as the TS readers', () => {
   it('on a synthetic region (3,000 addresses, messy rows planted), every file read natively', async () => {
     const dir = await synthRegion(3000, 5);
-    const files = (await discoverSources(dir)).files.filter(nativeKind);
+    const files = (await discoverSources(dir, SOURCES)).files.filter(nativeKind);
     expect(new Set(files.map((f) => f.kind))).toEqual(new Set(Object.keys(NATIVE_KINDS)));
     const { ts, native } = await expectSamePaths(files, '2025-09-30');
     // No file handed back to the TS reader: the comparison above is of the native path itself.
@@ -42,7 +44,7 @@ describe('native staging: the same rows and reports as the TS readers', () => {
   const present = existsSync(RAW_DIR);
   if (!present) process.stderr.write(`SKIP: real samples not found under ${RAW_DIR}; the real-sample comparison is skipped\n`);
   it.skipIf(!present)('on every real sample of those kinds under ../shared/data/raw', async () => {
-    const files = (await discoverSources(RAW_DIR)).files.filter(nativeKind);
+    const files = (await discoverSources(RAW_DIR, SOURCES)).files.filter(nativeKind);
     expect(files.length).toBeGreaterThan(0);
     const { native } = await expectSamePaths(files, '2026-01-01');
     // Only the Price Paid report-builder files (another layout) and appd-test.csv (an unquoted

@@ -9,21 +9,21 @@ export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
 const MATCH_CODE = matcherCode(import.meta.filename);
 
 /**
- * Matches every current price-paid sale and every certificate without a known UPRN to the
- * address base. Writes `sale_matches` and `epc_matches` (id, uprn or null, method, score,
- * reason when unmatched). A certificate's own UPRN is trusted when the address base has it.
+ * Matches every current price-paid sale (`ppd_current`, from staging's `ppd_current` stage)
+ * and every certificate without a known UPRN to the address base. Writes `sale_matches` and
+ * `epc_matches` (id, uprn or null, method, score, reason when unmatched). A certificate's
+ * own UPRN is trusted when the address base has it.
  */
 export const matchAddresses: Stage = {
   name: 'match_addresses',
   description: 'match price-paid sales and UPRN-less certificates to address-base UPRNs by normalised address',
-  reads: ['addresses', 'stg_price_paid', 'stg_epc'],
-  writes: ['ppd_current', 'sale_matches', 'epc_matches', 'match_street_keys'],
+  reads: ['addresses', 'ppd_current', 'stg_epc'],
+  writes: ['sale_matches', 'epc_matches', 'match_street_keys'],
   // A record's match is a function of its own input and the address base alone (the matcher
   // gives what it would with every address loaded), so the certificates' are not the sales'.
   derives: { epc_matches: ['addresses', 'stg_epc'], match_street_keys: ['addresses'] },
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
-    await runSql(conn, 'ppd_current');
     // Unchanged ids keep their cached result (match-cache.ts): only the rest go through the matcher.
     const cache = await MatchCache.open(ctx, 'addresses', MATCH_CODE);
     const toMatch = async (name: string, sql: string, id: string) => (cache ? cache.prepare(name, sql, id) : sql);

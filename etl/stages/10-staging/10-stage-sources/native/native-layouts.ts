@@ -1,9 +1,9 @@
-import { ADDRESSBASE_REQUIRED, ADDRESSBASE_COLUMNS } from '../../../../sources/addressbase.ts';
-import { EPC_DIRECT, EPC_ID_COLUMNS, EPC_REQUIRED } from '../../../../sources/epc.ts';
-import { SCOTTISH_EPC_DIRECT, scottishEpcHeader } from '../../../../sources/epc-scotland.ts';
-import { GUID_CELL } from '../../../../sources/price-paid.ts';
+import { ADDRESSBASE_REQUIRED, ADDRESSBASE_COLUMNS } from '../../../../sources/addressbase/read.ts';
+import { EPC_DIRECT, EPC_ID_COLUMNS, EPC_REQUIRED } from '../../../../sources/epc/read.ts';
+import { SCOTTISH_EPC_DIRECT, scottishEpcHeader } from '../../../../sources/epc_scotland/read.ts';
+import { GUID_CELL } from '../../../../sources/price_paid/read.ts';
 import { headerIndex, type CsvRecord } from '../../../../sources/csv.ts';
-import type { SourceKind } from '../../../../pipeline/discover.ts';
+import type { SourceKind } from '../../../../sources/index.ts';
 import { PPD_COLUMNS } from '../../../../../schemas/sources/price-paid.ts';
 import { OS_UPRN_HEADER } from '../../../../../schemas/sources/os-uprn.ts';
 import { RENTAL_EVIDENCE_HEADER } from '../../../../../schemas/sources/rents.ts';
