@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { StrMarketSchema } from '../../schemas/api/str.ts';
 import type { SourceFile } from '../../etl/pipeline/discover.ts';
 import type { SourceKind } from '../../etl/sources/index.ts';
-import { queryRows, runSql } from '../../etl/pipeline/sql.ts';
+import { queryRows, stageSql } from '../../etl/pipeline/sql.ts';
 import { buildStrMarts } from '../../etl/stages/40-marts/70-str/stage.ts';
 import { stageSources } from '../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
 import { SECTIONS, marketSections } from '../../service/domain/str/market.ts';
@@ -34,7 +34,7 @@ describe.skipIf(!present)('market analysis on the real Bristol scrape', () => {
     conn = await (await DuckDBInstance.create(':memory:')).connect();
     const files: SourceFile[] = SAMPLES.map(([kind, rel]) => ({ kind, rel, path: rawPath(rel), bytes: statSync(rawPath(rel)).size }));
     await stageSources(conn, files, '2025-10-01');
-    await runSql(conn, 'addresses');
+    await stageSql('20-merged/10-addresses').run(conn, 'addresses');
     await buildStrMarts(conn);
     const c = conn;
     const set = await StrMarketSet.load(async (name) => (await c.runAndReadAll(storeSql(name))).getColumnsObjectJS());

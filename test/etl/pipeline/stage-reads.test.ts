@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Stage } from '../../../etl/pipeline/context.ts';
 import { sourceKindsOf } from '../../../etl/pipeline/stage-output-cache.ts';
@@ -8,7 +8,6 @@ import { SOURCES } from '../../../etl/sources/index.ts';
 
 const STAGES_DIR = resolve(import.meta.dirname, '..', '..', '..', 'etl', 'stages');
 const all = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f));
-const SQL_FILES = new Map(all(STAGES_DIR).filter((f) => f.endsWith('.sql')).map((f) => [basename(f, '.sql'), f]));
 
 /** Code without comments (a comment may name a table the code does not read). */
 const code = (file: string) => readFileSync(file, 'utf8')
@@ -27,7 +26,7 @@ async function folders(): Promise<Map<string, string>> {
 
 /**
  * Every file a stage's code can run: its folder, the stage modules it imports (transitively),
- * and every SQL file those name (statements are called by name, from any folder).
+ * and every SQL file those name (statements are called by name, from the calling module's folder).
  */
 function stageText(folder: string): string {
   const files = new Set<string>();
@@ -47,12 +46,13 @@ function stageText(folder: string): string {
   for (const f of [...files]) {
     if (!f.endsWith('.ts')) continue;
     const text = code(f);
-    // Statement names: in a runSql or sqlText call, or in a list of names the code runs in turn.
-    const named = [...text.matchAll(/(?:runSql\([^,()]+,|sqlText\(|\bsql\()\s*'([a-z0-9_]+)'/g)].map((m) => m[1]!);
+    // Statement names: in a sql.run or sql.text call, or in a list of names the code runs in turn.
+    const named = [...text.matchAll(/(?:\.run\([^,()]+,|\.text\()\s*'([a-z0-9_]+)'/g)].map((m) => m[1]!);
     for (const list of text.matchAll(/(?<!(?:reads|writes):\s*|derives:\s*\{[^}]*)\[((?:\s*'[a-z0-9_]+'\s*,?)+)\]/g)) named.push(...[...list[1]!.matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]!));
+    // A module's statements sit in its own folder (sqlFolder(import.meta.dirname)).
     for (const n of named) {
-      const sql = SQL_FILES.get(n);
-      if (sql) files.add(sql);
+      const sql = join(dirname(f), `${n}.sql`);
+      if (existsSync(sql)) files.add(sql);
     }
   }
   // `beside: { after: 'name' }` names a stage, not a table.

@@ -1,5 +1,8 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Price Paid as it stands: the monthly files' A (add), C (change) and D (delete) records
@@ -12,6 +15,6 @@ export const pricePaidCurrentStage: Stage = {
   reads: ['stg_price_paid'],
   writes: ['ppd_current'],
   async run(ctx) {
-    await runSql(ctx.conn, 'ppd_current');
+    await sql.run(ctx.conn, 'ppd_current');
   },
 };

@@ -1,7 +1,10 @@
 import { matchByOutcode } from './match-by-outcode.ts';
-import { countRows, queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { MatchCache, matcherCode } from './match-cache.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
 
@@ -27,8 +30,8 @@ export const matchAddresses: Stage = {
     // Unchanged ids keep their cached result (match-cache.ts): only the rest go through the matcher.
     const cache = await MatchCache.open(ctx, 'addresses', MATCH_CODE);
     const toMatch = async (name: string, sql: string, id: string) => (cache ? cache.prepare(name, sql, id) : sql);
-    const saleSql = await toMatch('sale', sqlText('match_sales_to_match'), 'transaction_id');
-    const epcSql = await toMatch('epc', sqlText('match_epc_to_match'), 'certificate_id');
+    const saleSql = await toMatch('sale', sql.text('match_sales_to_match'), 'transaction_id');
+    const epcSql = await toMatch('epc', sql.text('match_epc_to_match'), 'certificate_id');
     // The street keys are the address base's alone (the key says which): loaded, matchByOutcode
     // finds them and reads only the outcodes some record is in, not every address.
     const keysLoaded = cache ? await cache.loadTable('street_keys', 'match_street_keys') : false;
@@ -43,7 +46,7 @@ export const matchAddresses: Stage = {
       ctx.quality.match_cache = await cache.finish();
       [saleCount, epcCount] = [await countRows(conn, 'sale_matches'), await countRows(conn, 'epc_matches')];
     }
-    const [rates] = await queryRows(conn, sqlText('match_rates'));
+    const [rates] = await queryRows(conn, sql.text('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);
     ctx.log.info({ stage: 'match_addresses', sales: saleCount, certificates_without_uprn: epcCount }, 'matched');

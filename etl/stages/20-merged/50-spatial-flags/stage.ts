@@ -1,6 +1,9 @@
 import { computeFlags } from './flags.ts';
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Flood, conservation, Article 4 and listed-building flags by point-in-polygon. */
 export const flagsStage: Stage = {
@@ -12,6 +15,6 @@ export const flagsStage: Stage = {
   async run(ctx) {
     ctx.quality.spatial_flags = await computeFlags(ctx.conn, 'addresses', { today: ctx.today });
     // The features themselves, for point queries and entry dates (GET /flood-risk, /planning/constraints).
-    await runSql(ctx.conn, 'planning_features', { today: ctx.today });
+    await sql.run(ctx.conn, 'planning_features', { today: ctx.today });
   },
 };

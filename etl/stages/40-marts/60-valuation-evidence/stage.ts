@@ -1,6 +1,9 @@
 import { MIN_HMO_YIELD_SALES } from '../../../../schemas/tables/valuation.ts';
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Evidence tables of the HMO, development GDV and long-term rent endpoints
@@ -14,8 +17,8 @@ export const valuationEvidenceStage: Stage = {
   reads: ['stg_rental_evidence', 'properties', 'postcodes', 'sales', 'price_index_monthly', 'rents_rooms'],
   writes: ['rent_lets', 'sqft_sales', 'hmo_yields_area'],
   async run(ctx) {
-    await runSql(ctx.conn, 'valuation_rent_lets', { today: ctx.today });
-    await runSql(ctx.conn, 'valuation_sqft_sales', { today: ctx.today });
-    await runSql(ctx.conn, 'valuation_hmo_yields', { min_sales: MIN_HMO_YIELD_SALES });
+    await sql.run(ctx.conn, 'valuation_rent_lets', { today: ctx.today });
+    await sql.run(ctx.conn, 'valuation_sqft_sales', { today: ctx.today });
+    await sql.run(ctx.conn, 'valuation_hmo_yields', { min_sales: MIN_HMO_YIELD_SALES });
   },
 };

@@ -3,11 +3,14 @@ import { isGzip } from '../../../../sources/io.ts';
 import { readCsvRecords, type CsvRecord } from '../../../../sources/csv.ts';
 import { RejectLog } from '../../../../sources/rejects.ts';
 import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts';
-import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
+import { queryRows, sqlFolder } from '../../../../pipeline/sql.ts';
 import type { AnySource, SourceKind } from '../../../../sources/index.ts';
 import type { SourceReport } from '../source-report.ts';
 import { NATIVE_KINDS } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** A refused row: its reason and, for a row the CSV parser refused, its line; for a checked row, its record number. */
 export interface NativeReject {
@@ -49,7 +52,7 @@ async function firstRecords(path: string): Promise<{ first: string[]; second?: C
 
 async function dropWork(conn: DuckDBConnection): Promise<void> {
   for (const t of ['native_raw_drop', 'native_rejects_drop', 'native_scan_drop', 'native_checked_drop', 'native_epc_candidates_drop']) {
-    await runSql(conn, t);
+    await sql.run(conn, t);
   }
 }
 
@@ -80,18 +83,18 @@ export async function stageFileNative(
   // first, as if it had run before the read.
   const splitting = sameSplitAsCsvParse(file.path);
   splitting.catch(() => undefined); // awaited below, whichever way the read ends
-  for (const m of MACROS) await runSql(conn, m);
+  for (const m of MACROS) await sql.run(conn, m);
   await dropWork(conn);
   let errors: Record<string, unknown>[];
   try {
     const columns = Object.fromEntries(layout.names.map((n) => [n, 'VARCHAR']));
-    await conn.run(sqlText('native_raw_read'), {
+    await conn.run(sql.text('native_raw_read'), {
       path: file.path, header: layout.header, skip: layout.skip ?? 0, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
       columns: structValue(columns),
     }, { columns: STRUCT(Object.fromEntries(layout.names.map((n) => [n, VARCHAR]))) });
     const split = await splitting;
     if (split) return dropWork(conn).then(() => ({ fallback: split }));
-    errors = await queryRows(conn, sqlText('native_parse_errors'));
+    errors = await queryRows(conn, sql.text('native_parse_errors'));
     const other = errors.find((e) => !WIDTH_ERRORS.has(String(e.error_type)) || !kind.widthReason);
     if (other) return dropWork(conn).then(() => ({ fallback: `CSV parser: ${String(other.error_type)} at line ${String(other.line)}` }));
   } catch (e) {
@@ -108,17 +111,17 @@ export async function stageFileNative(
   const hashing = sourceSha256(file);
   hashing.catch(() => undefined); // awaited for the report
   try {
-    if (kind.candidates) await runSql(conn, kind.candidates);
-    await runSql(conn, `native_check_${kind.sql}`, { ...layout.params });
-    await runSql(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
+    if (kind.candidates) await sql.run(conn, kind.candidates);
+    await sql.run(conn, `native_check_${kind.sql}`, { ...layout.params });
+    await sql.run(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
     const counts = new Map<string, number>();
     if (errors.length > 0) counts.set(kind.widthReason!, errors.length);
-    for (const r of await queryRows(conn, sqlText('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
-    const [acc] = await queryRows(conn, sqlText('native_accepted'), { today });
-    const dates = (await queryRows(conn, sqlText('native_dates'))).map((r) => String(r.d));
+    for (const r of await queryRows(conn, sql.text('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
+    const [acc] = await queryRows(conn, sql.text('native_accepted'), { today });
+    const dates = (await queryRows(conn, sql.text('native_dates'))).map((r) => String(r.d));
     const samples: NativeReject[] = [
       ...errors.map((e) => ({ reason: kind.widthReason!, line: Number(e.line), detail: String(e.message) })),
-      ...(await queryRows(conn, sqlText('native_reject_samples'))).map((r) => ({ reason: String(r.reason), record: Number(r.record) + 1, detail: '' })),
+      ...(await queryRows(conn, sql.text('native_reject_samples'))).map((r) => ({ reason: String(r.reason), record: Number(r.record) + 1, detail: '' })),
     ].slice(0, MAX_SAMPLES);
     const by_reason: Record<string, number> = {};
     for (const k of [...counts.keys()].sort()) by_reason[k] = counts.get(k)!;
