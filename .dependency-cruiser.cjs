@@ -52,6 +52,27 @@ module.exports = {
       to: { path: ['^service/(middleware|routes)/', '^service/app\\.ts$', 'node_modules/(koa|@koa)/'] },
     },
     {
+      name: 'engine-imports-only-the-plan-list-of-stages',
+      comment: 'etl/pipeline/ (the engine) runs a plan: of etl/stages/ only the plan list (etl/pipeline/stages.ts) imports, and only each stage\'s stage.ts, never staging\'s internals (issue 43).',
+      severity: 'error',
+      from: { path: '^etl/pipeline/' },
+      to: { path: '^etl/stages/', pathNot: '^etl/stages/[^/]+/[^/]+/stage\\.ts$' },
+    },
+    {
+      name: 'engine-imports-stages-only-through-the-plan-list',
+      comment: 'Only etl/pipeline/stages.ts (the plan list) imports stage modules: the rest of the engine is handed the plan.',
+      severity: 'error',
+      from: { path: '^etl/pipeline/', pathNot: '^etl/pipeline/stages\\.ts$' },
+      to: { path: '^etl/stages/' },
+    },
+    {
+      name: 'engine-imports-only-the-registry-types',
+      comment: 'The engine learns the sources from the staging stage (Stage.sources): of etl/sources/ it imports only the registry\'s types (source.ts) and the shared file helpers (io.ts), never the registry (index.ts) or a source\'s folder.',
+      severity: 'error',
+      from: { path: '^etl/pipeline/' },
+      to: { path: '^etl/sources/(index\\.ts|[^/]+/)' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes the load order (and the layers) ambiguous.',
       severity: 'error',

@@ -3,7 +3,7 @@ import type { IgnoredFile, SourceFile } from './discover.ts';
 import type { z } from 'zod';
 import type { ManifestSource } from '../../schemas/manifest.ts';
 import type { TableContract } from '../../schemas/tables/contract.ts';
-import type { AnySource } from '../sources/index.ts';
+import type { AnySource } from '../sources/source.ts';
 
 /** What staging reports of one source file (the manifest's `sources` entry). */
 export type SourceReport = z.infer<typeof ManifestSource>;

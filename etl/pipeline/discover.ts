@@ -1,11 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { openSource } from '../sources/io.ts';
-import type { AnySource, SniffedFile, SourceKind } from '../sources/index.ts';
+import type { AnySource, SniffedFile } from '../sources/source.ts';
 import { sha256FileOffThread } from './hash-off-thread.ts';
 
 export interface SourceFile {
-  kind: SourceKind;
+  /** Its source's kind (`Source.kind`: etl/sources/index.ts lists them). */
+  kind: string;
   path: string;
   /** Path relative to the sources folder, as written in the manifest. */
   rel: string;
@@ -51,7 +52,7 @@ async function listFiles(dir: string): Promise<string[]> {
  * layouts, by asking each source of that folder in registry order (its `sniff`: name, then
  * first line). Returns a reason instead when the file is not a source.
  */
-async function classify(rel: string, path: string, sources: readonly AnySource[]): Promise<SourceKind | { reason: string }> {
+async function classify(rel: string, path: string, sources: readonly AnySource[]): Promise<string | { reason: string }> {
   const parts = rel.split(sep).map((p) => p.toLowerCase());
   const name = basename(rel).toLowerCase();
   const top = parts[0] ?? '';
@@ -67,7 +68,7 @@ async function classify(rel: string, path: string, sources: readonly AnySource[]
   const file: SniffedFile = { name, parts, head: () => (head ??= firstLine(path).then((l) => l.toLowerCase())) };
   for (const s of candidates) {
     const verdict = await s.sniff(file);
-    if (verdict === true) return s.kind as SourceKind;
+    if (verdict === true) return s.kind;
     if (verdict) return verdict;
   }
   return { reason: candidates.find((s) => s.unclaimed)?.unclaimed ?? `no source kind claims it in folder ${top}` };

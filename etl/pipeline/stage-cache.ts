@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AnySource } from '../sources/index.ts';
+import type { AnySource } from '../sources/source.ts';
 import type { SourceReport } from './context.ts';
 import { sha256File, type SourceFile } from './discover.ts';
 import { countRows, PARQUET_COMPRESSION, queryRows } from './sql.ts';

@@ -160,7 +160,7 @@ const rentalEvidence: NativeKind = {
 };
 
 /** The kinds with a native path: the regular bulk formats. Every other kind is read by its TS reader. */
-export const NATIVE_KINDS: Partial<Record<SourceKind, NativeKind>> = {
+export const NATIVE_KINDS: Partial<Record<string, NativeKind>> = {
   price_paid: pricePaid, epc, epc_scotland: epcScotland, addressbase, os_uprn: osUprn, airbnb_calendar: airbnbCalendar, airbnb_reviews: airbnbReviews,
   rental_evidence: rentalEvidence,
-};
+} satisfies Partial<Record<SourceKind, NativeKind>>;

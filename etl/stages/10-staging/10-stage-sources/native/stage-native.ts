@@ -4,7 +4,7 @@ import { readCsvRecords, type CsvRecord } from '../../../../sources/csv.ts';
 import { RejectLog } from '../../../../sources/rejects.ts';
 import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts';
 import { queryRows, sqlFolder } from '../../../../pipeline/sql.ts';
-import type { AnySource, SourceKind } from '../../../../sources/index.ts';
+import type { AnySource } from '../../../../sources/index.ts';
 import type { SourceReport } from '../source-report.ts';
 import { NATIVE_KINDS } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
@@ -72,7 +72,7 @@ export async function stageFileNative(
   fileNo: number,
   today: string,
 ): Promise<NativeOutcome> {
-  const kind = NATIVE_KINDS[spec.kind as SourceKind];
+  const kind = NATIVE_KINDS[spec.kind];
   if (!kind) return { fallback: `no native path for ${spec.kind}` };
   const first = await firstRecords(file.path);
   if (typeof first === 'string') return { fallback: first };
