@@ -1,4 +1,5 @@
 import type { StageColumn, StageType } from '../pipeline/load-rows.ts';
+import type { NativeKind } from './native-layout.ts';
 import type { RejectLog } from './rejects.ts';
 
 /** A file under one of a source's folders, as discovery sees it. */
@@ -41,6 +42,8 @@ export interface Source<Row> {
   columns: StageColumn<Row>[];
   /** The date a row speaks for (ISO), whose maximum is the source's as-of date. */
   date?: (row: Row) => string | undefined;
+  /** Its native path, for a regular bulk format; absent: every file is read by `read`. */
+  native?: NativeKind;
 }
 
 /** A source with its row type erased, as the registry and the engine hold it. */

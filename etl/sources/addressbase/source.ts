@@ -1,13 +1,14 @@
 import type { AddressBaseRow } from '../../../schemas/sources/addressbase.ts';
 import { notCsv, same, source } from '../source.ts';
+import { addressbaseNative } from './native.ts';
 import { readAddressBase } from './read.ts';
-
 export const addressbase = source<AddressBaseRow, 'addressbase'>({
   kind: 'addressbase', version: 1,
   folders: ['addressbase'],
   sniff: (f) => notCsv(f) ?? true,
   table: 'stg_addressbase',
   read: readAddressBase,
+  native: addressbaseNative,
   columns: [
     ...same<AddressBaseRow>('BIGINT', 'uprn', 'parent_uprn'),
     ...same<AddressBaseRow>('VARCHAR', 'classification_code'),

@@ -1,13 +1,14 @@
 import type { AirbnbCalendarRow } from '../../../schemas/sources/airbnb.ts';
 import { notCsv, same, source } from '../source.ts';
+import { airbnbCalendarNative } from './native.ts';
 import { readAirbnbCalendar } from './read.ts';
-
 export const airbnbCalendar = source<AirbnbCalendarRow, 'airbnb_calendar'>({
   kind: 'airbnb_calendar', version: 1,
   folders: ['airbnb'],
   sniff: (f) => notCsv(f) ?? (f.name.startsWith('calendar') || undefined),
   table: 'stg_airbnb_calendar',
   read: readAirbnbCalendar,
+  native: airbnbCalendarNative,
   columns: [
     ...same<AirbnbCalendarRow>('VARCHAR', 'listing_id', 'date'),
     ...same<AirbnbCalendarRow>('BOOLEAN', 'available'),

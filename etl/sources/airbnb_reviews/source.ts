@@ -1,7 +1,7 @@
 import type { AirbnbReviewRow } from '../../../schemas/sources/airbnb.ts';
 import { notCsv, same, source } from '../source.ts';
+import { airbnbReviewsNative } from './native.ts';
 import { readAirbnbReviews } from './read.ts';
-
 export const airbnbReviews = source<AirbnbReviewRow, 'airbnb_reviews'>({
   kind: 'airbnb_reviews', version: 1,
   folders: ['airbnb'],
@@ -9,6 +9,7 @@ export const airbnbReviews = source<AirbnbReviewRow, 'airbnb_reviews'>({
   unclaimed: 'unknown Inside Airbnb file',
   table: 'stg_airbnb_reviews',
   read: readAirbnbReviews,
+  native: airbnbReviewsNative,
   columns: [...same<AirbnbReviewRow>('VARCHAR', 'listing_id', 'date', 'id', 'reviewer_id')],
   date: (r) => r.date,
 });

@@ -1,7 +1,7 @@
 import type { EpcRow } from '../../../schemas/sources/epc.ts';
 import { notCsv, same, source, type SniffedFile } from '../source.ts';
+import { epcNative } from './native.ts';
 import { readEpc } from './read.ts';
-
 /** The staged certificate columns, shared by the Scottish register (`../epc_scotland/`): both fill `stg_epc`. */
 export const EPC_COLUMNS = [
     ...same<EpcRow>('VARCHAR', 'certificate_id'),
@@ -26,5 +26,5 @@ export const epc = source<EpcRow, 'epc'>({
   kind: 'epc', version: 1,
   folders: ['epc'],
   sniff: async (f) => notCsv(f) ?? epcRecommendations(f) ?? (isScottishHeader(await f.head()) ? undefined : true),
-  table: 'stg_epc', read: readEpc, columns: EPC_COLUMNS, date: (r) => r.lodgement_date,
+  table: 'stg_epc', read: readEpc, native: epcNative, columns: EPC_COLUMNS, date: (r) => r.lodgement_date,
 });

@@ -1,7 +1,7 @@
 import type { RentalEvidenceRow } from '../../../schemas/sources/rents.ts';
 import { notCsv, same, source } from '../source.ts';
+import { rentalEvidenceNative } from './native.ts';
 import { readRentalEvidence } from './read.ts';
-
 export const rentalEvidence = source<RentalEvidenceRow, 'rental_evidence'>({
   kind: 'rental_evidence', version: 1,
   folders: ['rents'],
@@ -9,6 +9,7 @@ export const rentalEvidence = source<RentalEvidenceRow, 'rental_evidence'>({
   unclaimed: 'unknown rents layout',
   table: 'stg_rental_evidence',
   read: readRentalEvidence,
+  native: rentalEvidenceNative,
   columns: [
     ...same<RentalEvidenceRow>('VARCHAR', 'evidence_id', 'let_date', 'address', 'postcode'),
     ...same<RentalEvidenceRow>('BIGINT', 'uprn'),

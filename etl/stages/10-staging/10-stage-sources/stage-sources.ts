@@ -2,7 +2,6 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SourceFile } from '../../../pipeline/discover.ts';
 import { createTable } from '../../../pipeline/load-rows.ts';
 import type { StageCache } from '../../../pipeline/stage-cache.ts';
-import { NATIVE_KINDS } from './native/native-layouts.ts';
 import { SOURCES, type AnySource } from '../../../sources/index.ts';
 import { stagedColumns, stageFile, type SourceReport, type StagingProgress } from './stage-file.ts';
 
@@ -33,8 +32,8 @@ function job(spec: AnySource, file: SourceFile, fileNo: number): StagingJob {
 function readerKinds(): Set<string> {
   const out = new Set<string>();
   SOURCES.forEach((s, i) => {
-    const nativeAfter = SOURCES.slice(i + 1).some((t) => t.table === s.table && NATIVE_KINDS[t.kind] !== undefined);
-    if (NATIVE_KINDS[s.kind] === undefined && !nativeAfter) out.add(s.kind);
+    const nativeAfter = SOURCES.slice(i + 1).some((t) => t.table === s.table && t.native !== undefined);
+    if (s.native === undefined && !nativeAfter) out.add(s.kind);
   });
   return out;
 }

@@ -6,7 +6,6 @@ import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts'
 import { queryRows, sqlFolder } from '../../../../pipeline/sql.ts';
 import type { AnySource } from '../../../../sources/index.ts';
 import type { SourceReport } from '../source-report.ts';
-import { NATIVE_KINDS } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
 
 /** This stage's statements, beside this module. */
@@ -26,7 +25,7 @@ export type NativeOutcome = { report: SourceReport; samples: NativeReject[]; dat
 const MACROS = [
   'native_macro_js_trim', 'native_macro_js_blank', 'native_macro_js_number', 'native_macro_js_finite', 'native_macro_js_int',
   'native_macro_format_postcode', 'native_macro_postcode_ok', 'native_macro_date_shape', 'native_macro_any_date',
-  'native_macro_opt_str', 'native_macro_epc_get', 'native_macro_epc_scotland_get', 'native_macro_undouble',
+  'native_macro_opt_str', 'native_macro_undouble',
 ];
 const WIDTH_ERRORS = new Set(['MISSING COLUMNS', 'TOO MANY COLUMNS']);
 const MAX_SAMPLES = 20;
@@ -58,7 +57,7 @@ async function dropWork(conn: DuckDBConnection): Promise<void> {
 
 /**
  * Stages one file with DuckDB's CSV reader (all cells text) into `native_raw`, then the kind's
- * checking SQL (`native_check_<kind>.sql`: the TS reader's rules, each row's first failing
+ * checking SQL (`etl/sources/<kind>/native_check.sql`: the TS reader's rules, each row's first failing
  * field as its reason) and appends the accepted rows in file order. Rows of the wrong width
  * are counted under the TS reader's reason for them. Anything else the two parsers could
  * read differently (another layout; a quote or line break csv-parse reads otherwise,
@@ -72,7 +71,7 @@ export async function stageFileNative(
   fileNo: number,
   today: string,
 ): Promise<NativeOutcome> {
-  const kind = NATIVE_KINDS[spec.kind];
+  const kind = spec.native;
   if (!kind) return { fallback: `no native path for ${spec.kind}` };
   const first = await firstRecords(file.path);
   if (typeof first === 'string') return { fallback: first };
@@ -111,9 +110,13 @@ export async function stageFileNative(
   const hashing = sourceSha256(file);
   hashing.catch(() => undefined); // awaited for the report
   try {
-    if (kind.candidates) await sql.run(conn, kind.candidates);
-    await sql.run(conn, `native_check_${kind.sql}`, { ...layout.params });
-    await sql.run(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
+    if (kind.candidates) {
+      await kind.candidates.sql.run(conn, kind.candidates.macro);
+      await kind.candidates.sql.run(conn, 'native_candidates');
+    }
+    // The kind's own SQL, in its source's folder (etl/sources/<kind>/).
+    await kind.sql.run(conn, 'native_check', { ...layout.params });
+    await kind.sql.run(conn, 'native_insert', { file_no: fileNo });
     const counts = new Map<string, number>();
     if (errors.length > 0) counts.set(kind.widthReason!, errors.length);
     for (const r of await queryRows(conn, sql.text('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
