@@ -1,4 +1,4 @@
--- etl/sources/addressbase.ts and schemas/sources/addressbase.ts AddressBaseRow, in SQL.
+-- etl/sources/addressbase/read.ts and schemas/sources/addressbase.ts AddressBaseRow, in SQL.
 -- Optional columns the file lacks come in as NULL (the first SELECT).
 CREATE TEMP TABLE native_checked AS
 WITH src AS (

@@ -2,6 +2,7 @@ import type { AddressBaseRow } from '../../../schemas/sources/addressbase.ts';
 import { notCsv, same, source } from '../source.ts';
 import { addressbaseNative } from './native.ts';
 import { readAddressBase } from './read.ts';
+
 export const addressbase = source<AddressBaseRow, 'addressbase'>({
   kind: 'addressbase', version: 1,
   folders: ['addressbase'],

@@ -1,4 +1,4 @@
--- etl/sources/airbnb-calendar.ts in SQL: cells as written (not trimmed), checked in the reader's order.
+-- etl/sources/airbnb_calendar/read.ts in SQL: cells as written (not trimmed), checked in the reader's order.
 CREATE TEMP TABLE native_checked AS
 WITH v AS (
   SELECT rowid AS _ord, coalesce(listing_id, '') AS listing_id, coalesce(date, '') AS date,

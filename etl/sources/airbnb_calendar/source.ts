@@ -2,6 +2,7 @@ import type { AirbnbCalendarRow } from '../../../schemas/sources/airbnb.ts';
 import { notCsv, same, source } from '../source.ts';
 import { airbnbCalendarNative } from './native.ts';
 import { readAirbnbCalendar } from './read.ts';
+
 export const airbnbCalendar = source<AirbnbCalendarRow, 'airbnb_calendar'>({
   kind: 'airbnb_calendar', version: 1,
   folders: ['airbnb'],

@@ -1,4 +1,4 @@
--- etl/sources/airbnb-reviews.ts in SQL; the summary layout ($detailed false) has no id or reviewer_id.
+-- etl/sources/airbnb_reviews/read.ts in SQL; the summary layout ($detailed false) has no id or reviewer_id.
 CREATE TEMP TABLE native_checked AS
 WITH src AS (
   SELECT * FROM (SELECT NULL::BIGINT AS _ord, NULL::VARCHAR AS listing_id, NULL::VARCHAR AS date, NULL::VARCHAR AS id,

@@ -2,6 +2,7 @@ import type { AirbnbReviewRow } from '../../../schemas/sources/airbnb.ts';
 import { notCsv, same, source } from '../source.ts';
 import { airbnbReviewsNative } from './native.ts';
 import { readAirbnbReviews } from './read.ts';
+
 export const airbnbReviews = source<AirbnbReviewRow, 'airbnb_reviews'>({
   kind: 'airbnb_reviews', version: 1,
   folders: ['airbnb'],

@@ -1,4 +1,4 @@
--- etl/sources/epc.ts, the England and Wales reader, up to its candidate row: each cell trimmed
+-- etl/sources/epc/read.ts, the England and Wales reader, up to its candidate row: each cell trimmed
 -- and the register's "no value" markers blank (epc_get), the certificate id, and the UPRN text
 -- from the UPRN column or a `UPRN-` building reference. Columns the file lacks come in as NULL
 -- (the first SELECT). native_check_epc.sql checks the candidates as EpcRow.

@@ -2,6 +2,7 @@ import type { EpcRow } from '../../../schemas/sources/epc.ts';
 import { notCsv, same, source, type SniffedFile } from '../source.ts';
 import { epcNative } from './native.ts';
 import { readEpc } from './read.ts';
+
 /** The staged certificate columns, shared by the Scottish register (`../epc_scotland/`): both fill `stg_epc`. */
 export const EPC_COLUMNS = [
     ...same<EpcRow>('VARCHAR', 'certificate_id'),

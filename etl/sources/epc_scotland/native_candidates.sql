@@ -1,4 +1,4 @@
--- etl/sources/epc-scotland.ts, the Scottish register's reader, up to its candidate row: each
+-- etl/sources/epc_scotland/read.ts, the Scottish register's reader, up to its candidate row: each
 -- cell trimmed and the register's "no value" markers blank, the certificate id (the report
 -- reference, else the property id with the lodgement date as written), the UPRN from
 -- OSG_REFERENCE_NUMBER (`906012345.0` is 906012345; 0 means none) and country Scotland.

@@ -3,6 +3,7 @@ import { EPC_COLUMNS, epcRecommendations, isScottishHeader } from '../epc/source
 import { notCsv, source } from '../source.ts';
 import { epcScotlandNative } from './native.ts';
 import { readScottishEpc } from './read.ts';
+
 /**
  * The Scottish register's certificates, read by their own reader into the same table: from
  * there they are matched and linked to UPRNs exactly as England and Wales certificates are.

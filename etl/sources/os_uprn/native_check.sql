@@ -1,4 +1,4 @@
--- etl/sources/os-uprn.ts and schemas/sources/os-uprn.ts OsUprnRow, in SQL (a blank cell is no number).
+-- etl/sources/os_uprn/read.ts and schemas/sources/os-uprn.ts OsUprnRow, in SQL (a blank cell is no number).
 CREATE TEMP TABLE native_checked AS
 WITH v AS (
   SELECT rowid AS _ord, uprn, x, y, lat, lng, js_number(uprn) AS uprn_n, js_number(x) AS x_n, js_number(y) AS y_n,

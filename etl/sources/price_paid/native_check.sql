@@ -1,4 +1,4 @@
--- etl/sources/price-paid.ts (bulk layout) and schemas/sources/price-paid.ts PricePaidRow, in SQL:
+-- etl/sources/price_paid/read.ts (bulk layout) and schemas/sources/price-paid.ts PricePaidRow, in SQL:
 -- each row's reason is its first failing field in schema order, as validateRow reports it.
 -- A doubled quote left in a cell means one (the reader's undoubleQuotes).
 CREATE TEMP TABLE native_checked AS

@@ -2,6 +2,7 @@ import type { PricePaidRow } from '../../../schemas/sources/price-paid.ts';
 import { notCsv, same, source } from '../source.ts';
 import { pricePaidNative } from './native.ts';
 import { readPricePaid } from './read.ts';
+
 export const pricePaid = source<PricePaidRow, 'price_paid'>({
   kind: 'price_paid', version: 1,
   folders: ['ppd'],

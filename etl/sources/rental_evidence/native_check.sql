@@ -1,4 +1,4 @@
--- etl/sources/rental-evidence.ts and schemas/sources/rents.ts RentalEvidenceRow, in SQL: every
+-- etl/sources/rental_evidence/read.ts and schemas/sources/rents.ts RentalEvidenceRow, in SQL: every
 -- cell trimmed as the reader trims it, each row's reason its first failing field in schema
 -- order, then the room-let rule (a zod refine: it runs only when every field passed), then a
 -- repeated evidence_id among the valid rows (the first in the file wins).

@@ -2,6 +2,7 @@ import type { RentalEvidenceRow } from '../../../schemas/sources/rents.ts';
 import { notCsv, same, source } from '../source.ts';
 import { rentalEvidenceNative } from './native.ts';
 import { readRentalEvidence } from './read.ts';
+
 export const rentalEvidence = source<RentalEvidenceRow, 'rental_evidence'>({
   kind: 'rental_evidence', version: 1,
   folders: ['rents'],
