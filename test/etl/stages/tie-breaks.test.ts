@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { stageSql } from '../../../etl/pipeline/sql.ts';
 import { buildProperties } from '../../../etl/stages/20-merged/60-properties/stage.ts';
 
+const certificates = stageSql('20-merged/30-certificates');
+
 /**
  * Two builds of the same sources must publish the same tables. Where rows tie on what a
  * statement orders or picks by, DuckDB's answer follows the order rows arrive in, which
@@ -24,20 +26,20 @@ afterEach(() => conn.closeSync());
 
 /** The certificates stage's statements for epc_linked alone, in one chunk or in `chunks`. */
 async function linkCertificates(chunks: number): Promise<void> {
-  await stageSql('20-merged/30-certificates').run(conn, 'set_certificates_cut', { chunks, chunk: 0 });
-  await stageSql('20-merged/30-certificates').run(conn, 'epc_link');
-  if (chunks === 1) return stageSql('20-merged/30-certificates').run(conn, 'epc_linked');
+  await certificates.run(conn, 'set_certificates_cut', { chunks, chunk: 0 });
+  await certificates.run(conn, 'epc_link');
+  if (chunks === 1) return certificates.run(conn, 'epc_linked');
   for (let chunk = 0; chunk < chunks; chunk++) {
-    await stageSql('20-merged/30-certificates').run(conn, 'set_certificates_cut', { chunks, chunk });
-    await stageSql('20-merged/30-certificates').run(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
+    await certificates.run(conn, 'set_certificates_cut', { chunks, chunk });
+    await certificates.run(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
   }
 }
 
 /** The certificates stage's statements for epc_by_uprn alone, in one chunk. */
 async function certificateValuesByUprn(): Promise<void> {
-  await stageSql('20-merged/30-certificates').run(conn, 'set_certificates_cut', { chunks: 1, chunk: 0 });
-  await stageSql('20-merged/30-certificates').run(conn, 'epc_by_uprn_chunk');
-  await stageSql('20-merged/30-certificates').run(conn, 'epc_by_uprn');
+  await certificates.run(conn, 'set_certificates_cut', { chunks: 1, chunk: 0 });
+  await certificates.run(conn, 'epc_by_uprn_chunk');
+  await certificates.run(conn, 'epc_by_uprn');
 }
 
 /** The rows in the given order and reversed. */
