@@ -10,9 +10,9 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readAirbnbCalendar } from '../etl/sources/airbnb-calendar.ts';
-import { readAirbnbListings } from '../etl/sources/airbnb-listings.ts';
-import { readAirbnbReviews } from '../etl/sources/airbnb-reviews.ts';
+import { readAirbnbCalendar } from '../etl/sources/airbnb_calendar/read.ts';
+import { readAirbnbListings } from '../etl/sources/airbnb_listings/read.ts';
+import { readAirbnbReviews } from '../etl/sources/airbnb_reviews/read.ts';
 import { readCsvRecords } from '../etl/sources/csv.ts';
 import { RejectLog } from '../etl/sources/rejects.ts';
 

@@ -19,8 +19,10 @@ import { ensureRegion } from './support/bench-build.ts';
 import { median, r2 } from './support/stats.ts';
 import type { BuildContext, EtlLogger } from '../etl/pipeline/context.ts';
 import { discoverSources } from '../etl/pipeline/discover.ts';
+import { SOURCES } from '../etl/sources/index.ts';
 import { openBuildDatabase } from '../etl/pipeline/run.ts';
 import { stageSourcesStage } from '../etl/stages/10-staging/10-stage-sources/stage.ts';
+import { pricePaidCurrentStage } from '../etl/stages/10-staging/20-price-paid-current/stage.ts';
 import { addressesStage } from '../etl/stages/20-merged/10-addresses/stage.ts';
 import { matchAddresses } from '../etl/stages/20-merged/20-match-addresses/stage.ts';
 
@@ -33,7 +35,7 @@ const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number from 1, not ${values.runs}`);
 if (values.threads) process.env.ETL_MATCH_THREADS = values.threads;
 
-const INPUTS = ['addresses', 'stg_price_paid', 'stg_epc'] as const;
+const INPUTS = ['addresses', 'ppd_current', 'stg_epc'] as const;
 const log: EtlLogger = { info: () => undefined, warn: (o, m) => process.stderr.write(`warn ${m ?? ''} ${JSON.stringify(o)}\n`), error: (o, m) => process.stderr.write(`error ${m ?? ''} ${JSON.stringify(o)}\n`) };
 
 /** A database with the build's settings (etl/pipeline/run.ts) and a context without caches. */
@@ -62,8 +64,9 @@ const dir = mkdtempSync(join(tmpdir(), `etl-match-bench-${addresses}-`));
 try {
   process.stderr.write(`staging ${region} ...\n`);
   const prep = await open(dir, region, '.spill-prep');
-  prep.files = (await discoverSources(region)).files;
+  prep.files = (await discoverSources(region, SOURCES)).files;
   await stageSourcesStage.run(prep);
+  await pricePaidCurrentStage.run(prep);
   await addressesStage.run(prep);
   for (const t of INPUTS) await prep.conn.run(`COPY ${t} TO '${join(dir, `${t}.parquet`)}' (FORMAT parquet)`);
   prep.conn.closeSync();

@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { queryRows, sqlText } from '../etl/pipeline/sql.ts';
+import { queryRows, stageSql } from '../etl/pipeline/sql.ts';
 import { buildStrMarts } from '../etl/stages/40-marts/70-str/stage.ts';
 import { stagedContext } from '../test/support/region.ts';
 
@@ -35,7 +35,7 @@ for (const [name, overrides] of variants) {
   const t = performance.now();
   await buildStrMarts(ctx.conn, overrides);
   if (results.length === 0) martSeconds = (performance.now() - t) / 1000;
-  const [row] = await queryRows(ctx.conn, sqlText('str_accuracy_synth'));
+  const [row] = await queryRows(ctx.conn, stageSql('40-marts/70-str').text('str_accuracy_synth'));
   results.push({ variant: name, ...row });
 }
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : String(v));

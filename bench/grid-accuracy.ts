@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bngToWgs84 } from '../etl/sources/grid.ts';
-import { readOnspd } from '../etl/sources/onspd.ts';
+import { readOnspd } from '../etl/sources/onspd/read.ts';
 import { RejectLog } from '../etl/sources/rejects.ts';
 
 const EARTH_RADIUS_M = 6_371_008.8; // IUGG mean radius; sphere error is ~0.5% of a metres-scale distance

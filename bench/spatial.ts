@@ -19,8 +19,8 @@ import { computeFlags } from '../etl/stages/20-merged/50-spatial-flags/flags.ts'
 import { buildIndex } from '../lib/geo/spatial-index.ts';
 import { prepareGeometry, preparedContains } from '../lib/geo/point-in-polygon.ts';
 import { loadRows } from '../etl/pipeline/load-rows.ts';
-import { planning } from '../etl/stages/10-staging/10-stage-sources/specs/market.ts';
-import { geometryBBox } from '../etl/sources/planning-geojson.ts';
+import { planning } from '../etl/sources/planning/source.ts';
+import { geometryBBox } from '../etl/sources/planning/read.ts';
 import type { PlanningFeature, PlanningGeometry, PolygonCoords, Ring } from '../schemas/sources/planning.ts';
 import { rng as seededRng } from '../etl/synth/prng.ts';
 

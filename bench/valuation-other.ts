@@ -21,10 +21,10 @@ import { cpus, loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { PUBLISHED_TABLES } from '../schemas/tables/index.ts';
-import { runSql } from '../etl/pipeline/sql.ts';
+import { stageSql } from '../etl/pipeline/sql.ts';
 import { RejectLog } from '../etl/sources/rejects.ts';
 import { appendRows, createTable } from '../etl/pipeline/load-rows.ts';
-import { rentalEvidence } from '../etl/stages/10-staging/10-stage-sources/specs/market.ts';
+import { rentalEvidence } from '../etl/sources/rental_evidence/source.ts';
 import { MIN_HMO_YIELD_SALES } from '../schemas/tables/valuation.ts';
 import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { BuildResources } from '../service/build/resources.ts';
@@ -77,9 +77,9 @@ async function prepareBuild(srcBuild: string, sourcesDir: string, dataDir: strin
     const columns = [...rentalEvidence.columns, { name: '_file_no', type: 'INTEGER' as const, get: () => 1 }];
     await createTable(conn, rentalEvidence.table, columns);
     await appendRows(conn, rentalEvidence.table, columns, rentalEvidence.read(join(sourcesDir, 'rents', 'rental-evidence.csv'), new RejectLog()));
-    await runSql(conn, 'valuation_rent_lets', { today });
-    await runSql(conn, 'valuation_sqft_sales', { today });
-    await runSql(conn, 'valuation_hmo_yields', { min_sales: MIN_HMO_YIELD_SALES });
+    await stageSql('40-marts/60-valuation-evidence').run(conn, 'valuation_rent_lets', { today });
+    await stageSql('40-marts/60-valuation-evidence').run(conn, 'valuation_sqft_sales', { today });
+    await stageSql('40-marts/60-valuation-evidence').run(conn, 'valuation_hmo_yields', { min_sales: MIN_HMO_YIELD_SALES });
     for (const name of missing.filter((m) => VALUATION_TABLES.includes(m))) {
       const t = PUBLISHED_TABLES.find((x) => x.name === name)!;
       await conn.run(`COPY (SELECT * FROM ${name} ORDER BY ${t.sortKey.join(', ')}) TO '${join(dir, `${name}.parquet`)}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);

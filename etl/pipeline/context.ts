@@ -1,7 +1,12 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { IgnoredFile, SourceFile } from './discover.ts';
-import type { SourceReport } from '../stages/10-staging/10-stage-sources/stage-sources.ts';
+import type { z } from 'zod';
+import type { ManifestSource } from '../../schemas/manifest.ts';
 import type { TableContract } from '../../schemas/tables/contract.ts';
+import type { AnySource } from '../sources/source.ts';
+
+/** What staging reports of one source file (the manifest's `sources` entry). */
+export type SourceReport = z.infer<typeof ManifestSource>;
 
 export interface EtlLogger {
   info(obj: object, msg?: string): void;
@@ -77,5 +82,15 @@ export interface Stage {
    * (`checkBeside`): that is how each line's cached output is told apart.
    */
   beside?: { after: string; tables: RegExp };
+  /**
+   * The sources a staging stage reads (the registry, `etl/sources/index.ts`): how the engine
+   * learns which files to discover and which kinds feed each staging table.
+   */
+  sources?: readonly AnySource[];
   run(ctx: BuildContext): Promise<void>;
+}
+
+/** The sources the stages of a plan read (declared by its staging stage). */
+export function planSources(stages: readonly Stage[]): AnySource[] {
+  return stages.flatMap((s) => s.sources ?? []);
 }

@@ -1,18 +1,12 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { openSource } from '../sources/io.ts';
+import type { AnySource, SniffedFile } from '../sources/source.ts';
 import { sha256FileOffThread } from './hash-off-thread.ts';
 
-/** Every kind of source file the ETL reads. */
-export const SOURCE_KINDS = [
-  'addressbase', 'os_uprn', 'onspd', 'codepoint', 'epc', 'epc_scotland', 'price_paid', 'airbnb_listings',
-  'airbnb_calendar', 'airbnb_reviews', 'planning', 'ukhpi', 'ons_rents', 'rental_evidence', 'hmo_register',
-  'police_crime', 'gias_schools', 'listings',
-] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-
 export interface SourceFile {
-  kind: SourceKind;
+  /** Its source's kind (`Source.kind`: etl/sources/index.ts lists them). */
+  kind: string;
   path: string;
   /** Path relative to the sources folder, as written in the manifest. */
   rel: string;
@@ -52,14 +46,13 @@ async function listFiles(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-const isCsv = (name: string) => /\.csv(\.gz)?$/i.test(name);
-
 /**
  * Decides what a file is from the folder it sits in (the synthetic region's layout and the
  * shared samples' layout both group sources by folder) and, where one folder holds several
- * layouts, from its first line. Returns a reason instead when the file is not a source.
+ * layouts, by asking each source of that folder in registry order (its `sniff`: name, then
+ * first line). Returns a reason instead when the file is not a source.
  */
-async function classify(rel: string, path: string): Promise<SourceKind | { reason: string }> {
+async function classify(rel: string, path: string, sources: readonly AnySource[]): Promise<string | { reason: string }> {
   const parts = rel.split(sep).map((p) => p.toLowerCase());
   const name = basename(rel).toLowerCase();
   const top = parts[0] ?? '';
@@ -67,74 +60,32 @@ async function classify(rel: string, path: string): Promise<SourceKind | { reaso
   if (/(^|\/)(readme|licen[cs]e|metadata|sources)\b/i.test(name) || name === 'manifest.json' || name === 'datapackage.json') {
     return { reason: 'documentation' };
   }
-  if (top === 'planning' || top === 'planning_data') {
-    return /\.geojson(\.gz)?$/.test(name) ? 'planning' : { reason: 'not GeoJSON' };
+  const candidates = sources.filter((s) => s.folders.includes(top));
+  if (candidates.length === 0) {
+    return /\.csv(\.gz)?$/i.test(name) ? { reason: `no source kind for folder ${top || '(top level)'}` } : { reason: 'not a CSV file' };
   }
-  if (top === 'crime' || top === 'police_uk') {
-    return /-street\.csv(\.gz)?$/.test(name) ? 'police_crime' : { reason: 'not a police.uk street-level crime file' };
+  let head: Promise<string> | undefined;
+  const file: SniffedFile = { name, parts, head: () => (head ??= firstLine(path).then((l) => l.toLowerCase())) };
+  for (const s of candidates) {
+    const verdict = await s.sniff(file);
+    if (verdict === true) return s.kind;
+    if (verdict) return verdict;
   }
-  if (top === 'listings' || top === 'listings_feeds') {
-    if (/\.blm(\.gz)?$/.test(name)) return 'listings';
-    if (name.includes('schema')) return { reason: 'a JSON Schema, not listings' };
-    if (parts.includes('rtdf') || parts.some((p) => p.startsWith('rightmove_rtdf'))) return 'listings';
-    return { reason: 'not a Rightmove BLM or RTDF file' };
-  }
-  if (!isCsv(name)) return { reason: 'not a CSV file' };
-  const head = async () => (await firstLine(path)).toLowerCase();
-  switch (top) {
-    case 'addressbase': return 'addressbase';
-    case 'uprn': return 'os_uprn';
-    case 'ppd': return 'price_paid';
-    case 'hmo': return 'hmo_register';
-    case 'gias':
-      return (await head()).includes('"establishmentname"') ? 'gias_schools' : { reason: 'not a GIAS establishments extract (the links extract, say)' };
-    case 'epc': {
-      if (name.includes('_rr')) return { reason: 'EPC recommendations, not certificates' };
-      // The Scottish register's extract has its own columns; either of its two header rows
-      // may come first, both naming the One Scotland Gazetteer reference.
-      const h = await head();
-      return h.includes('osg_reference_number') || h.includes('osg_uprn') ? 'epc_scotland' : 'epc';
-    }
-    case 'airbnb':
-      if (name.startsWith('listings')) return 'airbnb_listings';
-      if (name.startsWith('calendar')) return 'airbnb_calendar';
-      if (name.startsWith('reviews')) return 'airbnb_reviews';
-      return { reason: 'unknown Inside Airbnb file' };
-    case 'postcodes': {
-      if (parts.includes('doc')) return { reason: 'documentation' };
-      const h = await head();
-      if (h.startsWith('pcd7,') || h.startsWith('pcd,')) return 'onspd';
-      if (/^"?[a-z]{1,2}[0-9][a-z0-9]? ?[0-9][a-z]{2}"?,\d+,\d+,\d+,/.test(h)) return 'codepoint';
-      return { reason: 'not ONSPD or Code-Point Open' };
-    }
-    case 'hpi': case 'ukhpi': {
-      const h = await head();
-      if (h.startsWith('date,regionname,areacode')) return 'ukhpi';
-      if (h.startsWith('"name","uri","region gss code","period"') || h.startsWith('name,uri,region gss code,period')) return 'ukhpi';
-      return { reason: 'not a UK HPI full file or app download' };
-    }
-    case 'rents': {
-      const h = await head();
-      if (h.includes('bedroom category')) return 'ons_rents';
-      if (h.startsWith('evidence_id,')) return 'rental_evidence';
-      return { reason: 'unknown rents layout' };
-    }
-    default:
-      return { reason: `no source kind for folder ${top || '(top level)'}` };
-  }
+  return { reason: candidates.find((s) => s.unclaimed)?.unclaimed ?? `no source kind claims it in folder ${top}` };
 }
 
 /**
- * Lists the source files under `dir` by kind, and everything it will not read with the
+ * Lists the source files under `dir` by kind (`sources`: the registry, as the plan's staging
+ * stage declares it), and everything it will not read with the
  * reason, so the manifest accounts for every file. Where a folder has both the detailed
  * and the summary Inside Airbnb listings, only the detailed one is read (same listings).
  */
-export async function discoverSources(dir: string): Promise<{ files: SourceFile[]; ignored: IgnoredFile[] }> {
+export async function discoverSources(dir: string, sources: readonly AnySource[]): Promise<{ files: SourceFile[]; ignored: IgnoredFile[] }> {
   const files: SourceFile[] = [];
   const ignored: IgnoredFile[] = [];
   for (const path of await listFiles(dir)) {
     const rel = relative(dir, path);
-    const kind = await classify(rel, path);
+    const kind = await classify(rel, path, sources);
     if (typeof kind !== 'string') ignored.push({ rel, reason: kind.reason });
     else files.push({ kind, path, rel, bytes: (await stat(path)).size });
   }

@@ -1,6 +1,5 @@
-import type { BuildContext, EtlLogger, Stage } from './context.ts';
+import { planSources, type BuildContext, type EtlLogger, type Stage } from './context.ts';
 import { runStage, type StageOutputCache } from './stage-output-cache.ts';
-import { STAGING_SPECS } from '../stages/10-staging/10-stage-sources/specs/index.ts';
 
 /** A stage started beside the main line: its own context (connection, manifest entries) until it is joined. */
 interface Beside {
@@ -90,7 +89,7 @@ export function checkBeside(stages: readonly Stage[]): void {
     const between = stages.slice(i + 1, j);
     for (const t of stage.reads) {
       const writer = stages.slice(0, j).findLast((s) => s.writes.includes(t));
-      if (!writer && !STAGING_SPECS.some((s) => s.table === t)) fail(`no stage before it writes ${t}`);
+      if (!writer && !planSources(stages).some((s) => s.table === t)) fail(`no stage before it writes ${t}`);
       if (writer && between.includes(writer)) fail(`${writer.name}, which runs beside it, writes ${t}`);
     }
     for (const t of stage.writes) if (!tables.test(t)) fail(`${t} is not named as its tables (${tables})`);

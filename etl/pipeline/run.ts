@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Manifest } from '../../schemas/manifest.ts';
 import { beginBuild, currentBuildId, promoteBuild, pruneBuilds, readManifest, writeManifest } from '../publish/publish.ts';
 import { buildDir } from '../publish/layout.ts';
-import type { BuildContext, EtlLogger } from './context.ts';
+import { planSources, type BuildContext, type EtlLogger } from './context.ts';
 import { discoverSources } from './discover.ts';
 import { queryRows } from './sql.ts';
 import { STAGES } from './stages.ts';
@@ -58,7 +58,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
   const db = await openBuildDatabase(join(dir, '.spill'));
   const conn = await db.connect();
   try {
-    const { files, ignored } = await discoverSources(opts.sourcesDir);
+    const { files, ignored } = await discoverSources(opts.sourcesDir, planSources(STAGES));
     const ctx: BuildContext = {
       db, conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
       files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log,

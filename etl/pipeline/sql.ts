@@ -1,9 +1,9 @@
 import { JsonDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { plainIdentifier } from '../../schemas/sql-identifier.ts';
 
-const STAGES_DIR = join(import.meta.dirname, '..', 'stages');
+const ETL_DIR = join(import.meta.dirname, '..');
 
 /**
  * How the ETL compresses the Parquet it writes (published tables, the staging and match
@@ -12,51 +12,56 @@ const STAGES_DIR = join(import.meta.dirname, '..', 'stages');
  * (112 MB against 113 MB; snappy 2.8 s, 170 MB).
  */
 export const PARQUET_COMPRESSION = 'COMPRESSION zstd, COMPRESSION_LEVEL 1';
-const cache = new Map<string, string>();
-let files: Map<string, string> | undefined;
+
+/** The `.sql` statements of one folder, each called by its file name. */
+export interface SqlFolder {
+  /** The text of `<name>.sql` in the folder: one named statement per file, parameters as `$name`. */
+  text(name: string): string;
+  /** Runs `<name>.sql` with bound parameters (never concatenated into the text). */
+  run(conn: DuckDBConnection, name: string, params?: Record<string, DuckDBValue>): Promise<void>;
+}
+
+const folders = new Map<string, SqlFolder>();
 
 /**
- * Every `.sql` file under `etl/stages/` by name. Each stage keeps its statements in its own
- * folder, yet a statement is still called by its bare name, so names must be unique.
+ * The statements beside a stage's modules (`sqlFolder(import.meta.dirname)`): a stage
+ * calls only its own folder's, so two stages may name a statement alike without meeting.
+ * A missing name fails with the folder it was looked for in.
  */
-function sqlFiles(): Map<string, string> {
-  if (files) return files;
-  const found = new Map<string, string>();
-  for (const rel of readdirSync(STAGES_DIR, { recursive: true, encoding: 'utf8' })) {
-    if (!rel.endsWith('.sql')) continue;
-    const name = basename(rel, '.sql');
-    const other = found.get(name);
-    if (other) throw new Error(`two SQL files named ${name}: ${other} and ${rel}`);
-    found.set(name, rel);
-  }
-  files = found;
-  return found;
+export function sqlFolder(dir: string): SqlFolder {
+  let folder = folders.get(dir);
+  if (folder) return folder;
+  const texts = new Map<string, string>();
+  const text = (name: string): string => {
+    let sql = texts.get(name);
+    if (sql === undefined) {
+      if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad SQL file name: ${name}`);
+      const path = join(dir, `${name}.sql`);
+      if (!existsSync(path)) throw new Error(`no SQL file ${name}.sql in ${relative(ETL_DIR, dir) || '.'}/ (a stage's statements sit beside its modules)`);
+      sql = readFileSync(path, 'utf8');
+      texts.set(name, sql);
+    }
+    return sql;
+  };
+  const run = async (conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<void> => {
+    const sql = text(name);
+    // Only bind the parameters the statement uses: DuckDB refuses unused named parameters.
+    const used = Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(sql)));
+    try {
+      await conn.run(sql, Object.keys(used).length > 0 ? used : undefined);
+    } catch (e) {
+      // DuckDB's message does not say which statement failed: an out-of-memory at 10M did not.
+      throw new Error(`${name}.sql: ${(e as Error).message}`, { cause: e });
+    }
+  };
+  folder = { text, run };
+  folders.set(dir, folder);
+  return folder;
 }
 
-/** The text of the file `<name>.sql` under `etl/stages/`: one named statement per file, parameters as `$name`. */
-export function sqlText(name: string): string {
-  let text = cache.get(name);
-  if (text === undefined) {
-    if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad SQL file name: ${name}`);
-    const rel = sqlFiles().get(name);
-    if (!rel) throw new Error(`no SQL file named ${name}.sql under etl/stages/`);
-    text = readFileSync(join(STAGES_DIR, rel), 'utf8');
-    cache.set(name, text);
-  }
-  return text;
-}
-
-/** Runs the statement `<name>.sql` with bound parameters (never concatenated into the text). */
-export async function runSql(conn: DuckDBConnection, name: string, params: Record<string, DuckDBValue> = {}): Promise<void> {
-  const text = sqlText(name);
-  // Only bind the parameters the statement uses: DuckDB refuses unused named parameters.
-  const used = Object.fromEntries(Object.entries(params).filter(([k]) => new RegExp(`\\$${k}\\b`).test(text)));
-  try {
-    await conn.run(text, Object.keys(used).length > 0 ? used : undefined);
-  } catch (e) {
-    // DuckDB's message does not say which statement failed: an out-of-memory at 10M did not.
-    throw new Error(`${name}.sql: ${(e as Error).message}`, { cause: e });
-  }
+/** The statements of the stage folder `rel` under `etl/stages/` (`'40-marts/70-str'`), for tests and tools. */
+export function stageSql(rel: string): SqlFolder {
+  return sqlFolder(join(ETL_DIR, 'stages', rel));
 }
 
 /** Runs a query and returns its rows as JSON-safe objects (BIGINTs as strings). */

@@ -2,19 +2,17 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import type { ManifestSource } from '../../schemas/manifest.ts';
-import type { StagingSpec } from '../stages/10-staging/10-stage-sources/specs/spec.ts';
+import type { AnySource } from '../sources/source.ts';
+import type { SourceReport } from './context.ts';
 import { sha256File, type SourceFile } from './discover.ts';
 import { countRows, PARQUET_COMPRESSION, queryRows } from './sql.ts';
 
-type SourceReport = z.infer<typeof ManifestSource>;
 type Progress = (event: { file: string; rows: number }) => void;
 /** The part of the build's logger the cache uses (context.ts imports staging, which imports this). */
 type WarnLog = { warn(obj: object, msg?: string): void };
 /** Stages one file the ordinary way (stage-sources.ts `stageFile`). */
 export type StageFileFn = (
-  conn: DuckDBConnection, spec: StagingSpec<unknown>, f: SourceFile, fileNo: number, today: string, progress?: Progress,
+  conn: DuckDBConnection, spec: AnySource, f: SourceFile, fileNo: number, today: string, progress?: Progress,
   onDates?: (dates: string[]) => void,
 ) => Promise<SourceReport>;
 
@@ -34,7 +32,7 @@ interface Entry {
 
 /** A hit whose rows wait for a stage that reads its table (lazy loading). */
 interface PendingLoad {
-  spec: StagingSpec<unknown>;
+  spec: AnySource;
   file: SourceFile;
   fileNo: number;
   today: string;
@@ -188,13 +186,13 @@ export class StageCache {
    * The path is part of the key because some readers take data from it (a police.uk file's
    * release is its folder's name): the same bytes at another path may stage other rows.
    */
-  key(spec: StagingSpec<unknown>, path: string, sha: string): string {
+  key(spec: AnySource, path: string, sha: string): string {
     return sha256(JSON.stringify({ format: 1, kind: spec.kind, table: spec.table, path, sha, version: spec.version, code: this.code, duckdb: this.duckdb }));
   }
 
   /** Loads the file's rows from its entry when there is a good one; else stages it and stores the entry. */
   async stage(
-    conn: DuckDBConnection, spec: StagingSpec<unknown>, f: SourceFile, fileNo: number, today: string,
+    conn: DuckDBConnection, spec: AnySource, f: SourceFile, fileNo: number, today: string,
     progress: Progress | undefined, stageFile: StageFileFn,
   ): Promise<SourceReport> {
     const t0 = performance.now();
@@ -323,7 +321,7 @@ export class StageCache {
     return { as_of: asOf, rows_read: entry.rows_read, rows_rejected: entry.rows_rejected, rejected_by_reason: entry.rejected_by_reason };
   }
 
-  private async insert(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, fileNo: number): Promise<void> {
+  private async insert(conn: DuckDBConnection, spec: AnySource, key: string, fileNo: number): Promise<void> {
     const cols = spec.columns.map((c) => c.name).join(', ');
     // One statement: a page that fails to decode rolls the whole insert back. In file order:
     // DuckDB does not promise INSERT ... SELECT keeps it (the row-order test saw a staging
@@ -335,7 +333,7 @@ export class StageCache {
     );
   }
 
-  private async store(conn: DuckDBConnection, spec: StagingSpec<unknown>, key: string, before: number, r: SourceReport & Entry) {
+  private async store(conn: DuckDBConnection, spec: AnySource, key: string, before: number, r: SourceReport & Entry) {
     const tmp = join(this.dir, `${key}.${randomBytes(4).toString('hex')}.tmp`);
     await mkdir(tmp);
     try {

@@ -2,12 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BuildContext, Stage } from './context.ts';
+import { planSources, type BuildContext, type Stage } from './context.ts';
 import { codeFingerprint } from './code-fingerprint.ts';
 import { sha256File } from './discover.ts';
 import { queryRows } from './sql.ts';
 import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, replaceDurable, sqlString as q, writeDurable } from './stage-cache.ts';
-import { STAGING_SPECS } from '../stages/10-staging/10-stage-sources/specs/index.ts';
 
 const ETL_DIR = join(import.meta.dirname, '..');
 
@@ -18,9 +17,9 @@ const ETL_DIR = join(import.meta.dirname, '..');
  */
 const ETL_CODE = etlCodeFingerprint();
 
-/** `codeFingerprint` of every file under etl/pipeline and etl/stages; `seen` collects the files hashed (for tests). */
+/** `codeFingerprint` of every file under etl/pipeline, etl/sources and etl/stages; `seen` collects the files hashed (for tests). */
 export function etlCodeFingerprint(seen?: string[]): string {
-  return codeFingerprint(['pipeline', 'stages'].flatMap((d) => codeFiles(join(ETL_DIR, d))), seen);
+  return codeFingerprint(['pipeline', 'sources', 'stages'].flatMap((d) => codeFiles(join(ETL_DIR, d))), seen);
 }
 
 /** Every `.ts` and `.sql` file under `dir` (the fingerprint walks the modules they import). */
@@ -38,7 +37,7 @@ function codeFiles(dir: string): string[] {
 export function sourceKindsOf(stages: readonly Stage[], index: number, tables: readonly string[] = stages[index]!.reads): Set<string> | undefined {
   const kinds = new Set<string>();
   for (const table of tables) {
-    const staged = STAGING_SPECS.filter((s) => s.table === table);
+    const staged = planSources(stages).filter((s) => s.table === table);
     if (staged.length > 0) {
       for (const s of staged) kinds.add(s.kind);
       continue;
@@ -168,7 +167,7 @@ export class StageOutputCache implements ContentHashMemo {
     if (!kinds) return undefined;
     const files = [...kinds].sort().map((kind) => ({
       kind,
-      version: STAGING_SPECS.find((s) => s.kind === kind)?.version,
+      version: planSources(stages).find((s) => s.kind === kind)?.version,
       files: this.ctx.sources.filter((s) => s.name === kind).map((s) => [s.path, s.sha256]),
     }));
     const today = stage.reuse.today ? this.ctx.today : null;

@@ -1,5 +1,6 @@
 import type { Stage } from './context.ts';
 import { stageSourcesStage } from '../stages/10-staging/10-stage-sources/stage.ts';
+import { pricePaidCurrentStage } from '../stages/10-staging/20-price-paid-current/stage.ts';
 import { addressesStage } from '../stages/20-merged/10-addresses/stage.ts';
 import { matchAddresses } from '../stages/20-merged/20-match-addresses/stage.ts';
 import { certificatesStage } from '../stages/20-merged/30-certificates/stage.ts';
@@ -29,6 +30,7 @@ export const MARKET_STAGES: readonly Stage[] = [priceIndexStage, pricePerSqftSta
  */
 export const STAGES: readonly Stage[] = [
   stageSourcesStage,
+  pricePaidCurrentStage,
   addressesStage,
   matchAddresses,
   certificatesStage,

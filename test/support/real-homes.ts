@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { readPricePaid } from '../../etl/sources/price-paid.ts';
+import { readPricePaid } from '../../etl/sources/price_paid/read.ts';
 import { RejectLog } from '../../etl/sources/rejects.ts';
 import { normalisePostcode } from '../../schemas/address-normalise.ts';
 import { hasRaw, rawPath } from './raw.ts';

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildContext } from '../../etl/pipeline/context.ts';
 import { discoverSources } from '../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../etl/sources/index.ts';
 import { STAGES } from '../../etl/pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { generateRegion } from '../../etl/synth/generate.ts';
@@ -52,7 +53,7 @@ export async function stagedContext(addresses = 2000, seed = 11, now = new Date(
   const sourcesDir = await synthRegion(addresses, seed);
   const db = await DuckDBInstance.create(':memory:');
   const conn = await db.connect();
-  const { files, ignored } = await discoverSources(sourcesDir);
+  const { files, ignored } = await discoverSources(sourcesDir, SOURCES);
   const ctx: BuildContext = {
     db, conn, sourcesDir, buildDir: folder('pi-build-'), buildId: '20251001T000000Z-000000', now,
     today: now.toISOString().slice(0, 10), files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {},

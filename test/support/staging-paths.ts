@@ -2,7 +2,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { SourceFile } from '../../etl/pipeline/discover.ts';
 import { createTable } from '../../etl/pipeline/load-rows.ts';
 import { stageFileNative } from '../../etl/stages/10-staging/10-stage-sources/native/stage-native.ts';
-import { STAGING_SPECS } from '../../etl/stages/10-staging/10-stage-sources/specs/index.ts';
+import { SOURCES } from '../../etl/sources/index.ts';
 import { stagedColumns, stageFileTs, type SourceReport } from '../../etl/stages/10-staging/10-stage-sources/stage-file.ts';
 
 /** One side of a comparison: each file's report and every staged row in insertion order (rowid). */
@@ -25,7 +25,7 @@ export async function stageWith(path: 'ts' | 'native', files: readonly SourceFil
   const conn = await db();
   const out: Staged = { reports: [], rows: {}, fallbacks: {} };
   const created = new Set<string>();
-  for (const spec of STAGING_SPECS) {
+  for (const spec of SOURCES) {
     const mine = files.filter((f) => f.kind === spec.kind);
     if (mine.length === 0) continue;
     if (!created.has(spec.table)) await createTable(conn, spec.table, stagedColumns(spec, 0));

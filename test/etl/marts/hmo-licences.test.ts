@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { discoverSources } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { registerKey } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
 import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
@@ -87,7 +88,7 @@ describe.skipIf(!hasRaw('hmo/oxford_2018') || !hasRaw('hmo/sheffield_2025-10'))(
   it('publishes 3,211 Oxford and 1,106 Sheffield licences (not the 16 exemptions); status on each register\'s as-of; none matched or placed: the samples have no address base or postcode points for either city', async () => {
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();
-    const { files } = await discoverSources(RAW_DIR);
+    const { files } = await discoverSources(RAW_DIR, SOURCES);
     const hmo = files.filter((f) => f.kind === 'hmo_register');
     const sources = await stageSources(conn, hmo, '2025-10-01');
     // The address base and postcode tables the stage joins, empty as a build of these samples has them.

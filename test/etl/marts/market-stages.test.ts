@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { discoverSources } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { MARKET_STAGES, STAGES } from '../../../etl/pipeline/stages.ts';
 import { PUBLISHED_TABLES } from '../../../schemas/tables/index.ts';
@@ -277,7 +278,7 @@ describe('market marts without the data', () => {
   async function contextOn(dir: string): Promise<BuildContext> {
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();
-    const { files, ignored } = await discoverSources(dir);
+    const { files, ignored } = await discoverSources(dir, SOURCES);
     const now = new Date('2025-10-01T00:00:00Z');
     // Asserted rather than annotated: the context grows fields as stages need them.
     const ctx = {

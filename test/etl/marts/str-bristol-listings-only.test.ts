@@ -1,8 +1,9 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SourceFile, SourceKind } from '../../../etl/pipeline/discover.ts';
-import { queryRows, runSql } from '../../../etl/pipeline/sql.ts';
+import type { SourceFile } from '../../../etl/pipeline/discover.ts';
+import type { SourceKind } from '../../../etl/sources/index.ts';
+import { queryRows, stageSql } from '../../../etl/pipeline/sql.ts';
 import { buildStrMarts } from '../../../etl/stages/40-marts/70-str/stage.ts';
 import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
@@ -23,7 +24,7 @@ describe.skipIf(!present)('STR marts on the real Bristol scrape without its cale
     conn = await (await DuckDBInstance.create(':memory:')).connect();
     const files: SourceFile[] = SAMPLES.map(([kind, rel]) => ({ kind, rel, path: rawPath(rel), bytes: statSync(rawPath(rel)).size }));
     await stageSources(conn, files, '2025-10-01');
-    await runSql(conn, 'addresses');
+    await stageSql('20-merged/10-addresses').run(conn, 'addresses');
     await buildStrMarts(conn);
 
     const [d] = await queryRows(conn, `SELECT

@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, runSql } from '../../../etl/pipeline/sql.ts';
+import { queryRows, stageSql } from '../../../etl/pipeline/sql.ts';
 import { loadAmenityRules } from '../../../etl/stages/40-marts/70-str/stage.ts';
 import { PROPERTY_CLASS_PATTERNS, matchAmenities, propertyClass, tierBand, tierOf } from '../../../etl/stages/40-marts/70-str/classify.ts';
 import { AMENITY_RULES } from '../../../schemas/tables/str-amenities.ts';
@@ -136,7 +136,7 @@ describe('the SQL matches as the TypeScript does', () => {
       UNION ALL SELECT 'E06000023', 'room', CAST(40 + i AS DOUBLE) FROM range(1, 6) t(i)
       UNION ALL SELECT 'E06000023', 'room', NULL FROM range(1, 50) t(i))`);
     await noOutliers();
-    await runSql(conn, 'str_price_tiers', { tier_min_listings: 25 });
+    await stageSql('40-marts/70-str').run(conn, 'str_price_tiers', { tier_min_listings: 25 });
     const rows = await queryRows(conn, 'SELECT level, la_code, tier_band, listings, tier, min_price_gbp, max_price_gbp FROM str_price_tiers ORDER BY level, la_code, tier_band, tier_rank');
     const group = (level: string, la: string | null, band: string | null) => rows.filter((r) => r.level === level && r.la_code === la && r.tier_band === band);
     // Bristol's 30 two-bed homes at £10…£300: quintiles by linear interpolation.
@@ -159,7 +159,7 @@ describe('the SQL matches as the TypeScript does', () => {
   it('an empty build still has the five tiers of level all, without bounds', async () => {
     await conn.run('CREATE OR REPLACE TABLE str_listing_base (id BIGINT, la_code VARCHAR, tier_band VARCHAR, price_gbp DOUBLE)');
     await noOutliers();
-    await runSql(conn, 'str_price_tiers', { tier_min_listings: 25 });
+    await stageSql('40-marts/70-str').run(conn, 'str_price_tiers', { tier_min_listings: 25 });
     const rows = await queryRows(conn, 'SELECT level, tier, min_price_gbp, max_price_gbp, listings FROM str_price_tiers ORDER BY tier_rank');
     expect(rows).toEqual(['Budget', 'Economy', 'Midscale', 'Upscale', 'Luxury'].map((tier) => ({ level: 'all', tier, min_price_gbp: null, max_price_gbp: null, listings: '0' })));
   });

@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countRows, queryRows, runSql } from '../../../etl/pipeline/sql.ts';
+import { countRows, queryRows, stageSql } from '../../../etl/pipeline/sql.ts';
 import { STR_SQL_ORDER, buildStrMarts } from '../../../etl/stages/40-marts/70-str/stage.ts';
 import { STR_TABLES } from '../../../schemas/tables/str.ts';
 import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
@@ -15,7 +15,7 @@ describe('STR marts at the edges', () => {
   it('a build without Inside Airbnb files publishes empty tables (and the five empty tiers)', async () => {
     conn = await (await DuckDBInstance.create(':memory:')).connect();
     await stageSources(conn, [], '2025-10-01'); // every staging table, empty
-    await runSql(conn, 'addresses');
+    await stageSql('20-merged/10-addresses').run(conn, 'addresses');
     await buildStrMarts(conn);
     for (const t of STR_TABLES) {
       const rows = await countRows(conn, t.name);

@@ -6,7 +6,7 @@
  */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows, runSql } from '../../../etl/pipeline/sql.ts';
+import { queryRows, stageSql } from '../../../etl/pipeline/sql.ts';
 import { strSqlParams } from '../../../etl/stages/40-marts/70-str/params.ts';
 
 interface L { la: string; type: 'entire_home' | 'private_room' | 'shared_room'; band: string; price: number }
@@ -21,7 +21,7 @@ async function guard(listings: L[]): Promise<Map<number, { sentinel: boolean; ou
   await conn.run('CREATE OR REPLACE TABLE str_listing_base (id BIGINT, la_code VARCHAR, listing_type VARCHAR, tier_band VARCHAR, price_gbp DOUBLE)');
   const values = listings.map((l, i) => `(${i + 1}, '${l.la}', '${l.type}', '${l.band}', ${l.price})`).join(', ');
   await conn.run(`INSERT INTO str_listing_base VALUES ${values}`);
-  await runSql(conn, 'str_price_guard', strSqlParams());
+  await stageSql('40-marts/70-str').run(conn, 'str_price_guard', strSqlParams());
   const rows = await queryRows(conn, 'SELECT id, price_sentinel, price_outlier, guard_median_gbp FROM str_price_guard ORDER BY id');
   return new Map(rows.map((r) => [Number(r.id), { sentinel: r.price_sentinel === true, outlier: r.price_outlier === true, median: r.guard_median_gbp === null ? null : Number(r.guard_median_gbp) }]));
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
-import { queryRows, sqlText } from '../../../etl/pipeline/sql.ts';
+import { queryRows, stageSql } from '../../../etl/pipeline/sql.ts';
 import { addressBaseKey, recordKey, type KeyKind } from '../../../etl/stages/20-merged/20-match-addresses/keys.ts';
 import { matchByOutcode, type MatchSource } from '../../../etl/stages/20-merged/20-match-addresses/match-by-outcode.ts';
 import { AddressMatcher, type MatchResult } from '../../../etl/stages/20-merged/20-match-addresses/matcher.ts';
@@ -61,10 +61,10 @@ describe('matchByOutcode on a synthetic region (8,000 addresses, seed 11)', () =
   }, 600_000);
 
   const cases: MatchSource[] = [
-    { table: 'sale_matches', sql: sqlText('match_sales_to_match'), id: 'transaction_id', parts: ['saon', 'paon', 'street'], key: 'sale' },
-    { table: 'epc_matches', sql: sqlText('match_epc_to_match'), id: 'certificate_id', parts: ['address1', 'address2', 'address3'], key: 'epc' },
+    { table: 'sale_matches', sql: stageSql('20-merged/20-match-addresses').text('match_sales_to_match'), id: 'transaction_id', parts: ['saon', 'paon', 'street'], key: 'sale' },
+    { table: 'epc_matches', sql: stageSql('20-merged/20-match-addresses').text('match_epc_to_match'), id: 'certificate_id', parts: ['address1', 'address2', 'address3'], key: 'epc' },
     { table: 'listing_matches', sql: 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current', id: 'listing_id', parts: ['address_1', 'address_2', 'address_3'], key: 'epc' },
-    { table: 'hmo_matches', sql: sqlText('hmo_to_match'), id: 'id', parts: ['address', 'town'], key: 'register' },
+    { table: 'hmo_matches', sql: stageSql('40-marts/90-hmo').text('hmo_to_match'), id: 'id', parts: ['address', 'town'], key: 'register' },
   ];
   for (const { table: name, key: kind, ...source } of cases) {
     it(`writes the same ${name} rows as the whole-map matcher`, async () => {
@@ -91,8 +91,8 @@ describe('matchByOutcode on worker threads (synthetic region, 8,000 addresses, s
   /** Every row of a table in the order it was written. */
   const written = (t: string) => queryRows(ctx.conn, `SELECT * FROM ${t}`);
   const sources = (suffix: string, saleKind: KeyKind = 'sale'): MatchSource[] => [
-    { table: `sale_${suffix}`, key: saleKind, sql: sqlText('match_sales_to_match'), id: 'transaction_id', parts: ['saon', 'paon', 'street'] },
-    { table: `epc_${suffix}`, key: 'epc', sql: sqlText('match_epc_to_match'), id: 'certificate_id', parts: ['address1', 'address2', 'address3'] },
+    { table: `sale_${suffix}`, key: saleKind, sql: stageSql('20-merged/20-match-addresses').text('match_sales_to_match'), id: 'transaction_id', parts: ['saon', 'paon', 'street'] },
+    { table: `epc_${suffix}`, key: 'epc', sql: stageSql('20-merged/20-match-addresses').text('match_epc_to_match'), id: 'certificate_id', parts: ['address1', 'address2', 'address3'] },
   ];
 
   it('writes the same rows in the same order on one thread as on two or three workers, in many small jobs, street keys included', async () => {

@@ -2,6 +2,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
+import { pricePaidCurrentStage } from '../../../etl/stages/10-staging/20-price-paid-current/stage.ts';
 import { matchAddresses } from '../../../etl/stages/20-merged/20-match-addresses/stage.ts';
 import { quietLog } from '../../support/region.ts';
 
@@ -20,6 +21,7 @@ describe('match_addresses at scale', () => {
     await conn.run(`CREATE TABLE stg_epc (certificate_id VARCHAR, uprn BIGINT, postcode VARCHAR, posttown VARCHAR,
       address1 VARCHAR, address2 VARCHAR, address3 VARCHAR)`);
     const ctx = { db, conn, matchRates: {}, quality: {}, log: quietLog } as unknown as BuildContext;
+    await pricePaidCurrentStage.run(ctx);
     await matchAddresses.run(ctx);
     const [r] = await queryRows(conn, 'SELECT count(*)::INTEGER AS n, count(uprn)::INTEGER AS matched FROM sale_matches');
     expect(r).toEqual({ n: 250000, matched: 250000 });

@@ -42,16 +42,16 @@ describe('codeFingerprint', () => {
   });
 
   it('covers every reader the staging stage uses', () => {
-    // The staging code's fingerprint walks from stage-sources.ts through the specs to each reader.
+    // The staging code's fingerprint walks from stage-sources.ts through the registry to each reader.
     const seen: string[] = [];
     const spy = codeFingerprint([join(import.meta.dirname, '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts')], seen);
     expect(spy).toMatch(/^[0-9a-f]{64}$/);
-    for (const reader of ['price-paid.ts', 'epc.ts', 'addressbase.ts', 'police-crime.ts', 'airbnb-calendar.ts']) {
+    for (const reader of ['price_paid/read.ts', 'epc/read.ts', 'addressbase/read.ts', 'police_crime/read.ts', 'airbnb_calendar/read.ts']) {
       expect(seen.some((p) => p.endsWith(`etl/sources/${reader}`)), reader).toBe(true);
     }
-    // And the native path's SQL, which sits beside stage-native.ts, not beside stage-sources.ts.
-    for (const sql of ['native_check_epc.sql', 'native_candidates_epc_scotland.sql', 'native_raw_read.sql']) {
-      expect(seen.some((p) => p.endsWith(`native/${sql}`)), sql).toBe(true);
+    // And the native path's SQL: beside stage-native.ts, and each kind's in its source's folder.
+    for (const sql of ['sources/epc/native_check.sql', 'sources/epc_scotland/native_candidates.sql', 'native/native_raw_read.sql']) {
+      expect(seen.some((p) => p.endsWith(sql)), sql).toBe(true);
     }
   });
 });

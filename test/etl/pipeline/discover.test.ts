@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, sha256File } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { hasRaw, RAW_DIR } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 
@@ -37,7 +38,7 @@ describe('discoverSources', () => {
     put('rents/other.csv', 'x,y\n');
     put('truth/sales.csv', 'a\n');
     put('manifest.json', '{}');
-    const { files, ignored } = await discoverSources(tmp.dir);
+    const { files, ignored } = await discoverSources(tmp.dir, SOURCES);
     expect(Object.fromEntries(files.map((f) => [f.rel, f.kind]))).toEqual({
       'addressbase/addressbase-core.csv': 'addressbase',
       'airbnb/calendar.csv.gz': 'airbnb_calendar',
@@ -65,6 +66,62 @@ describe('discoverSources', () => {
     });
   });
 
+  it('gives every other file the reason its folder\'s sources give', async () => {
+    const dir = join(tmp.dir, 'reasons');
+    const at = (rel: string, content: string) => {
+      mkdirSync(join(dir, rel, '..'), { recursive: true });
+      writeFixture(dir, rel, content);
+    };
+    at('airbnb/neighbourhoods.csv', 'neighbourhood_group,neighbourhood\n');
+    at('airbnb/notes.txt', 'x');
+    at('postcodes/doc/ONSPD_user_guide.csv', 'pcds,x\n');
+    at('planning/flood-risk-zone.csv', 'a\n');
+    at('crime/2024-01-avon-and-somerset-outcomes.csv', 'Crime ID\n');
+    at('listings/rtdf-schema.json', '{}');
+    at('listings/feed.txt', 'x');
+    at('gias/links.csv', 'URN,LinkURN\n');
+    at('hpi/other.csv', 'a,b\n');
+    at('elsewhere/data.csv', 'a\n');
+    at('elsewhere/data.xlsx', 'a');
+    const { files, ignored } = await discoverSources(dir, SOURCES);
+    expect(files).toEqual([]);
+    expect(Object.fromEntries(ignored.map((f) => [f.rel, f.reason]))).toEqual({
+      'airbnb/neighbourhoods.csv': 'unknown Inside Airbnb file',
+      'airbnb/notes.txt': 'not a CSV file',
+      'crime/2024-01-avon-and-somerset-outcomes.csv': 'not a police.uk street-level crime file',
+      'elsewhere/data.csv': 'no source kind for folder elsewhere',
+      'elsewhere/data.xlsx': 'not a CSV file',
+      'gias/links.csv': 'not a GIAS establishments extract (the links extract, say)',
+      'hpi/other.csv': 'not a UK HPI full file or app download',
+      'listings/feed.txt': 'not a Rightmove BLM or RTDF file',
+      'listings/rtdf-schema.json': 'a JSON Schema, not listings',
+      'planning/flood-risk-zone.csv': 'not GeoJSON',
+      'postcodes/doc/ONSPD_user_guide.csv': 'documentation',
+    });
+  });
+
+  it('knows only the sources it is handed: a new kind is one registry entry', async () => {
+    const dir = join(tmp.dir, 'registry');
+    mkdirSync(join(dir, 'ppd'), { recursive: true });
+    mkdirSync(join(dir, 'epc'), { recursive: true });
+    writeFixture(dir, 'ppd/pp-2024.csv', '"{X}","1"\n');
+    writeFixture(dir, 'epc/certificates.csv', 'LMK_KEY\n');
+    const heads: string[] = [];
+    const extra = {
+      ...SOURCES.find((s) => s.kind === 'price_paid')!,
+      kind: 'ppd_extra',
+      // Asks for the first line twice (discovery reads it once, lower-cased).
+      sniff: async (f: { head(): Promise<string> }) => {
+        heads.push(await f.head(), await f.head());
+        return true as const;
+      },
+    };
+    const { files, ignored } = await discoverSources(dir, [extra]);
+    expect(files.map((f) => [f.rel, f.kind])).toEqual([['ppd/pp-2024.csv', 'ppd_extra']]);
+    expect(heads).toEqual(['"{x}","1"', '"{x}","1"']);
+    expect(ignored).toEqual([{ rel: 'epc/certificates.csv', reason: 'no source kind for folder epc' }]);
+  });
+
   it('hashes the stored bytes', async () => {
     put('h.csv', 'abc');
     expect(await sha256File(join(tmp.dir, 'h.csv'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -73,7 +130,7 @@ describe('discoverSources', () => {
 
 describe.skipIf(!hasRaw('SOURCES.md'))('discoverSources on the shared real samples', () => {
   it('finds every sample format and names a reason for each file it does not read', async () => {
-    const { files, ignored } = await discoverSources(RAW_DIR);
+    const { files, ignored } = await discoverSources(RAW_DIR, SOURCES);
     const count = (k: string) => files.filter((f) => f.kind === k).length;
     expect(count('price_paid')).toBe(4);
     expect(count('codepoint')).toBe(2);

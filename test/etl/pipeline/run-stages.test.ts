@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BuildContext, Stage } from '../../../etl/pipeline/context.ts';
 import { checkBeside, runStages } from '../../../etl/pipeline/run-stages.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
 import { STAGES } from '../../../etl/pipeline/stages.ts';
@@ -130,7 +131,7 @@ describe('stages beside the main line', () => {
       const mSnapshotTaken = deferred();
       const bgMade = deferred();
       return [
-        stage('stage_sources', async () => undefined, { reads: ['sources folder'], writes: ['stg_addressbase'] }),
+        stage('stage_sources', async () => undefined, { reads: ['sources folder'], writes: ['stg_addressbase'], sources: SOURCES }),
         stage('a', async (c) => {
           runs.a = (runs.a ?? 0) + 1;
           await c.conn.run('CREATE TABLE t_a AS SELECT 1 AS k');

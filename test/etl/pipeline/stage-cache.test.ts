@@ -4,9 +4,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statS
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SourceFile } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { KEEP_BUILDS, pruneUnused, StageCache, type StageFileFn } from '../../../etl/pipeline/stage-cache.ts';
 import { stageFile } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
-import { pricePaid } from '../../../etl/stages/10-staging/10-stage-sources/specs/property.ts';
+import { pricePaid } from '../../../etl/sources/price_paid/source.ts';
 import { createTable } from '../../../etl/pipeline/load-rows.ts';
 import { quietLog, synthRegion } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
@@ -17,7 +18,7 @@ const TODAY = '2025-10-01';
 let file: SourceFile;
 
 beforeAll(async () => {
-  const { files } = await discoverSources(await synthRegion(2000, 11));
+  const { files } = await discoverSources(await synthRegion(2000, 11), SOURCES);
   file = files.find((f) => f.rel === 'ppd/pp-complete.csv')!;
 }, 120_000);
 

@@ -7,6 +7,7 @@ import { queryRows } from '../../../etl/pipeline/sql.ts';
 import { writeTables } from '../../../etl/pipeline/write-tables.ts';
 import { col, type TableContract } from '../../../schemas/tables/contract.ts';
 import { etlCodeFingerprint, runStage, sourceKindsOf, StageOutputCache } from '../../../etl/pipeline/stage-output-cache.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { quietLog } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 
@@ -27,7 +28,7 @@ const runs: Record<string, number> = {};
  * manifest entries; `b` reads `a`'s table and the planning layers, and the build date.
  */
 const stages: Stage[] = [
-  { name: 'stage_sources', description: '', reads: ['sources folder'], writes: ['stg_addressbase', 'stg_planning'], run: async () => undefined },
+  { name: 'stage_sources', description: '', reads: ['sources folder'], writes: ['stg_addressbase', 'stg_planning'], sources: SOURCES, run: async () => undefined },
   {
     name: 'a', description: '', reads: ['stg_addressbase'], writes: ['t_a', 'a.bin'], reuse: { today: false },
     async run(ctx) {
@@ -124,7 +125,7 @@ describe('the stage output cache', () => {
   it('keys a stage reading a table its writer derives from some of its reads by those reads\' files alone', () => {
     const run = async () => undefined;
     const derived: Stage[] = [
-      { name: 'stage_sources', description: '', reads: ['sources folder'], writes: ['stg_addressbase', 'stg_price_paid'], run },
+      { name: 'stage_sources', description: '', reads: ['sources folder'], writes: ['stg_addressbase', 'stg_price_paid'], sources: SOURCES, run },
       { name: 'm', description: '', reads: ['stg_addressbase', 'stg_price_paid'], writes: ['t_m1', 't_m2'], derives: { t_m1: ['stg_addressbase'] }, run },
       { name: 'c', description: '', reads: ['t_m1'], writes: ['t_c'], reuse: { today: false }, run },
       { name: 'd', description: '', reads: ['t_m2'], writes: ['t_d'], reuse: { today: false }, run },
@@ -216,7 +217,7 @@ describe('the stage output cache', () => {
     for (const f of [
       'etl/pipeline/run.ts', 'etl/stages/30-serving/10-search-index/build.ts', 'etl/stages/30-serving/10-search-index/search_index_rows.sql',
       'etl/stages/40-marts/70-str/str_listings.sql', 'etl/stages/20-merged/10-addresses/addresses.sql', 'schemas/search-index-format.ts',
-      'schemas/address-normalise.ts', 'etl/stages/10-staging/10-stage-sources/specs/addresses.ts',
+      'schemas/address-normalise.ts', 'etl/sources/addressbase/source.ts', 'etl/sources/addressbase/read.ts',
     ]) expect(rel, f).toContain(f);
   });
 

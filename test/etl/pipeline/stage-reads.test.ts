@@ -1,14 +1,13 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Stage } from '../../../etl/pipeline/context.ts';
 import { sourceKindsOf } from '../../../etl/pipeline/stage-output-cache.ts';
 import { STAGES } from '../../../etl/pipeline/stages.ts';
-import { STAGING_SPECS } from '../../../etl/stages/10-staging/10-stage-sources/specs/index.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 
 const STAGES_DIR = resolve(import.meta.dirname, '..', '..', '..', 'etl', 'stages');
 const all = (dir: string) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f));
-const SQL_FILES = new Map(all(STAGES_DIR).filter((f) => f.endsWith('.sql')).map((f) => [basename(f, '.sql'), f]));
 
 /** Code without comments (a comment may name a table the code does not read). */
 const code = (file: string) => readFileSync(file, 'utf8')
@@ -27,7 +26,7 @@ async function folders(): Promise<Map<string, string>> {
 
 /**
  * Every file a stage's code can run: its folder, the stage modules it imports (transitively),
- * and every SQL file those name (statements are called by name, from any folder).
+ * and every SQL file those name (statements are called by name, from the calling module's folder).
  */
 function stageText(folder: string): string {
   const files = new Set<string>();
@@ -47,12 +46,13 @@ function stageText(folder: string): string {
   for (const f of [...files]) {
     if (!f.endsWith('.ts')) continue;
     const text = code(f);
-    // Statement names: in a runSql or sqlText call, or in a list of names the code runs in turn.
-    const named = [...text.matchAll(/(?:runSql\([^,()]+,|sqlText\(|\bsql\()\s*'([a-z0-9_]+)'/g)].map((m) => m[1]!);
+    // Statement names: in a sql.run or sql.text call, or in a list of names the code runs in turn.
+    const named = [...text.matchAll(/(?:\.run\([^,()]+,|\.text\()\s*'([a-z0-9_]+)'/g)].map((m) => m[1]!);
     for (const list of text.matchAll(/(?<!(?:reads|writes):\s*|derives:\s*\{[^}]*)\[((?:\s*'[a-z0-9_]+'\s*,?)+)\]/g)) named.push(...[...list[1]!.matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]!));
+    // A module's statements sit in its own folder (sqlFolder(import.meta.dirname)).
     for (const n of named) {
-      const sql = SQL_FILES.get(n);
-      if (sql) files.add(sql);
+      const sql = join(dirname(f), `${n}.sql`);
+      if (existsSync(sql)) files.add(sql);
     }
   }
   // `beside: { after: 'name' }` names a stage, not a table.
@@ -85,7 +85,7 @@ describe('stage reads', () => {
   it('name every table a reused stage (or one upstream of it) reads that staging or an earlier stage makes', async () => {
     const where = await folders();
     const makers = new Map<string, number>();
-    for (const s of STAGING_SPECS) makers.set(s.table, 0);
+    for (const s of SOURCES) makers.set(s.table, 0);
     // The reused stages and every stage whose tables reach them: their reads are their cache keys.
     const checked = new Set<number>();
     const reach = (i: number) => {

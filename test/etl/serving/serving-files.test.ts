@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
-import { sqlText } from '../../../etl/pipeline/sql.ts';
+import { stageSql } from '../../../etl/pipeline/sql.ts';
 import { buildSearchIndex } from '../../../etl/stages/30-serving/10-search-index/build.ts';
 import { DocWordsCache } from '../../../etl/stages/30-serving/10-search-index/doc-words.ts';
 import { streamColumns } from '../../../etl/stages/30-serving/stream-columns.ts';
@@ -36,7 +36,7 @@ describe('serving files: the same bytes as from JSON rows', () => {
   });
 
   it('search-index.bin equals the index built from each row as JSON', async () => {
-    const rows = (await ctx.conn.runAndReadAll(sqlText('search_index_rows'))).getRowObjectsJson()
+    const rows = (await ctx.conn.runAndReadAll(stageSql('30-serving/10-search-index').text('search_index_rows'))).getRowObjectsJson()
       .map((r) => ({ uprn: Number(r.uprn), address: String(r.address), postcode: String(r.postcode), lat: Number(r.lat), lng: Number(r.lng) }));
     const want = join(tmp.dir, 'search.bin');
     writeSearchIndex(want, await buildSearchIndex(rows, rows.length));

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readAddressBase } from '../../../etl/sources/addressbase.ts';
+import { readAddressBase } from '../../../etl/sources/addressbase/read.ts';
 import { ADDRESSBASE_CORE_HEADER } from '../../../schemas/sources/addressbase.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 import { readAllRows } from '../../support/read-all.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readAirbnbCalendar } from '../../../etl/sources/airbnb-calendar.ts';
+import { readAirbnbCalendar } from '../../../etl/sources/airbnb_calendar/read.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { AIRBNB_CALENDAR_HEADER, AirbnbCalendarRow } from '../../../schemas/sources/airbnb.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';

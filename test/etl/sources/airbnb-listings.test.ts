@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readAirbnbListings } from '../../../etl/sources/airbnb-listings.ts';
+import { readAirbnbListings } from '../../../etl/sources/airbnb_listings/read.ts';
 import { AIRBNB_LISTINGS_HEADER, AIRBNB_LISTINGS_SUMMARY_HEADER } from '../../../schemas/sources/airbnb.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

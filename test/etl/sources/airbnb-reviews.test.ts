@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readAirbnbListings } from '../../../etl/sources/airbnb-listings.ts';
-import { readAirbnbReviews } from '../../../etl/sources/airbnb-reviews.ts';
+import { readAirbnbListings } from '../../../etl/sources/airbnb_listings/read.ts';
+import { readAirbnbReviews } from '../../../etl/sources/airbnb_reviews/read.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { AIRBNB_REVIEWS_HEADER, AIRBNB_REVIEWS_SUMMARY_HEADER, AirbnbReviewRow } from '../../../schemas/sources/airbnb.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCodePoint } from '../../../etl/sources/codepoint.ts';
+import { readCodePoint } from '../../../etl/sources/codepoint/read.ts';
 import { formatPostcode as normalisePostcode } from '../../../schemas/sources/fields.ts';
 import { bngToWgs84 } from '../../../etl/sources/grid.ts';
 import type { CodePointRow } from '../../../schemas/sources/codepoint.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readScottishEpc } from '../../../etl/sources/epc-scotland.ts';
+import { readScottishEpc } from '../../../etl/sources/epc_scotland/read.ts';
 import { EPC_ODC_HEADER } from '../../../schemas/sources/epc.ts';
 import { SCOTTISH_EPC_HEADER, SCOTTISH_EPC_LABELS, type ScottishEpcColumn } from '../../../schemas/sources/epc-scotland.ts';
 import { readAllRows } from '../../support/read-all.ts';

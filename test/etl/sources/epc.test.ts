@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readEpc } from '../../../etl/sources/epc.ts';
+import { readEpc } from '../../../etl/sources/epc/read.ts';
 import { EPC_ODC_HEADER } from '../../../schemas/sources/epc.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

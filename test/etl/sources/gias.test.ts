@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { giasDate, readGiasLinks, readGiasSchools } from '../../../etl/sources/gias.ts';
+import { giasDate, readGiasLinks, readGiasSchools } from '../../../etl/sources/gias_schools/read.ts';
 import { GIAS_REQUIRED } from '../../../schemas/sources/gias.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { readAllRows } from '../../support/read-all.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readHmoRegister, trailingPostcode, ukDate, ukShortDate } from '../../../etl/sources/hmo-register.ts';
+import { readHmoRegister, trailingPostcode, ukDate, ukShortDate } from '../../../etl/sources/hmo_register/read.ts';
 import { HMO_EXEMPTIONS_HEADER, HMO_REGISTER_HEADER, HMO_STOREYS_COLUMN } from '../../../schemas/sources/hmo-register.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { feedDateTime, feedPrice, perMonth, tenureFromFeatures } from '../../../etl/sources/listing-fields.ts';
-import { readRightmoveBlm } from '../../../etl/sources/rightmove-blm.ts';
-import { readRightmoveRtdf } from '../../../etl/sources/rightmove-rtdf.ts';
+import { feedDateTime, feedPrice, perMonth, tenureFromFeatures } from '../../../etl/sources/listings/fields.ts';
+import { readRightmoveBlm } from '../../../etl/sources/listings/read-blm.ts';
+import { readRightmoveRtdf } from '../../../etl/sources/listings/read-rtdf.ts';
 import { listingPropertyType } from '../../../schemas/sources/listings.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { readAllRows } from '../../support/read-all.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { onsNumber, readOnsRents } from '../../../etl/sources/ons-rents.ts';
+import { onsNumber, readOnsRents } from '../../../etl/sources/ons_rents/read.ts';
 import { ONS_RENTS_HEADER } from '../../../schemas/sources/rents.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 import { readAllRows } from '../../support/read-all.ts';

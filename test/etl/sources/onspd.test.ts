@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readOnspd } from '../../../etl/sources/onspd.ts';
+import { readOnspd } from '../../../etl/sources/onspd/read.ts';
 import { ONSPD_HEADER, type OnspdRow } from '../../../schemas/sources/onspd.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

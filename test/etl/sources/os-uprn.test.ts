@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readOsUprn } from '../../../etl/sources/os-uprn.ts';
+import { readOsUprn } from '../../../etl/sources/os_uprn/read.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 import { readAllRows } from '../../support/read-all.ts';
 

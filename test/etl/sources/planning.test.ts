@@ -7,7 +7,7 @@ import {
   planningGeometry,
   readPlanningGeoJson,
   type PlanningReadOptions,
-} from '../../../etl/sources/planning-geojson.ts';
+} from '../../../etl/sources/planning/read.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPoliceCrime, streetFileIdentity } from '../../../etl/sources/police-crime.ts';
+import { readPoliceCrime, streetFileIdentity } from '../../../etl/sources/police_crime/read.ts';
 import { POLICE_STREET_HEADER } from '../../../schemas/sources/police-crime.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { readAllRows } from '../../support/read-all.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPricePaid } from '../../../etl/sources/price-paid.ts';
+import { readPricePaid } from '../../../etl/sources/price_paid/read.ts';
 import { PPD_COLUMNS, PPD_REPORT_BUILDER_HEADER, type PricePaidRow } from '../../../schemas/sources/price-paid.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readRentalEvidence } from '../../../etl/sources/rental-evidence.ts';
+import { readRentalEvidence } from '../../../etl/sources/rental_evidence/read.ts';
 import { RENTAL_EVIDENCE_HEADER } from '../../../schemas/sources/rents.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 import { readAllRows } from '../../support/read-all.ts';

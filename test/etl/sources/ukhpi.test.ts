@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { hpiMonth, readUkHpi } from '../../../etl/sources/ukhpi.ts';
+import { hpiMonth, readUkHpi } from '../../../etl/sources/ukhpi/read.ts';
 import { UKHPI_APP_HEADER, UKHPI_FULL_HEADER } from '../../../schemas/sources/ukhpi.ts';
 import { hasRaw, rawPath } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';

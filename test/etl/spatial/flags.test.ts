@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { computeFlags, type FlagCounts } from '../../../etl/stages/20-merged/50-spatial-flags/flags.ts';
 import { loadRows } from '../../../etl/pipeline/load-rows.ts';
-import { planning } from '../../../etl/stages/10-staging/10-stage-sources/specs/market.ts';
-import { readPlanningGeoJson } from '../../../etl/sources/planning-geojson.ts';
+import { planning } from '../../../etl/sources/planning/source.ts';
+import { readPlanningGeoJson } from '../../../etl/sources/planning/read.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 
 type Ring = [number, number][];

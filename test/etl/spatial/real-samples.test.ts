@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPlanningGeoJson } from '../../../etl/sources/planning-geojson.ts';
+import { readPlanningGeoJson } from '../../../etl/sources/planning/read.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { buildIndex } from '../../../lib/geo/spatial-index.ts';
 import { pointInGeometry } from '../../../lib/geo/point-in-polygon.ts';

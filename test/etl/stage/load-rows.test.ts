@@ -1,7 +1,7 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRows } from '../../../etl/pipeline/load-rows.ts';
-import { readOsUprn } from '../../../etl/sources/os-uprn.ts';
+import { readOsUprn } from '../../../etl/sources/os_uprn/read.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 

@@ -4,7 +4,7 @@ import { createTable } from '../../../etl/pipeline/load-rows.ts';
 import { certificatesChunks } from '../../../etl/stages/20-merged/30-certificates/chunks.ts';
 import { buildCertificates } from '../../../etl/stages/20-merged/30-certificates/stage.ts';
 import { stagedColumns } from '../../../etl/stages/10-staging/10-stage-sources/stage-file.ts';
-import { epc } from '../../../etl/stages/10-staging/10-stage-sources/specs/property.ts';
+import { epc } from '../../../etl/sources/epc/source.ts';
 
 /**
  * The certificates stage builds `epc_linked` and `epc_by_uprn` in chunks when its joins and

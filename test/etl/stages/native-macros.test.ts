@@ -1,14 +1,14 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatPostcode, POSTCODE_RE, toIsoDate } from '../../../schemas/sources/fields.ts';
-import { runSql } from '../../../etl/pipeline/sql.ts';
+import { stageSql } from '../../../etl/pipeline/sql.ts';
 
 /** The SQL helpers the native checks use, each against the JS function it stands for. */
 let conn: DuckDBConnection;
 beforeAll(async () => {
   conn = await (await DuckDBInstance.create(':memory:')).connect();
   for (const m of ['native_macro_js_trim', 'native_macro_js_number', 'native_macro_format_postcode', 'native_macro_postcode_ok',
-    'native_macro_date_shape', 'native_macro_any_date', 'native_macro_opt_str']) await runSql(conn, m);
+    'native_macro_date_shape', 'native_macro_any_date', 'native_macro_opt_str']) await stageSql('10-staging/10-stage-sources/native').run(conn, m);
 });
 
 async function sql(expr: string, v: string): Promise<unknown> {

@@ -1,8 +1,9 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { discoverSources, type SourceFile, type SourceKind } from '../../../etl/pipeline/discover.ts';
-import { NATIVE_KINDS } from '../../../etl/stages/10-staging/10-stage-sources/native/native-layouts.ts';
+import { discoverSources, type SourceFile } from '../../../etl/pipeline/discover.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
+import type { SourceKind } from '../../../etl/sources/index.ts';
 import { stagingPath } from '../../../etl/stages/10-staging/10-stage-sources/staging-path.ts';
 import { hasShared, RAW_DIR } from '../../support/raw.ts';
 import { synthRegion } from '../../support/region.ts';
@@ -12,7 +13,7 @@ import { tempDir, writeFixture } from '../../support/tmp.ts';
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-const nativeKind = (f: SourceFile) => NATIVE_KINDS[f.kind] !== undefined;
+const nativeKind = (f: SourceFile) => SOURCES.some((s) => s.kind === f.kind && s.native !== undefined);
 
 /** Stages the files both ways and checks every report and every staged row (in order) agree. */
 async function expectSamePaths(files: SourceFile[], today: string) {
@@ -30,8 +31,8 @@ async function expectSamePaths(files: SourceFile[], today: string) {
 describe('native staging: the same rows and reports as the TS readers', () => {
   it('on a synthetic region (3,000 addresses, messy rows planted), every file read natively', async () => {
     const dir = await synthRegion(3000, 5);
-    const files = (await discoverSources(dir)).files.filter(nativeKind);
-    expect(new Set(files.map((f) => f.kind))).toEqual(new Set(Object.keys(NATIVE_KINDS)));
+    const files = (await discoverSources(dir, SOURCES)).files.filter(nativeKind);
+    expect(new Set(files.map((f) => f.kind))).toEqual(new Set(SOURCES.filter((s) => s.native).map((s) => s.kind)));
     const { ts, native } = await expectSamePaths(files, '2025-09-30');
     // No file handed back to the TS reader: the comparison above is of the native path itself.
     expect(native.fallbacks).toEqual({});
@@ -41,7 +42,7 @@ describe('native staging: the same rows and reports as the TS readers', () => {
 
   const present = hasShared('data/raw');
   it.skipIf(!present)('on every real sample of those kinds under ../shared/data/raw', async () => {
-    const files = (await discoverSources(RAW_DIR)).files.filter(nativeKind);
+    const files = (await discoverSources(RAW_DIR, SOURCES)).files.filter(nativeKind);
     expect(files.length).toBeGreaterThan(0);
     const { native } = await expectSamePaths(files, '2026-01-01');
     // Only the Price Paid report-builder files (another layout) and appd-test.csv (an unquoted

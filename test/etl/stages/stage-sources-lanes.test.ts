@@ -3,7 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources, type SourceFile } from '../../../etl/pipeline/discover.ts';
-import { STAGING_SPECS } from '../../../etl/stages/10-staging/10-stage-sources/specs/index.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { stageSources, type SourceReport } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
 import { synthRegion } from '../../support/region.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
@@ -11,7 +11,7 @@ import { tempDir, writeFixture } from '../../support/tmp.ts';
 const tmp = tempDir();
 afterAll(tmp.cleanup);
 
-const TABLES = [...new Set(STAGING_SPECS.map((s) => s.table))];
+const TABLES = [...new Set(SOURCES.map((s) => s.table))];
 
 /** Stages `files` on one connection, or on two (the second lane on a second connection); every table's rows in rowid order. */
 async function stage(files: readonly SourceFile[], lanes: 1 | 2): Promise<{ reports: SourceReport[]; rows: Record<string, unknown[]> }> {
@@ -33,7 +33,7 @@ async function stage(files: readonly SourceFile[], lanes: 1 | 2): Promise<{ repo
 
 describe('stageSources on two connections', () => {
   it('stages a synthetic region to the same rows, in the same order, with the same reports in the same order as one connection', async () => {
-    const { files } = await discoverSources(await synthRegion(3000, 5));
+    const { files } = await discoverSources(await synthRegion(3000, 5), SOURCES);
     // Both lanes have work: bulk kinds (DuckDB; Scottish certificates after England and Wales ones in stg_epc) and TS-read kinds.
     const kinds = new Set(files.map((f) => f.kind));
     for (const k of ['epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'police_crime', 'listings'] as const) expect(kinds).toContain(k);
@@ -56,7 +56,7 @@ describe('stageSources on two connections', () => {
     writeFixture(dir, 'uprn/a.csv', 'UPRN,X_COORDINATE,Y_COORDINATE,LATITUDE,LONGITUDE\n1,358260,172796,51.44,-2.60\n');
     const bad = writeFixture(dir, 'hmo/register.csv', 'colour,shape\nred,round\n');
     const files: SourceFile[] = [
-      ...(await discoverSources(dir)).files.filter((f) => f.kind === 'os_uprn'),
+      ...(await discoverSources(dir, SOURCES)).files.filter((f) => f.kind === 'os_uprn'),
       { kind: 'hmo_register', path: bad, rel: 'hmo/register.csv', bytes: statSync(bad).size },
     ];
     const db = await DuckDBInstance.create(':memory:');
@@ -78,7 +78,7 @@ describe('stageSources on two connections', () => {
       'BUILDING_REFERENCE_NUMBER,OSG_REFERENCE_NUMBER,REPORT_REFERENCE_NUMBER,ADDRESS1,POST_TOWN,POSTCODE,LODGEMENT_DATE,CURRENT_ENERGY_RATING,TOTAL_FLOOR_AREA',
       '1001,906700000001,0100-0001,1 Leith Walk,EDINBURGH,EH6 5AA,2021-03-04,C,61.5',
     ].join('\n') + '\n');
-    const { files } = await discoverSources(dir);
+    const { files } = await discoverSources(dir, SOURCES);
     expect(files.map((f) => f.kind).sort()).toEqual(['epc', 'epc_scotland']);
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { discoverSources } from '../../../etl/pipeline/discover.ts';
 import { stageSources } from '../../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
-import { STAGING_SPECS } from '../../../etl/stages/10-staging/10-stage-sources/specs/index.ts';
+import { SOURCES } from '../../../etl/sources/index.ts';
 import { hasRaw, RAW_DIR } from '../../support/raw.ts';
 import { tempDir, writeFixture } from '../../support/tmp.ts';
 
@@ -22,7 +22,7 @@ describe('stageSources', () => {
     writeFixture(tmp.dir, 'uprn/a.csv', 'UPRN,X_COORDINATE,Y_COORDINATE,LATITUDE,LONGITUDE\n1,358260,172796,51.44,-2.60\nx,1,1,51,-2\n');
     writeFixture(tmp.dir, 'uprn/b.csv', 'UPRN,X_COORDINATE,Y_COORDINATE,LATITUDE,LONGITUDE\n2,358261,172797,51.45,-2.61\n');
     const conn = await db();
-    const { files } = await discoverSources(tmp.dir);
+    const { files } = await discoverSources(tmp.dir, SOURCES);
     const reports = await stageSources(conn, files, '2026-01-01');
     expect(reports.map((r) => [r.path, r.rows_read, r.rows_rejected, r.rejected_by_reason])).toEqual([
       ['uprn/a.csv', 1, 1, { 'invalid:uprn': 1 }],
@@ -31,7 +31,7 @@ describe('stageSources', () => {
     expect(reports[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
     const rows = (await conn.runAndReadAll('SELECT uprn::INTEGER AS uprn, _file_no FROM stg_os_uprn ORDER BY uprn')).getRowObjectsJson();
     expect(rows).toEqual([{ uprn: 1, _file_no: 1 }, { uprn: 2, _file_no: 2 }]);
-    for (const spec of STAGING_SPECS) {
+    for (const spec of SOURCES) {
       const n = (await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM ${spec.table}`)).getRowObjectsJson()[0]!.n;
       expect(typeof n).toBe('number');
     }
@@ -51,7 +51,7 @@ describe('stageSources: Scottish and England and Wales certificates', () => {
       '1002,906700000002,0100-0002,2 Leith Walk,EDINBURGH,EH6 5AA,2021-03-04,X,70',
     ].join('\n') + '\n');
     const conn = await db();
-    const { files } = await discoverSources(dir);
+    const { files } = await discoverSources(dir, SOURCES);
     const reports = await stageSources(conn, files, '2026-01-01');
     expect(reports.map((r) => [r.name, r.path, r.rows_read, r.rejected_by_reason])).toEqual([
       ['epc', 'epc/certificates.csv', 1, {}],
@@ -71,7 +71,7 @@ describe('stageSources: Scottish and England and Wales certificates', () => {
 describe.skipIf(!hasRaw('SOURCES.md'))('stageSources on the shared real samples', () => {
   it('stages every sample with the row counts SOURCES.md states and as-of dates no later than today', async () => {
     const conn = await db();
-    const { files } = await discoverSources(RAW_DIR);
+    const { files } = await discoverSources(RAW_DIR, SOURCES);
     // The 1M-row calendar is staged in the ETL tests; here it would only add time.
     const reports = await stageSources(conn, files.filter((f) => f.kind !== 'airbnb_calendar'), '2026-11-21');
     const rows = (kind: string) => reports.filter((r) => r.name === kind).reduce((s, r) => s + r.rows_read, 0);

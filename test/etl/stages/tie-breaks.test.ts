@@ -2,8 +2,10 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runSql } from '../../../etl/pipeline/sql.ts';
+import { stageSql } from '../../../etl/pipeline/sql.ts';
 import { buildProperties } from '../../../etl/stages/20-merged/60-properties/stage.ts';
+
+const certificates = stageSql('20-merged/30-certificates');
 
 /**
  * Two builds of the same sources must publish the same tables. Where rows tie on what a
@@ -24,20 +26,20 @@ afterEach(() => conn.closeSync());
 
 /** The certificates stage's statements for epc_linked alone, in one chunk or in `chunks`. */
 async function linkCertificates(chunks: number): Promise<void> {
-  await runSql(conn, 'set_certificates_cut', { chunks, chunk: 0 });
-  await runSql(conn, 'epc_link');
-  if (chunks === 1) return runSql(conn, 'epc_linked');
+  await certificates.run(conn, 'set_certificates_cut', { chunks, chunk: 0 });
+  await certificates.run(conn, 'epc_link');
+  if (chunks === 1) return certificates.run(conn, 'epc_linked');
   for (let chunk = 0; chunk < chunks; chunk++) {
-    await runSql(conn, 'set_certificates_cut', { chunks, chunk });
-    await runSql(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
+    await certificates.run(conn, 'set_certificates_cut', { chunks, chunk });
+    await certificates.run(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
   }
 }
 
 /** The certificates stage's statements for epc_by_uprn alone, in one chunk. */
 async function certificateValuesByUprn(): Promise<void> {
-  await runSql(conn, 'set_certificates_cut', { chunks: 1, chunk: 0 });
-  await runSql(conn, 'epc_by_uprn_chunk');
-  await runSql(conn, 'epc_by_uprn');
+  await certificates.run(conn, 'set_certificates_cut', { chunks: 1, chunk: 0 });
+  await certificates.run(conn, 'epc_by_uprn_chunk');
+  await certificates.run(conn, 'epc_by_uprn');
 }
 
 /** The rows in the given order and reversed. */
@@ -109,7 +111,7 @@ describe('mart_area_la: a sector split evenly between two local authorities', ()
       await conn.run(`CREATE TABLE postcodes (sector VARCHAR, outcode VARCHAR, la_code VARCHAR)`);
       for (const la of rows) await conn.run(`INSERT INTO postcodes VALUES ('TS1 1', 'TS1', '${la}')`);
       await conn.run(`CREATE TABLE stg_ons_rents (area_code VARCHAR)`);
-      await runSql(conn, 'mart_area_la');
+      await stageSql('40-marts/50-rents').run(conn, 'mart_area_la');
       expect(await q(`SELECT area_level, la_code FROM mart_area_la WHERE area_code IN ('TS1 1', 'TS1') ORDER BY area_level`)).toEqual([
         { area_level: 'outcode', la_code: 'E06000001' },
         { area_level: 'sector', la_code: 'E06000001' },
@@ -129,7 +131,7 @@ describe('str_area_months: revenue summed over listings', () => {
         await conn.run(`INSERT INTO str_listing_base VALUES (${i}, NULL, NULL, NULL, 'England', DATE '2024-01-01', true, DATE '2025-06-01')`);
         await conn.run(`INSERT INTO str_listing_months_all VALUES (${i}, DATE '2025-06-01', true, 30, ${revenue}, 0, ${revenue}, 1, 1, ${revenue}, 0)`);
       }
-      await runSql(conn, 'str_area_months', { history_months: 24 });
+      await stageSql('40-marts/70-str').run(conn, 'str_area_months', { history_months: 24 });
       expect(await q(`SELECT revenue, available_nights, booked_nights FROM str_area_months`)).toEqual([
         { revenue: 0.6, available_nights: 0.6, booked_nights: 0.6 },
       ]);
@@ -146,7 +148,7 @@ describe('str_area_months: a non-finite revenue', () => {
       await conn.run(`INSERT INTO str_listing_base VALUES (${i}, NULL, NULL, NULL, 'England', DATE '2024-01-01', true, DATE '2025-06-01')`);
       await conn.run(`INSERT INTO str_listing_months_all VALUES (${i}, DATE '2025-06-01', true, 30, 30, 0, 10, 1, 1, ${revenue}, 0)`);
     }
-    await runSql(conn, 'str_area_months', { history_months: 24 });
+    await stageSql('40-marts/70-str').run(conn, 'str_area_months', { history_months: 24 });
     expect(await q(`SELECT revenue, available_nights FROM str_area_months`)).toEqual([{ revenue: 100.25, available_nights: 90 }]);
   });
 });
@@ -165,7 +167,7 @@ describe('mart_repeat_pairs: two sales of one home on one day at one price', () 
         const [y, m] = s.date.split('-').map(Number) as [number, number];
         await conn.run(`INSERT INTO mart_market_sales VALUES (10, '${s.id}', ${s.price}, DATE '${s.date}', ${y * 12 + m - 1}, '${s.type}', 'A', 'E1 1', 'E1', 'E09000030', 'England')`);
       }
-      await runSql(conn, 'mart_repeat_pairs');
+      await stageSql('40-marts/10-price-index').run(conn, 'mart_repeat_pairs');
       // {A} then {B} (same day: under 6 months apart, no pair), then {B} → {C}: both detached.
       const pairs = await q(`SELECT m1, m2, n, sum_y FROM mart_repeat_pairs`);
       expect(pairs).toHaveLength(1);

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readGiasSchools } from '../../../etl/sources/gias.ts';
-import { readPoliceCrime } from '../../../etl/sources/police-crime.ts';
+import { readGiasSchools } from '../../../etl/sources/gias_schools/read.ts';
+import { readPoliceCrime } from '../../../etl/sources/police_crime/read.ts';
 import { RejectLog } from '../../../etl/sources/rejects.ts';
-import { readRightmoveBlm } from '../../../etl/sources/rightmove-blm.ts';
-import { readRightmoveRtdf } from '../../../etl/sources/rightmove-rtdf.ts';
+import { readRightmoveBlm } from '../../../etl/sources/listings/read-blm.ts';
+import { readRightmoveRtdf } from '../../../etl/sources/listings/read-rtdf.ts';
 import { generateRegion, LOCATED_DIRS, TRUTH, type Manifest } from '../../../etl/synth/generate.ts';
 import { tempDir } from '../../support/tmp.ts';
 

@@ -1,8 +1,5 @@
-import type { z } from 'zod';
-import type { ManifestSource } from '../../../../schemas/manifest.ts';
-
 /** What staging one file reports in the manifest. */
-export type SourceReport = z.infer<typeof ManifestSource>;
+export type { SourceReport } from '../../../pipeline/context.ts';
 
 export interface StagingProgress {
   (event: { file: string; rows: number }): void;

@@ -1,9 +1,9 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sourceSha256, type SourceFile } from '../../../pipeline/discover.ts';
 import { appendRows, type StageColumn } from '../../../pipeline/load-rows.ts';
+import type { AnySource } from '../../../sources/index.ts';
 import { RejectLog } from '../../../sources/rejects.ts';
 import { stageFileNative } from './native/stage-native.ts';
-import type { StagingSpec } from './specs/spec.ts';
 import type { SourceReport, StagingProgress } from './source-report.ts';
 import { stagingPath, type StagingPath } from './staging-path.ts';
 
@@ -16,7 +16,7 @@ export type { SourceReport, StagingProgress } from './source-report.ts';
 export type DatesSeen = (dates: string[]) => void;
 
 /** A kind's staging columns: its reader's, then `_file_no` (the file's place among its kind's files). */
-export function stagedColumns(spec: StagingSpec<unknown>, fileNo: number): StageColumn<unknown>[] {
+export function stagedColumns(spec: AnySource, fileNo: number): StageColumn<unknown>[] {
   return [...spec.columns, { name: '_file_no', type: 'INTEGER', get: () => fileNo }];
 }
 
@@ -28,7 +28,7 @@ export function stagedColumns(spec: StagingSpec<unknown>, fileNo: number): Stage
  */
 export async function stageFile(
   conn: DuckDBConnection,
-  spec: StagingSpec<unknown>,
+  spec: AnySource,
   file: SourceFile,
   fileNo: number,
   today: string,
@@ -50,7 +50,7 @@ export async function stageFile(
 /** Stages one file with its kind's TS reader and the appender. */
 export async function stageFileTs(
   conn: DuckDBConnection,
-  spec: StagingSpec<unknown>,
+  spec: AnySource,
   file: SourceFile,
   fileNo: number,
   today: string,

@@ -2,9 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SourceFile } from '../../../pipeline/discover.ts';
 import { createTable } from '../../../pipeline/load-rows.ts';
 import type { StageCache } from '../../../pipeline/stage-cache.ts';
-import { NATIVE_KINDS } from './native/native-layouts.ts';
-import { STAGING_SPECS } from './specs/index.ts';
-import type { StagingSpec } from './specs/spec.ts';
+import { SOURCES, type AnySource } from '../../../sources/index.ts';
 import { stagedColumns, stageFile, type SourceReport, type StagingProgress } from './stage-file.ts';
 
 export type { SourceReport, StagingProgress } from './stage-file.ts';
@@ -12,14 +10,14 @@ export { stageFile } from './stage-file.ts';
 
 /** One file to stage: its kind's spec, its place among that kind's files, and when it is staged (or failed). */
 interface StagingJob {
-  spec: StagingSpec<unknown>;
+  spec: AnySource;
   file: SourceFile;
   fileNo: number;
   done: Promise<void>;
   settle: (e?: unknown) => void;
 }
 
-function job(spec: StagingSpec<unknown>, file: SourceFile, fileNo: number): StagingJob {
+function job(spec: AnySource, file: SourceFile, fileNo: number): StagingJob {
   let settle!: (e?: unknown) => void;
   const done = new Promise<void>((resolve, reject) => (settle = (e) => (e === undefined ? resolve() : reject(e))));
   done.catch(() => undefined); // awaited only by a later file of its table, if any
@@ -33,9 +31,9 @@ function job(spec: StagingSpec<unknown>, file: SourceFile, fileNo: number): Stag
  */
 function readerKinds(): Set<string> {
   const out = new Set<string>();
-  STAGING_SPECS.forEach((s, i) => {
-    const nativeAfter = STAGING_SPECS.slice(i + 1).some((t) => t.table === s.table && NATIVE_KINDS[t.kind] !== undefined);
-    if (NATIVE_KINDS[s.kind] === undefined && !nativeAfter) out.add(s.kind);
+  SOURCES.forEach((s, i) => {
+    const nativeAfter = SOURCES.slice(i + 1).some((t) => t.table === s.table && t.native !== undefined);
+    if (s.native === undefined && !nativeAfter) out.add(s.kind);
   });
   return out;
 }
@@ -67,7 +65,7 @@ export async function stageSources(
 ): Promise<SourceReport[]> {
   const jobs: StagingJob[] = [];
   const created = new Set<string>();
-  for (const spec of STAGING_SPECS) {
+  for (const spec of SOURCES) {
     // Kinds that share a table (England and Wales, and Scottish certificates) append to it.
     if (!created.has(spec.table)) await createTable(conn, spec.table, stagedColumns(spec, 0));
     created.add(spec.table);

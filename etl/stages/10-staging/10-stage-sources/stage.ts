@@ -3,7 +3,7 @@ import type { Stage } from '../../../pipeline/context.ts';
 import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
 import { StageCache } from '../../../pipeline/stage-cache.ts';
 import { stageSources } from './stage-sources.ts';
-import { STAGING_SPECS } from './specs/index.ts';
+import { SOURCES } from '../../../sources/index.ts';
 
 /**
  * The staging code's fingerprint, taken when this process loaded it: a long-running
@@ -16,7 +16,8 @@ export const stageSourcesStage: Stage = {
   name: 'stage_sources',
   description: 'read every source file with its reader into a staging table, counting rejected rows by reason (unchanged files from the staging cache)',
   reads: ['sources folder', 'staging cache'],
-  writes: [...new Set(STAGING_SPECS.map((s) => s.table))],
+  writes: [...new Set(SOURCES.map((s) => s.table))],
+  sources: SOURCES,
   async run(ctx) {
     const cache = ctx.cache && await StageCache.open(ctx.conn, {
       dir: join(ctx.cache.dir, 'staging'), read: ctx.cache.read, log: ctx.log,

@@ -1,5 +1,8 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { countRows, runSql } from '../../../pipeline/sql.ts';
+import { countRows, sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** The canonical address of every UPRN, with location and postcode geography. */
 export const addressesStage: Stage = {
@@ -9,7 +12,7 @@ export const addressesStage: Stage = {
   writes: ['addresses'],
   reuse: { today: false },
   async run(ctx) {
-    await runSql(ctx.conn, 'addresses');
+    await sql.run(ctx.conn, 'addresses');
     ctx.quality.addresses = await countRows(ctx.conn, 'addresses');
   },
 };

@@ -3,8 +3,11 @@ import type { MatchResult } from './matcher.ts';
 import { loadMatchIn, type MatchSource } from './match-in.ts';
 import type { MatchJob, MatchJobResult, Row } from './match-job.ts';
 import { inThread, matchThreads, workerThreads } from './match-threads.ts';
-import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder, streamRows } from '../../../pipeline/sql.ts';
 import { createTable, openAppender, type RowSink, type StageColumn } from '../../../pipeline/load-rows.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 export type { MatchSource } from './match-in.ts';
 
@@ -122,7 +125,7 @@ export async function matchByOutcode(
   // The street keys are a function of the address base: written once per build, while the
   // first matching reads every address anyway. Once written, only the addresses the records
   // can meet are read: those in their postcodes and on their streets (match_groups_candidates).
-  const [has] = await queryRows(conn, sqlText('match_street_keys_exists'));
+  const [has] = await queryRows(conn, sql.text('match_street_keys_exists'));
   const writeKeys = Number(has?.n) === 0;
   const counts = await loadMatchIn(db, conn, sources, !writeKeys);
   // Each open appender on a connection of its own.
@@ -191,10 +194,10 @@ export async function matchByOutcode(
     const outcodePass = async (pass: 'outcode' | 'postcode', candidates: string) => {
       let job = newJob(pass);
       // Reading every address (to key its street), every row passed goes to the job being made.
-      const cands = new Groups(streamRows(db, sqlText(candidates)), writeKeys ? (a) => job.candidates.push(a) : undefined);
+      const cands = new Groups(streamRows(db, sql.text(candidates)), writeKeys ? (a) => job.candidates.push(a) : undefined);
       try {
         let group: number | undefined;
-        for await (const r of streamRows(db, sqlText('match_groups_inputs'))) {
+        for await (const r of streamRows(db, sql.text('match_groups_inputs'))) {
           const g = r.g === null ? undefined : Number(r.g);
           // A job ends between outcodes (records of no outcode have no candidates: anywhere).
           if ((g === undefined || g !== group) && full(job)) {
@@ -229,7 +232,7 @@ export async function matchByOutcode(
       await outcodePass('postcode', 'match_groups_candidates_postcode');
       undecided!.close();
       if (nUndecided > 0) {
-        await runSql(conn, 'match_in_from_undecided');
+        await sql.run(conn, 'match_in_from_undecided');
         await outcodePass('outcode', 'match_groups_candidates');
       }
     }
@@ -240,10 +243,10 @@ export async function matchByOutcode(
     if (nDeferred > 0) {
       write = (job, r) => job.records.forEach((row, i) => outs[Number(row.src)]!.add({ id: String(row.id), result: r.outcomes[i] as MatchResult }));
       let job = newJob('street');
-      const streets = new Groups(streamRows(db, sqlText('match_street_candidates')));
+      const streets = new Groups(streamRows(db, sql.text('match_street_candidates')));
       try {
         let group: number | undefined;
-        for await (const r of streamRows(db, sqlText('match_street_inputs'))) {
+        for await (const r of streamRows(db, sql.text('match_street_inputs'))) {
           const g = Number(r.g);
           if (g !== group) {
             if (full(job)) {
@@ -268,6 +271,6 @@ export async function matchByOutcode(
     for (const c of conns.slice(1)) c.closeSync();
     side.closeSync();
   }
-  for (const t of ['match_in', 'match_deferred', 'match_undecided']) await runSql(conn, `drop_${t}`);
+  for (const t of ['match_in', 'match_deferred', 'match_undecided']) await sql.run(conn, `drop_${t}`);
   return counts;
 }

@@ -5,7 +5,7 @@ import type { BuildContext } from '../../../pipeline/context.ts';
 import { codeFingerprint } from '../../../pipeline/code-fingerprint.ts';
 import { duckdbVersion, fsyncPath, pruneUnused, publishEntry, sqlString as q, writeDurable } from '../../../pipeline/stage-cache.ts';
 import { countRows, PARQUET_COMPRESSION } from '../../../pipeline/sql.ts';
-import { addressbase } from '../../10-staging/10-stage-sources/specs/addresses.ts';
+import { addressbase } from '../../../sources/addressbase/source.ts';
 
 /**
  * Everything a match result depends on besides its own input row: the calling stage's code

@@ -4,7 +4,10 @@ import { plainIdentifier } from '../../../../schemas/sql-identifier.ts';
 import { normalise, recordKey, type KeyKind } from './keys.ts';
 import { streetTown } from './match-job.ts';
 import { appendRows, createTable, loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
-import { queryRows, runSql, sqlText, streamRows } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder, streamRows } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Records of one kind and the table their matches go to. `sql` selects one row per record:
@@ -47,22 +50,22 @@ export async function loadMatchIn(db: DuckDBInstance, conn: DuckDBConnection, so
   const counts: number[] = [];
   for (const [src, source] of sources.entries()) {
     await conn.run(sourceView(source));
-    counts.push((await conn.run(sqlText('match_in_records'), { src })).rowsChanged);
+    counts.push((await conn.run(sql.text('match_in_records'), { src })).rowsChanged);
   }
   await conn.run('DROP VIEW IF EXISTS match_source');
-  const odd = await queryRows(conn, sqlText('match_in_postcodes_non_ascii'));
+  const odd = await queryRows(conn, sql.text('match_in_postcodes_non_ascii'));
   if (odd.length > 0) {
     const raw = odd.map((r) => String(r.postcode));
     await loadRows(conn, 'match_in_postcode_js', POSTCODE_JS, raw);
-    await runSql(conn, 'match_in_postcode_fix');
-    await runSql(conn, 'drop_match_in_postcode_js');
+    await sql.run(conn, 'match_in_postcode_fix');
+    await sql.run(conn, 'drop_match_in_postcode_js');
   }
   if (streetKeys) {
     const kinds = sources.map((s) => s.key);
     await createTable(conn, 'match_in_street_js', STREET_JS);
     await appendRows(conn, 'match_in_street_js', STREET_JS, streets(db, kinds));
-    await runSql(conn, 'match_in_street_fix');
-    await runSql(conn, 'drop_match_in_street_js');
+    await sql.run(conn, 'match_in_street_fix');
+    await sql.run(conn, 'drop_match_in_street_js');
   }
   return counts;
 }
@@ -80,7 +83,7 @@ const s = (v: unknown) => (v === null || v === undefined ? undefined : String(v)
 
 /** Each record that names a street: its row number and street key (STREET|TOWN), as the matching jobs derive them. */
 async function* streets(db: DuckDBInstance, kinds: readonly KeyKind[]): AsyncGenerator<{ n: string; key: string }> {
-  for await (const r of streamRows(db, sqlText('match_in_street_inputs'))) {
+  for await (const r of streamRows(db, sql.text('match_in_street_inputs'))) {
     const street = recordKey(kinds[Number(r.src)]!, [s(r.p1), s(r.p2), s(r.p3)]).street;
     if (street) yield { n: String(r.n), key: streetTown(street, normalise(s(r.town))) };
   }

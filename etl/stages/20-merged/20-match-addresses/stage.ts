@@ -1,7 +1,10 @@
 import { matchByOutcode } from './match-by-outcode.ts';
-import { countRows, queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { MatchCache, matcherCode } from './match-cache.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
 
@@ -9,26 +12,26 @@ export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
 const MATCH_CODE = matcherCode(import.meta.filename);
 
 /**
- * Matches every current price-paid sale and every certificate without a known UPRN to the
- * address base. Writes `sale_matches` and `epc_matches` (id, uprn or null, method, score,
- * reason when unmatched). A certificate's own UPRN is trusted when the address base has it.
+ * Matches every current price-paid sale (`ppd_current`, from staging's `ppd_current` stage)
+ * and every certificate without a known UPRN to the address base. Writes `sale_matches` and
+ * `epc_matches` (id, uprn or null, method, score, reason when unmatched). A certificate's
+ * own UPRN is trusted when the address base has it.
  */
 export const matchAddresses: Stage = {
   name: 'match_addresses',
   description: 'match price-paid sales and UPRN-less certificates to address-base UPRNs by normalised address',
-  reads: ['addresses', 'stg_price_paid', 'stg_epc'],
-  writes: ['ppd_current', 'sale_matches', 'epc_matches', 'match_street_keys'],
+  reads: ['addresses', 'ppd_current', 'stg_epc'],
+  writes: ['sale_matches', 'epc_matches', 'match_street_keys'],
   // A record's match is a function of its own input and the address base alone (the matcher
   // gives what it would with every address loaded), so the certificates' are not the sales'.
   derives: { epc_matches: ['addresses', 'stg_epc'], match_street_keys: ['addresses'] },
   async run(ctx: BuildContext) {
     const { conn, db } = ctx;
-    await runSql(conn, 'ppd_current');
     // Unchanged ids keep their cached result (match-cache.ts): only the rest go through the matcher.
     const cache = await MatchCache.open(ctx, 'addresses', MATCH_CODE);
     const toMatch = async (name: string, sql: string, id: string) => (cache ? cache.prepare(name, sql, id) : sql);
-    const saleSql = await toMatch('sale', sqlText('match_sales_to_match'), 'transaction_id');
-    const epcSql = await toMatch('epc', sqlText('match_epc_to_match'), 'certificate_id');
+    const saleSql = await toMatch('sale', sql.text('match_sales_to_match'), 'transaction_id');
+    const epcSql = await toMatch('epc', sql.text('match_epc_to_match'), 'certificate_id');
     // The street keys are the address base's alone (the key says which): loaded, matchByOutcode
     // finds them and reads only the outcodes some record is in, not every address.
     const keysLoaded = cache ? await cache.loadTable('street_keys', 'match_street_keys') : false;
@@ -43,7 +46,7 @@ export const matchAddresses: Stage = {
       ctx.quality.match_cache = await cache.finish();
       [saleCount, epcCount] = [await countRows(conn, 'sale_matches'), await countRows(conn, 'epc_matches')];
     }
-    const [rates] = await queryRows(conn, sqlText('match_rates'));
+    const [rates] = await queryRows(conn, sql.text('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
     ctx.matchRates.epc_without_uprn_matched_share = Number(rates?.epc ?? 0);
     ctx.log.info({ stage: 'match_addresses', sales: saleCount, certificates_without_uprn: epcCount }, 'matched');

@@ -1,8 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
-import { countRows, runSql } from '../../../pipeline/sql.ts';
+import { countRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { certificatesChunks } from './chunks.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Certificates linked to UPRNs, and the latest value of each field per UPRN. */
 export const certificatesStage: Stage = {
@@ -24,23 +27,23 @@ export const certificatesStage: Stage = {
  */
 export async function buildCertificates(conn: DuckDBConnection, chunks: number): Promise<void> {
   try {
-    await runSql(conn, 'set_certificates_cut', { chunks, chunk: 0 });
-    await runSql(conn, 'epc_link');
-    if (chunks === 1) await runSql(conn, 'epc_linked');
+    await sql.run(conn, 'set_certificates_cut', { chunks, chunk: 0 });
+    await sql.run(conn, 'epc_link');
+    if (chunks === 1) await sql.run(conn, 'epc_linked');
     else {
       for (let chunk = 0; chunk < chunks; chunk++) {
-        await runSql(conn, 'set_certificates_cut', { chunks, chunk });
-        await runSql(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
+        await sql.run(conn, 'set_certificates_cut', { chunks, chunk });
+        await sql.run(conn, chunk === 0 ? 'epc_linked_chunk' : 'epc_linked_append');
       }
     }
     // DuckDB checks a macro's tables when it is created: this one reads epc_linked.
-    await runSql(conn, 'epc_by_uprn_chunk');
+    await sql.run(conn, 'epc_by_uprn_chunk');
     for (let chunk = 0; chunk < chunks; chunk++) {
-      await runSql(conn, 'set_certificates_cut', { chunks, chunk });
-      await runSql(conn, chunk === 0 ? 'epc_by_uprn' : 'epc_by_uprn_append');
+      await sql.run(conn, 'set_certificates_cut', { chunks, chunk });
+      await sql.run(conn, chunk === 0 ? 'epc_by_uprn' : 'epc_by_uprn_append');
     }
   } finally {
-    await runSql(conn, 'drop_epc_link');
-    await runSql(conn, 'drop_epc_by_uprn_chunk');
+    await sql.run(conn, 'drop_epc_link');
+    await sql.run(conn, 'drop_epc_by_uprn_chunk');
   }
 }

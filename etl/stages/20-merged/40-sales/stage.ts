@@ -1,5 +1,8 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** The sales history of every UPRN, and the sales that could not be placed. */
 export const salesStage: Stage = {
@@ -8,7 +11,7 @@ export const salesStage: Stage = {
   reads: ['ppd_current', 'sale_matches'],
   writes: ['sales', 'sales_unmatched'],
   async run(ctx) {
-    await runSql(ctx.conn, 'sales');
-    await runSql(ctx.conn, 'sales_unmatched');
+    await sql.run(ctx.conn, 'sales');
+    await sql.run(ctx.conn, 'sales_unmatched');
   },
 };

@@ -1,8 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PlanningGeometry } from '../../../../schemas/sources/planning.ts';
 import { loadRows, type StageColumn } from '../../../pipeline/load-rows.ts';
-import { sqlText as sql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
 import { buildIndex } from '../../../../lib/geo/spatial-index.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Dataset slugs behind each flag (planning.data.gov.uk names). */
 export const FLOOD_DATASET = 'flood-risk-zone';
@@ -104,7 +107,7 @@ async function tableExists(conn: DuckDBConnection, name: string): Promise<boolea
 }
 
 async function featuresInForce(conn: DuckDBConnection, today: string): Promise<Feature[]> {
-  const rows = (await conn.runAndReadAll(sql('features_in_force'), { today })).getRowObjectsJS();
+  const rows = (await conn.runAndReadAll(sql.text('features_in_force'), { today })).getRowObjectsJS();
   return rows.map((r) => {
     const what = `stg_planning: geometry of ${String(r.dataset)} ${String(r.entity ?? r.reference)}`;
     let geometry: PlanningGeometry;
@@ -152,7 +155,7 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
   try {
     const hits = new HitBuffer();
     let points = 0;
-    const result = await conn.stream(sql('located_points'));
+    const result = await conn.stream(sql.text('located_points'));
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
@@ -168,9 +171,9 @@ export async function computeFlags(conn: DuckDBConnection, pointsTable: string, 
       }
     }
     const designations = await loadRows(conn, 'uprn_designations', DESIGNATION_COLUMNS, hits.rows(features));
-    await conn.run(sql('uprn_flags'));
+    await conn.run(sql.text('uprn_flags'));
 
-    const c = (await conn.runAndReadAll(sql('flag_counts'))).getRowObjectsJS()[0]!;
+    const c = (await conn.runAndReadAll(sql.text('flag_counts'))).getRowObjectsJS()[0]!;
     const byDataset: Record<string, number> = {};
     for (const f of features) byDataset[f.dataset] = (byDataset[f.dataset] ?? 0) + 1;
     return {

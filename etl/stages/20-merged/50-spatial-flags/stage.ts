@@ -1,7 +1,10 @@
 import { computeFlags } from './flags.ts';
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
 import { sourceAsOfs } from '../../../pipeline/source-as-of.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Flood, conservation, Article 4 and listed-building flags by point-in-polygon. */
 export const flagsStage: Stage = {
@@ -16,6 +19,6 @@ export const flagsStage: Stage = {
     const on = sourceAsOfs(ctx.sources).planning?.date ?? ctx.today;
     ctx.quality.spatial_flags = await computeFlags(ctx.conn, 'addresses', { today: on });
     // The features themselves, for point queries and entry dates (GET /flood-risk, /planning/constraints).
-    await runSql(ctx.conn, 'planning_features', { today: on });
+    await sql.run(ctx.conn, 'planning_features', { today: on });
   },
 };

@@ -1,8 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
-import { countRows, runSql } from '../../../pipeline/sql.ts';
+import { countRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { propertiesChunks } from './chunks.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** The merged property record. */
 export const propertiesStage: Stage = {
@@ -26,13 +29,13 @@ async function chunksFor(conn: DuckDBConnection): Promise<number> {
 
 /** Builds `properties` in `chunks` statements, each over the UPRNs of one hash bucket. */
 export async function buildProperties(conn: DuckDBConnection, chunks: number): Promise<void> {
-  await runSql(conn, 'properties_chunk');
+  await sql.run(conn, 'properties_chunk');
   try {
     for (let chunk = 0; chunk < chunks; chunk++) {
-      await runSql(conn, 'set_properties_cut', { chunks, chunk });
-      await runSql(conn, chunk === 0 ? 'properties' : 'properties_append');
+      await sql.run(conn, 'set_properties_cut', { chunks, chunk });
+      await sql.run(conn, chunk === 0 ? 'properties' : 'properties_append');
     }
   } finally {
-    await runSql(conn, 'drop_properties_chunk');
+    await sql.run(conn, 'drop_properties_chunk');
   }
 }

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
-import { countRows, queryRows, sqlText } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { SEARCH_INDEX_FILE } from '../../../../schemas/search-index-format.ts';
 import { cutsFromCounts, keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamColumns } from '../stream-columns.ts';
 import type { IndexRow } from './build.ts';
 import { writeSearchIndexSpilled, type SearchIndexSpillOptions } from './write-spilled.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Bytes per row of the stage's sort (uprn, address, postcode, lat, lng): measured 127-132 at 1M addresses, rounded up. */
 export const SEARCH_SORT_BYTES_PER_ROW = 140;
@@ -23,7 +26,7 @@ export const searchIndexStage: Stage = {
   reuse: { today: false },
   async run(ctx) {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
-    const n = Number((await queryRows(ctx.conn, sqlText('search_index_count')))[0]?.n ?? 0);
+    const n = Number((await queryRows(ctx.conn, sql.text('search_index_count')))[0]?.n ?? 0);
     const chunks = sortChunks(n, SEARCH_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
     await writeSearchIndexFile(ctx, n, chunks > 1 ? await postcodeCuts(ctx, n, chunks) : []);
   },
@@ -45,8 +48,8 @@ export async function writeSearchIndexFile(ctx: BuildContext, n: number, cuts: r
 /** The index's rows in postcode order: one query, or one per postcode range (sort-chunks.ts). */
 async function* indexRows(ctx: BuildContext, cuts: readonly string[]): AsyncGenerator<IndexRow> {
   const reads = cuts.length === 0
-    ? [{ sql: sqlText('search_index_rows'), params: undefined }]
-    : keyRanges(cuts).map((params) => ({ sql: sqlText('search_index_rows_between'), params }));
+    ? [{ sql: sql.text('search_index_rows'), params: undefined }]
+    : keyRanges(cuts).map((params) => ({ sql: sql.text('search_index_rows_between'), params }));
   for (const { sql, params } of reads) {
     for await (const { rows, columns: [uprn, address, postcode, lat, lng] } of streamColumns(ctx.db, sql, params)) {
       for (let i = 0; i < rows; i++) {
@@ -59,7 +62,7 @@ async function* indexRows(ctx: BuildContext, cuts: readonly string[]): AsyncGene
 /** Postcodes that cut the `n` rows into `chunks` ranges of about equal rows (a postcode's rows stay in one range). */
 export async function postcodeCuts(ctx: BuildContext, n: number, chunks: number): Promise<string[]> {
   async function* counts(): AsyncGenerator<[string, number]> {
-    for await (const { rows, columns: [postcode, count] } of streamColumns(ctx.db, sqlText('search_index_postcode_counts'))) {
+    for await (const { rows, columns: [postcode, count] } of streamColumns(ctx.db, sql.text('search_index_postcode_counts'))) {
       for (let i = 0; i < rows; i++) yield [String(postcode![i]), Number(count![i])];
     }
   }

@@ -2,11 +2,14 @@ import { join } from 'node:path';
 import type { DuckDBVector } from '@duckdb/node-api';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
-import { countRows, queryRows, sqlText } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { plainIdentifier } from '../../../../schemas/sql-identifier.ts';
 import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter, type ColumnSpec } from '../../../../schemas/record-file-format.ts';
 import { keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamVectors } from '../stream-columns.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Bytes per row of the stage's sort (the served columns): measured 282 at 1M addresses, rounded up. */
 export const RECORDS_SORT_BYTES_PER_ROW = 300;
@@ -101,7 +104,7 @@ async function createDictionaries(ctx: BuildContext): Promise<Map<string, string
 
 /** Ascending, distinct UPRNs cutting the properties into `chunks` ranges of about equal rows. */
 export async function uprnCuts(ctx: BuildContext, chunks: number): Promise<bigint[]> {
-  const [row] = await queryRows(ctx.conn, sqlText('property_records_uprn_cuts'), { chunks });
+  const [row] = await queryRows(ctx.conn, sql.text('property_records_uprn_cuts'), { chunks });
   const cuts = ((row?.cuts ?? []) as (string | null)[]).filter((c) => c !== null).map((c) => BigInt(c)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return cuts.filter((c, i) => i === 0 || c > cuts[i - 1]!);
 }

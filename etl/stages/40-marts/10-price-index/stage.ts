@@ -1,6 +1,6 @@
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Stage } from '../../../pipeline/context.ts';
-import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
 import { streamColumns, type ColumnChunk } from '../../30-serving/stream-columns.ts';
 import { streamAreaIndexes, type PathCount } from './area-index.ts';
@@ -8,6 +8,9 @@ import { toIndex } from './repeat-sales.ts';
 import { monthNo, monthText } from '../../../../schemas/months.ts';
 import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../../../../schemas/tables/market.ts';
 import { windowEnd } from '../../../pipeline/source-as-of.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** The repeat-sales index per area, its monthly volumes and medians, and growth. */
 export const priceIndexStage: Stage = {
@@ -19,15 +22,15 @@ export const priceIndexStage: Stage = {
     // The index, its growth and the 12-month figures end at Price Paid's latest month, not the build's.
     const end = windowEnd(ctx.sources, 'price_paid', ctx.today);
     const latest = end.month;
-    await runSql(ctx.conn, 'mart_market_sales', { window_end: end.date });
-    await runSql(ctx.conn, 'mart_repeat_pairs');
-    const [first] = await queryRows(ctx.conn, sqlText('mart_first_month'));
+    await sql.run(ctx.conn, 'mart_market_sales', { window_end: end.date });
+    await sql.run(ctx.conn, 'mart_repeat_pairs');
+    const [first] = await queryRows(ctx.conn, sql.text('mart_first_month'));
     const start = first?.m === null || first?.m === undefined ? latest : Number(first.m);
     const T = latest - start + 1;
     const baseNo = monthNo(INDEX_BASE_MONTH);
     const base = baseNo >= start && baseNo <= latest ? baseNo - start : T - 1;
 
-    const paths = (await queryRows(ctx.conn, sqlText('mart_area_paths'))).map((r) => ({ ...pathOf(r), n: Number(r.n) })) as PathCount[];
+    const paths = (await queryRows(ctx.conn, sql.text('mart_area_paths'))).map((r) => ({ ...pathOf(r), n: Number(r.n) })) as PathCount[];
     // Each level's cells summed per area in DuckDB (which spills) and streamed in code order:
     // an area is solved once its cells are complete and written at once, so memory is one
     // area's cells (at most T²/2) and the parents' series, not the region's cells.
@@ -49,12 +52,12 @@ export const priceIndexStage: Stage = {
         for (let t = 0; t < T; t++) yield { level: s.level, code: s.code, parent: s.parent, month: start + t, index: idx[t]!, pairs: s.pairs };
       }
     })());
-    await runSql(ctx.conn, 'mart_repeat_level_cells_drop');
-    await runSql(ctx.conn, 'mart_price_index_monthly', { min_pairs: MIN_REPEAT_PAIRS, min_sales_12m: MIN_SALES_12M });
-    await runSql(ctx.conn, 'mart_price_growth', { latest_month_no: latest });
-    await runSql(ctx.conn, 'mart_recent_sales_priced', { latest_month_no: latest });
-    await runSql(ctx.conn, 'mart_recent_sales');
-    await runSql(ctx.conn, 'mart_recent_sales_priced_drop');
+    await sql.run(ctx.conn, 'mart_repeat_level_cells_drop');
+    await sql.run(ctx.conn, 'mart_price_index_monthly', { min_pairs: MIN_REPEAT_PAIRS, min_sales_12m: MIN_SALES_12M });
+    await sql.run(ctx.conn, 'mart_price_growth', { latest_month_no: latest });
+    await sql.run(ctx.conn, 'mart_recent_sales_priced', { latest_month_no: latest });
+    await sql.run(ctx.conn, 'mart_recent_sales');
+    await sql.run(ctx.conn, 'mart_recent_sales_priced_drop');
     ctx.quality.price_index = { areas, months: T, repeat_pairs: pairs, base_month: monthText(start + base) };
   },
 };
@@ -66,11 +69,11 @@ export const priceIndexStage: Stage = {
 async function* levelCells(db: DuckDBInstance, level: string): AsyncGenerator<ColumnChunk> {
   const conn = await db.connect();
   try {
-    await runSql(conn, 'mart_repeat_level_cells', { level });
+    await sql.run(conn, 'mart_repeat_level_cells', { level });
   } finally {
     conn.closeSync();
   }
-  yield* streamColumns(db, sqlText('mart_repeat_level_cells_read'));
+  yield* streamColumns(db, sql.text('mart_repeat_level_cells_read'));
 }
 
 interface IndexRow { level: string; code: string; parent: string | null; month: number; index: number; pairs: number }

@@ -1,5 +1,8 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** Median £ per sq ft of recent sales by area, type and new build or resale. */
 export const pricePerSqftStage: Stage = {
@@ -8,6 +11,6 @@ export const pricePerSqftStage: Stage = {
   reads: ['mart_recent_sales'],
   writes: ['price_per_sqft'],
   async run(ctx) {
-    await runSql(ctx.conn, 'mart_price_per_sqft');
+    await sql.run(ctx.conn, 'mart_price_per_sqft');
   },
 };

@@ -1,5 +1,8 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** UK HPI as loaded, for districts without enough sales of their own. */
 export const ukhpiStage: Stage = {
@@ -8,6 +11,6 @@ export const ukhpiStage: Stage = {
   reads: ['stg_ukhpi'],
   writes: ['ukhpi_monthly'],
   async run(ctx) {
-    await runSql(ctx.conn, 'mart_ukhpi_monthly');
+    await sql.run(ctx.conn, 'mart_ukhpi_monthly');
   },
 };

@@ -1,6 +1,9 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { runSql } from '../../../pipeline/sql.ts';
+import { sqlFolder } from '../../../pipeline/sql.ts';
 import { windowEnd } from '../../../pipeline/source-as-of.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * The postcode directory, and its places (`postcode_places`: the directory without the
@@ -13,7 +16,7 @@ export const postcodesStage: Stage = {
   writes: ['postcode_places', 'postcodes'],
   derives: { postcode_places: ['stg_onspd', 'stg_codepoint', 'addresses'] },
   async run(ctx) {
-    await runSql(ctx.conn, 'mart_postcode_places');
-    await runSql(ctx.conn, 'mart_postcodes', { window_end: windowEnd(ctx.sources, 'price_paid', ctx.today).date });
+    await sql.run(ctx.conn, 'mart_postcode_places');
+    await sql.run(ctx.conn, 'mart_postcodes', { window_end: windowEnd(ctx.sources, 'price_paid', ctx.today).date });
   },
 };

@@ -1,10 +1,13 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { AMENITY_RULES, type AmenityRule } from '../../../../schemas/tables/str-amenities.ts';
 import type { Stage } from '../../../pipeline/context.ts';
-import { countRows, queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
+import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { appendRows, createTable } from '../../../pipeline/load-rows.ts';
 import { PROPERTY_CLASS_PATTERNS } from './classify.ts';
 import { strSqlParams } from './params.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Short-term-let marts from the staged Inside Airbnb files (docs/str.md): listings with their
@@ -21,10 +24,10 @@ export const strMartsStage: Stage = {
   beside: { after: 'properties', tables: /^str_/ },
   async run(ctx) {
     await buildStrMarts(ctx.conn, {}, (name) => ctx.progress(`marts_str ${name}`, 0));
-    const [summary] = await queryRows(ctx.conn, sqlText('str_quality_summary'));
+    const [summary] = await queryRows(ctx.conn, sql.text('str_quality_summary'));
     // The price guard's exclusions by tier band (docs/str.md, "Price guard").
-    const byBand = await queryRows(ctx.conn, sqlText('str_quality_price_guard'));
-    const [sentinels] = await queryRows(ctx.conn, sqlText('str_quality_sentinels'));
+    const byBand = await queryRows(ctx.conn, sql.text('str_quality_price_guard'));
+    const [sentinels] = await queryRows(ctx.conn, sql.text('str_quality_sentinels'));
     ctx.quality.str = {
       ...summary,
       price_sentinels: Number(sentinels?.price_sentinels ?? 0),
@@ -53,7 +56,7 @@ export async function buildStrMarts(
   } as Record<string, number | string>;
   await loadAmenityRules(conn);
   for (const name of STR_SQL_ORDER) {
-    await runSql(conn, name, params);
+    await sql.run(conn, name, params);
     progress(name);
   }
 }

@@ -1,7 +1,10 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { queryRows, runSql } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
 import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
 const MATCH_CODE = matcherCode(import.meta.filename);
@@ -22,7 +25,7 @@ export const locationMartsStage: Stage = {
   reuse: { today: false },
   async run(ctx) {
     const { conn, db } = ctx;
-    for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await runSql(conn, name);
+    for (const name of ['location_crime', 'location_crime_la', 'location_schools', 'location_listings_current']) await sql.run(conn, name);
     // Unchanged listings keep their cached match (match-cache.ts): only the rest go through the matcher.
     const cache = await MatchCache.open(ctx, 'listings', MATCH_CODE);
     const all = 'SELECT listing_id, postcode, town, address_1, address_2, address_3 FROM listings_current';
@@ -32,7 +35,7 @@ export const locationMartsStage: Stage = {
       await cache.complete('listing', 'listing_matches');
       ctx.quality.listing_match_cache = await cache.finish();
     }
-    await runSql(conn, 'location_listings');
+    await sql.run(conn, 'location_listings');
     const [q] = await queryRows(conn, `
       SELECT (SELECT count(*) FROM crime) AS crimes, (SELECT count(DISTINCT month) FROM crime) AS crime_months,
              (SELECT count(*) FROM schools) AS schools, (SELECT count(*) FROM listings) AS listings,

@@ -1,8 +1,11 @@
 import type { Stage } from '../../../pipeline/context.ts';
 import { loadRows } from '../../../pipeline/load-rows.ts';
-import { queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { matchByOutcode } from '../../20-merged/20-match-addresses/match-by-outcode.ts';
 import { MatchCache, matcherCode } from '../../20-merged/20-match-addresses/match-cache.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** The code this stage's cached matches depend on, as loaded (match-cache.ts). */
 const MATCH_CODE = matcherCode(import.meta.filename);
@@ -35,14 +38,14 @@ export const hmoLicencesStage: Stage = {
     ], registers);
     // Unchanged licences keep their cached match (match-cache.ts): only the rest go through the matcher.
     const cache = await MatchCache.open(ctx, 'hmo', MATCH_CODE);
-    const toMatch = cache ? await cache.prepare('hmo', sqlText('hmo_to_match'), 'id') : sqlText('hmo_to_match');
+    const toMatch = cache ? await cache.prepare('hmo', sql.text('hmo_to_match'), 'id') : sql.text('hmo_to_match');
     // The line's key cuts the post town off, so the town travels raw as the second part.
     await matchByOutcode(db, conn, [{ table: 'hmo_matches', key: 'register', sql: toMatch, id: 'id', parts: ['address', 'town'] }]);
     if (cache) {
       await cache.complete('hmo', 'hmo_matches');
       ctx.quality.hmo_match_cache = await cache.finish();
     }
-    await runSql(conn, 'hmo_licences', { today: ctx.today });
+    await sql.run(conn, 'hmo_licences', { today: ctx.today });
     const [q] = await queryRows(conn, `
       SELECT count(*)::INTEGER AS licences, count(uprn)::INTEGER AS matched, count(lat)::INTEGER AS placed,
              count(*) FILTER (WHERE status = 'current')::INTEGER AS current, count(*) FILTER (WHERE status = 'pending')::INTEGER AS pending,

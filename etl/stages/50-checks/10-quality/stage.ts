@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Stage } from '../../../pipeline/context.ts';
-import { queryRows, sqlText } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Accuracy against ground truth, when the sources folder has one (the synthetic region
@@ -19,7 +22,7 @@ export const qualityStage: Stage = {
       ctx.quality.ground_truth = 'none in the sources folder: accuracy not measured';
       return;
     }
-    const [m] = await queryRows(ctx.conn, sqlText('quality_sale_matching'), { truth_sales: salesTruth });
+    const [m] = await queryRows(ctx.conn, sql.text('quality_sale_matching'), { truth_sales: salesTruth });
     const matched = Number(m?.matched ?? 0);
     const correct = Number(m?.correct ?? 0);
     const matchable = Number(m?.matchable ?? 0);
@@ -27,7 +30,7 @@ export const qualityStage: Stage = {
     ctx.matchRates.sale_match_recall = matchable > 0 ? correct / matchable : 0;
     ctx.quality.sale_matching = { sales: Number(m?.sales ?? 0), matched, correct, matchable };
     if (existsSync(propsTruth)) {
-      const [b] = await queryRows(ctx.conn, sqlText('quality_bedrooms_rule'), { truth_properties: propsTruth });
+      const [b] = await queryRows(ctx.conn, sql.text('quality_bedrooms_rule'), { truth_properties: propsTruth });
       const compared = Number(b?.compared ?? 0);
       ctx.quality.bedrooms_rule = { compared, exact_share: compared > 0 ? Number(b?.exact) / compared : null };
     }

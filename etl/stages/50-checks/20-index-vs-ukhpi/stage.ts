@@ -1,6 +1,9 @@
 import type { Stage } from '../../../pipeline/context.ts';
-import { queryRows, sqlText } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { INDEX_CHECK } from '../../../../schemas/tables/market.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Nothing else guards the repeat-sales index (issue 48): each district's own index change is
@@ -14,7 +17,7 @@ export const indexCheckStage: Stage = {
   reads: ['price_index_monthly', 'ukhpi_monthly'],
   writes: [],
   async run(ctx) {
-    const rows = await queryRows(ctx.conn, sqlText('check_index_vs_ukhpi'), { window_months: INDEX_CHECK.windowMonths, tolerance_pp: INDEX_CHECK.tolerancePp });
+    const rows = await queryRows(ctx.conn, sql.text('check_index_vs_ukhpi'), { window_months: INDEX_CHECK.windowMonths, tolerance_pp: INDEX_CHECK.tolerancePp });
     const round = (v: unknown, k: number) => (v === null ? null : Math.round(Number(v) * 10 ** k) / 10 ** k);
     const districts = rows.map((r) => ({
       district: String(r.district), from: String(r.start_month), to: String(r.end_month), repeat_pairs: Number(r.repeat_pairs),

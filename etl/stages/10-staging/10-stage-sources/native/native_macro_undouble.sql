@@ -1,2 +1,2 @@
--- etl/sources/price-paid.ts undoubleQuotes: a doubled quote left in a cell means one.
+-- etl/sources/price_paid/read.ts undoubleQuotes: a doubled quote left in a cell means one.
 CREATE OR REPLACE TEMP MACRO undouble(s) AS replace(s, '""', '"')

@@ -3,11 +3,13 @@ import { isGzip } from '../../../../sources/io.ts';
 import { readCsvRecords, type CsvRecord } from '../../../../sources/csv.ts';
 import { RejectLog } from '../../../../sources/rejects.ts';
 import { sourceSha256, type SourceFile } from '../../../../pipeline/discover.ts';
-import { queryRows, runSql, sqlText } from '../../../../pipeline/sql.ts';
-import type { StagingSpec } from '../specs/spec.ts';
+import { queryRows, sqlFolder } from '../../../../pipeline/sql.ts';
+import type { AnySource } from '../../../../sources/index.ts';
 import type { SourceReport } from '../source-report.ts';
-import { NATIVE_KINDS } from './native-layouts.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
+
+/** This stage's statements, beside this module. */
+const sql = sqlFolder(import.meta.dirname);
 
 /** A refused row: its reason and, for a row the CSV parser refused, its line; for a checked row, its record number. */
 export interface NativeReject {
@@ -23,7 +25,7 @@ export type NativeOutcome = { report: SourceReport; samples: NativeReject[]; dat
 const MACROS = [
   'native_macro_js_trim', 'native_macro_js_blank', 'native_macro_js_number', 'native_macro_js_finite', 'native_macro_js_int',
   'native_macro_format_postcode', 'native_macro_postcode_ok', 'native_macro_date_shape', 'native_macro_any_date',
-  'native_macro_opt_str', 'native_macro_epc_get', 'native_macro_epc_scotland_get', 'native_macro_undouble',
+  'native_macro_opt_str', 'native_macro_undouble',
 ];
 const WIDTH_ERRORS = new Set(['MISSING COLUMNS', 'TOO MANY COLUMNS']);
 const MAX_SAMPLES = 20;
@@ -49,13 +51,13 @@ async function firstRecords(path: string): Promise<{ first: string[]; second?: C
 
 async function dropWork(conn: DuckDBConnection): Promise<void> {
   for (const t of ['native_raw_drop', 'native_rejects_drop', 'native_scan_drop', 'native_checked_drop', 'native_epc_candidates_drop']) {
-    await runSql(conn, t);
+    await sql.run(conn, t);
   }
 }
 
 /**
  * Stages one file with DuckDB's CSV reader (all cells text) into `native_raw`, then the kind's
- * checking SQL (`native_check_<kind>.sql`: the TS reader's rules, each row's first failing
+ * checking SQL (`etl/sources/<kind>/native_check.sql`: the TS reader's rules, each row's first failing
  * field as its reason) and appends the accepted rows in file order. Rows of the wrong width
  * are counted under the TS reader's reason for them. Anything else the two parsers could
  * read differently (another layout; a quote or line break csv-parse reads otherwise,
@@ -64,12 +66,12 @@ async function dropWork(conn: DuckDBConnection): Promise<void> {
  */
 export async function stageFileNative(
   conn: DuckDBConnection,
-  spec: StagingSpec<unknown>,
+  spec: AnySource,
   file: SourceFile,
   fileNo: number,
   today: string,
 ): Promise<NativeOutcome> {
-  const kind = NATIVE_KINDS[spec.kind];
+  const kind = spec.native;
   if (!kind) return { fallback: `no native path for ${spec.kind}` };
   const first = await firstRecords(file.path);
   if (typeof first === 'string') return { fallback: first };
@@ -80,18 +82,18 @@ export async function stageFileNative(
   // first, as if it had run before the read.
   const splitting = sameSplitAsCsvParse(file.path);
   splitting.catch(() => undefined); // awaited below, whichever way the read ends
-  for (const m of MACROS) await runSql(conn, m);
+  for (const m of MACROS) await sql.run(conn, m);
   await dropWork(conn);
   let errors: Record<string, unknown>[];
   try {
     const columns = Object.fromEntries(layout.names.map((n) => [n, 'VARCHAR']));
-    await conn.run(sqlText('native_raw_read'), {
+    await conn.run(sql.text('native_raw_read'), {
       path: file.path, header: layout.header, skip: layout.skip ?? 0, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
       columns: structValue(columns),
     }, { columns: STRUCT(Object.fromEntries(layout.names.map((n) => [n, VARCHAR]))) });
     const split = await splitting;
     if (split) return dropWork(conn).then(() => ({ fallback: split }));
-    errors = await queryRows(conn, sqlText('native_parse_errors'));
+    errors = await queryRows(conn, sql.text('native_parse_errors'));
     const other = errors.find((e) => !WIDTH_ERRORS.has(String(e.error_type)) || !kind.widthReason);
     if (other) return dropWork(conn).then(() => ({ fallback: `CSV parser: ${String(other.error_type)} at line ${String(other.line)}` }));
   } catch (e) {
@@ -108,17 +110,21 @@ export async function stageFileNative(
   const hashing = sourceSha256(file);
   hashing.catch(() => undefined); // awaited for the report
   try {
-    if (kind.candidates) await runSql(conn, kind.candidates);
-    await runSql(conn, `native_check_${kind.sql}`, { ...layout.params });
-    await runSql(conn, `native_insert_${kind.sql}`, { file_no: fileNo });
+    if (kind.candidates) {
+      await kind.candidates.sql.run(conn, kind.candidates.macro);
+      await kind.candidates.sql.run(conn, 'native_candidates');
+    }
+    // The kind's own SQL, in its source's folder (etl/sources/<kind>/).
+    await kind.sql.run(conn, 'native_check', { ...layout.params });
+    await kind.sql.run(conn, 'native_insert', { file_no: fileNo });
     const counts = new Map<string, number>();
     if (errors.length > 0) counts.set(kind.widthReason!, errors.length);
-    for (const r of await queryRows(conn, sqlText('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
-    const [acc] = await queryRows(conn, sqlText('native_accepted'), { today });
-    const dates = (await queryRows(conn, sqlText('native_dates'))).map((r) => String(r.d));
+    for (const r of await queryRows(conn, sql.text('native_reject_counts'))) counts.set(String(r.reason), Number(r.n));
+    const [acc] = await queryRows(conn, sql.text('native_accepted'), { today });
+    const dates = (await queryRows(conn, sql.text('native_dates'))).map((r) => String(r.d));
     const samples: NativeReject[] = [
       ...errors.map((e) => ({ reason: kind.widthReason!, line: Number(e.line), detail: String(e.message) })),
-      ...(await queryRows(conn, sqlText('native_reject_samples'))).map((r) => ({ reason: String(r.reason), record: Number(r.record) + 1, detail: '' })),
+      ...(await queryRows(conn, sql.text('native_reject_samples'))).map((r) => ({ reason: String(r.reason), record: Number(r.record) + 1, detail: '' })),
     ].slice(0, MAX_SAMPLES);
     const by_reason: Record<string, number> = {};
     for (const k of [...counts.keys()].sort()) by_reason[k] = counts.get(k)!;
