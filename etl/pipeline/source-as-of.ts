@@ -1,4 +1,4 @@
-import type { SourceReport } from '../stages/10-staging/10-stage-sources/source-report.ts';
+import type { SourceReport } from './context.ts';
 import type { SourceAsOf } from '../../schemas/manifest.ts';
 import { lastDayOf, monthNo } from '../../schemas/months.ts';
 
