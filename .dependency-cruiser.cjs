@@ -15,8 +15,15 @@ module.exports = {
       to: { path: '^(etl|service|tools|bench|test)/' },
     },
     {
+      name: 'schemas-hold-no-io',
+      comment: 'schemas/ holds contracts and vocabulary, no I/O: file formats and table checks live in lib/.',
+      severity: 'error',
+      from: { path: '^schemas/' },
+      to: { path: [IO_BUILTINS, '^(node:)?os$', 'node_modules/@duckdb/'] },
+    },
+    {
       name: 'lib-is-shared-code',
-      comment: 'lib/ holds pure code both sides use (geometry, the file lock): it imports only schemas/ of ours.',
+      comment: 'lib/ holds code both sides use (geometry, the serving files\' formats, the table check, the file lock): it imports only schemas/ of ours.',
       severity: 'error',
       from: { path: '^lib/' },
       to: { path: '^(etl|service|tools|bench|test)/' },

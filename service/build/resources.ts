@@ -1,4 +1,4 @@
-import type { RecordFile } from '../../schemas/record-file-format.ts';
+import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import { loadDesignations } from '../records/designations.ts';
 import { loadPropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';

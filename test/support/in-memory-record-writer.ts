@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { ColumnSpec } from '../../schemas/record-file-format.ts';
-import { SECTION_TYPES, type SectionArray, type SectionType } from '../../schemas/sections-file.ts';
+import type { ColumnSpec } from '../../lib/files/record-file-format.ts';
+import { SECTION_TYPES, type SectionArray, type SectionType } from '../../lib/files/sections-file.ts';
 
 /**
  * The record file writer as it was before it spilled its sections to temporary files
