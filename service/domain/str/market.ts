@@ -21,23 +21,19 @@ const r2n = (x: number | null): number | null => (x === null ? null : r2(x));
 
 /**
  * Each listing's sums over its own last 12 months (revenue, booked, available nights, live
- * months), computed once per set: the breakdowns add four numbers per listing, not 96.
+ * months), four per listing: the breakdowns add four numbers per listing, not 96. The
+ * service computes them once per build's set (BuildCaches.strListingLtm) and passes them in.
  */
-const ltmCache = new WeakMap<MarketListings, Float64Array>();
-function listingLtm(s: MarketListings): Float64Array {
-  let t = ltmCache.get(s);
-  if (!t) {
-    t = new Float64Array(s.n * 4);
-    for (let i = 0; i < s.n; i++) {
-      const base = i * HISTORY_MONTHS * 4;
-      for (let j = HISTORY_MONTHS - 12; j < HISTORY_MONTHS; j++) {
-        t[i * 4]! += s.months[base + j * 4 + REV]!;
-        t[i * 4 + 1]! += s.months[base + j * 4 + BOOKED]!;
-        t[i * 4 + 2]! += s.months[base + j * 4 + AVAIL]!;
-        t[i * 4 + 3]! += s.months[base + j * 4 + LIVE]!;
-      }
+export function listingLtmSums(s: MarketListings): Float64Array {
+  const t = new Float64Array(s.n * 4);
+  for (let i = 0; i < s.n; i++) {
+    const base = i * HISTORY_MONTHS * 4;
+    for (let j = HISTORY_MONTHS - 12; j < HISTORY_MONTHS; j++) {
+      t[i * 4]! += s.months[base + j * 4 + REV]!;
+      t[i * 4 + 1]! += s.months[base + j * 4 + BOOKED]!;
+      t[i * 4 + 2]! += s.months[base + j * 4 + AVAIL]!;
+      t[i * 4 + 3]! += s.months[base + j * 4 + LIVE]!;
     }
-    ltmCache.set(s, t);
   }
   return t;
 }
@@ -67,8 +63,13 @@ function perf(g: Group) {
   };
 }
 
-/** The requested sections of the market analysis for the listings `idx` (non-empty). */
-export function marketSections(s: MarketListings, idx: ArrayLike<number>, include: ReadonlySet<Section>, bench: GradeBenchmark): Record<string, unknown> {
+/**
+ * The requested sections of the market analysis for the listings `idx` (non-empty); `ltmOf`
+ * is `listingLtmSums(s)`, passed in so a caller can compute it once per set.
+ */
+export function marketSections(
+  s: MarketListings, idx: ArrayLike<number>, include: ReadonlySet<Section>, bench: GradeBenchmark, ltmOf: Float64Array = listingLtmSums(s),
+): Record<string, unknown> {
   const end = latestEnd(s, idx);
   const all = accumulate(s, idx, end);
   const out: Record<string, unknown> = {};
@@ -152,7 +153,6 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
     for (const i of base) for (let a = 0; a < K; a++) counts[a]! += s.amenities[i * K + a]!;
     out.amenities = Object.fromEntries(s.amenityKeys.map((key, a) => [`${key}_pct`, round1((counts[a]! / base.length) * 100)]));
   }
-  const ltmOf = listingLtm(s);
   const groups = (keyOf: (i: number) => number): [number, Group][] => {
     const m: Group[] = [];
     for (let k = 0; k < idx.length; k++) {

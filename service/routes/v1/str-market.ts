@@ -76,7 +76,7 @@ export default defineRoute({
       country,
       currency: 'GBP' as const,
       listings: idx.length,
-      ...marketSections(s, idx, include, set.bench),
+      ...marketSections(s, idx, include, set.bench, data.caches.strListingLtm(s)),
     };
   },
 });
