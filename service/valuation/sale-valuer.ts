@@ -1,6 +1,7 @@
+import { localMetres } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 import {
-  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, toMetres, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
+  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
 
@@ -111,7 +112,7 @@ export class SaleValuer {
     const uprns = Float64Array.from(h.uprn ?? [], Number);
     const x = new Float64Array(n);
     const y = new Float64Array(n);
-    for (let i = 0; i < n; i++) [x[i], y[i]] = toMetres(Number(h.lat![i]), Number(h.lng![i]));
+    for (let i = 0; i < n; i++) [x[i], y[i]] = localMetres(Number(h.lat![i]), Number(h.lng![i]));
     const type = Uint8Array.from(h.type_code ?? [], Number);
     const area = Float64Array.from(h.floor_area_sqft ?? [], num);
     const lastPrice = Float64Array.from(h.last_sold_price ?? [], num);

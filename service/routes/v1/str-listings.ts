@@ -1,7 +1,7 @@
 import { StrListingsQuerySchema, StrListingsSchema } from '../../../schemas/api/str.ts';
 import { listingOrder, roundPosition } from '../../domain/str/listings.ts';
 import { passes } from '../../domain/str/market-listings.ts';
-import { distanceM } from '../../domain/stats.ts';
+import { haversineM } from '../../../lib/geo/points.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { locateListings } from '../../str/locate.ts';
 import { defineRoute } from '../types.ts';
@@ -35,7 +35,7 @@ export default defineRoute({
     if (found.idx.length === 0) throw new ApiError('not_found', `No short-term-let listings in ${found.label}.`);
     if (idx.length === 0) throw new ApiError('not_found', `None of the ${found.idx.length} short-term-let listings in ${found.label} match the filters.`);
     const { point } = found;
-    const dist = Float64Array.from(idx, (i) => (point ? distanceM(point.lat, point.lng, s.lat[i]!, s.lng[i]!) : NaN));
+    const dist = Float64Array.from(idx, (i) => (point ? haversineM(point.lat, point.lng, s.lat[i]!, s.lng[i]!) : NaN));
     const figure = {
       revenue: () => Float64Array.from(idx, (i) => rows.revenue[i]!),
       adr: () => Float64Array.from(idx, (i) => rows.adr[i]!),
