@@ -140,6 +140,13 @@ export class StrMarketSet {
     return this.byOutcode.get(code) ?? [];
   }
 
+  /** Listings of the build with no postcode point within 1 km (so in no sector or outcode). */
+  unplacedCount(): number {
+    let n = 0;
+    for (let i = 0; i < this.listings.n; i++) if (this.listings.postcode[i] === null) n++;
+    return n;
+  }
+
   /** Listings within `radiusM` metres (great-circle) of the point. */
   within(lat: number, lng: number, radiusM: number): number[] {
     return this.points.withinIds(lat, lng, radiusM);

@@ -1,4 +1,5 @@
-import { rentGrowthPerDay } from '../domain/valuation/rental.ts';
+import { bedroomGroup, type Let, type RentArea } from '../domain/rents.ts';
+import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation/rental.ts';
 import { Points } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 
@@ -89,4 +90,35 @@ export async function loadNewBuildPremiums(store: BuildStore): Promise<Map<strin
   const m = new Map<string, number>();
   for (const r of await store.query('gdv_new_build_premium')) if (r.premium !== null && Number(r.outcodes) > 0) m.set(String(r.kind), Number(r.premium));
   return m;
+}
+
+/** The lets of `area` (a sector, an outcode or a radius) of one kind (house or flat) and bedroom group, each optional. */
+export function letsIn(idx: RentLetsIndex, area: RentArea, kind: 'house' | 'flat' | null, group: number | null): Let[] {
+  const lets: Let[] = [];
+  const take = (i: number) => {
+    if (kind !== null && idx.flat[i] !== (kind === 'flat' ? 1 : 0)) return;
+    if (group !== null && bedroomGroup(idx.bedrooms[i]!) !== group) return;
+    lets.push({ bedrooms: idx.bedrooms[i]!, rent_pcm: idx.rent[i]!, date: idx.date[i]! });
+  };
+  if (area.level === 'radius') idx.grid.within(area.lat, area.lng, area.radius_m, take);
+  else (area.level === 'sector' ? idx.bySector : idx.byOutcode).get(area.code)?.forEach(take);
+  return lets;
+}
+
+/**
+ * The lets within the widest rental radius of a home at (lat, lng) as the rental valuation's
+ * comparables: distance, age in months at the lets' as-of date, and whether the let was of
+ * the home `uprn` itself.
+ */
+export function rentComparablesNear(idx: RentLetsIndex, lat: number, lng: number, uprn: number): RentComparable[] {
+  const asOfDay = Math.round(Date.parse(idx.asOf) / 86_400_000);
+  const lets: RentComparable[] = [];
+  idx.grid.within(lat, lng, RENTAL_RADII[RENTAL_RADII.length - 1]!, (i, d) => {
+    const area = idx.floorAreaSqft[i]!;
+    lets.push({
+      rent_pcm: idx.rent[i]!, bedrooms: idx.bedrooms[i]!, flat: idx.flat[i] === 1, distance_m: d, age_months: (asOfDay - idx.day[i]!) / 30.44,
+      same_home: idx.uprn[i] === uprn, floor_area_sqft: Number.isNaN(area) ? null : area,
+    });
+  });
+  return lets;
 }

@@ -9,6 +9,8 @@ import { accumulate, AVAIL, BOOKED, HISTORY_MONTHS, latestEnd, LISTING_TYPE_CODE
 import { monthText } from '../../../schemas/months.ts';
 import { dimensionValues, GRADE, gradeOf, ungraded, type GradeBenchmark } from './market-grade.ts';
 import { round1 } from '../stats.ts';
+import type { z } from 'zod';
+import type { StrMarketSchema } from '../../../schemas/api/str.ts';
 
 export const SECTIONS = ['summary', 'historical', 'supply', 'ratings', 'amenities', 'by_bedrooms', 'by_listing_type', 'by_price_tier', 'demand', 'grade'] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -202,4 +204,21 @@ export function marketSections(
       : { ...gradeOf(bench, dimensionValues(s, idx, all)), listings: all.active };
   }
   return out;
+}
+
+type Country = z.output<typeof StrMarketSchema>['country'];
+
+/**
+ * The country most of the selected listings are in, from their postcodes (ties:
+ * alphabetical): a polygon across a border takes its majority. Never a default: undefined
+ * when no selected listing has a postcode.
+ */
+export function countryOf(country: readonly (string | null)[], idx: ArrayLike<number>): Country | undefined {
+  // The listings' country column holds the build's country names (England, Scotland, Wales).
+  const m = new Map<Country, number>();
+  for (let k = 0; k < idx.length; k++) {
+    const c = country[idx[k]!] as Country | null | undefined;
+    if (c) m.set(c, (m.get(c) ?? 0) + 1);
+  }
+  return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }
