@@ -6,7 +6,7 @@
  *   (npm run backtest runs it after the sale backtest, on the same build.)
  *
  * Leave-one-out over the build's whole-property lets of known homes: each let is valued with
- * the service's model (service/domain/valuation/rental.ts) from every other let of the build,
+ * the service's model (service/domain/valuation-models/rental.ts) from every other let of the build,
  * as of the let's own date (a comparable's age is the months between the two lets, either
  * side), the subject's bedrooms and kind taken from the build's properties table as the
  * service takes them from the property record. Scored against the agreed rent; the oracle
@@ -21,7 +21,7 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, realpathSync, wr
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { RENTAL_MODEL, RENTAL_RADII, rentGrowthPerDay, valueRental, type RentalModelParams, type RentComparable, type RentalConfidence, type RentalSubject } from '../service/domain/valuation/rental.ts';
+import { RENTAL_MODEL, RENTAL_RADII, rentGrowthPerDay, valueRental, type RentalModelParams, type RentComparable, type RentalConfidence, type RentalSubject } from '../service/domain/valuation-models/rental.ts';
 import { Points } from '../lib/geo/points.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 

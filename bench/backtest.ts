@@ -10,7 +10,7 @@
  * DIR is a published build (DATA_DIR layout: `current` -> `builds/<id>`, or a build folder),
  * --sources the synthetic region it was built from (its `truth/sales.csv` gives each sale's
  * true value). Every home whose latest sale falls in the final 12 months of sales is valued as
- * of the month before that sale with the service's model (service/domain/valuation/sale.ts).
+ * of the month before that sale with the service's model (service/domain/valuation-models/sale.ts).
  *
  * No leakage, by monthly cut-off re-estimation: for each of the 12 months M, everything is
  * rebuilt from the sales dated before the first day of M and the certificates lodged before it:
@@ -38,7 +38,7 @@ import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../schemas/tables/market.ts';
 import {
   IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, typeCode, valueSale,
   type AreaIndex, type SaleModelParams,
-} from '../service/domain/valuation/sale.ts';
+} from '../service/domain/valuation-models/sale.ts';
 
 interface Sale {
   uprn: number;

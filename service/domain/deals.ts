@@ -1,4 +1,4 @@
-import type { Confidence } from './valuation/sale.ts';
+import type { Confidence } from './valuation-models/sale.ts';
 
 /**
  * Ranking of sourcing deals by the strength of their evidence (docs/sourcing.md). Pure.

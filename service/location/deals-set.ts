@@ -1,6 +1,6 @@
 import type { DealEvidence } from '../domain/deals.ts';
 import type { BuildStore } from '../store/store.ts';
-import { type SaleValuer } from '../valuation/sale-valuer.ts';
+import { type SaleValuer } from '../valuers/sale-valuer.ts';
 import { monthText } from '../../schemas/months.ts';
 import type { ListingsSet } from './sets.ts';
 

@@ -1,9 +1,9 @@
 import { Points } from '../../lib/geo/points.ts';
 import { HOME_TYPES } from '../../schemas/property-types.ts';
-import type { AreaPath } from '../domain/valuation/sale.ts';
+import type { AreaPath } from '../domain/valuation-models/sale.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { BuildStore } from '../store/store.ts';
-import type { SaleValuer } from '../valuation/sale-valuer.ts';
+import type { SaleValuer } from '../valuers/sale-valuer.ts';
 
 /** Home types as stored (index = code; 0 = unknown). */
 export const COMP_TYPES = [null, ...HOME_TYPES] as const;

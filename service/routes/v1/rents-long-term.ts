@@ -1,7 +1,7 @@
 import { LongTermRentsQuerySchema, LongTermRentsSchema } from '../../../schemas/api/rents.ts';
 import { bedroomGroup, rentArea, summariseLets } from '../../domain/rents.ts';
 import { shrinkThinGroups } from '../../lookups/areas.ts';
-import { letsIn } from '../../valuation/evidence.ts';
+import { letsIn } from '../../valuers/evidence.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SaleValuationSchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
-import { saleBounds } from '../../domain/valuation/sale.ts';
+import { saleBounds } from '../../domain/valuation-models/sale.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';

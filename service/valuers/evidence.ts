@@ -1,5 +1,5 @@
 import { bedroomGroup, type Let, type RentArea } from '../domain/rents.ts';
-import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation/rental.ts';
+import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation-models/rental.ts';
 import { Points } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 

@@ -2,7 +2,7 @@ import { localMetres } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 import {
   IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
-} from '../domain/valuation/sale.ts';
+} from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import type { RentalValuationSchema } from '../../schemas/api/valuation.ts';
-import { valueRental } from '../domain/valuation/rental.ts';
+import { valueRental } from '../domain/valuation-models/rental.ts';
 import type { BuildStore } from '../store/store.ts';
 import { rentComparablesNear, type RentLetsIndex } from './evidence.ts';
 
@@ -11,7 +11,7 @@ export type RentalValuationResult = { kind: 'valued'; valuation: RentalValuation
 /**
  * Values one UPRN's monthly rent from one build's property records (bedrooms, type, floor
  * area, position) and its whole-property lets, opened together so a request never mixes two
- * builds: the shape of the HMO valuer (service/valuation/hmo-areas.ts).
+ * builds: the shape of the HMO valuer (service/valuers/hmo-areas.ts).
  */
 export class RentalValuer {
   constructor(
