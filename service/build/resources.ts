@@ -13,6 +13,7 @@ import { loadStrListingRows, type StrListingRows } from '../str/listing-rows.ts'
 import { StrMarketSet } from '../str/market-set.ts';
 import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuers/evidence.ts';
 import { openHmoValuer, type HmoValuer } from '../valuers/hmo-areas.ts';
+import { GdvValuer } from '../valuers/gdv-valuer.ts';
 import { openRentalValuer, type RentalValuer } from '../valuers/rental-valuer.ts';
 import { loadPostcodePoints, type PostcodePoints } from '../valuers/postcode-points.ts';
 import { loadPointCountry, type PointCountry } from '../location/point-country.ts';
@@ -60,6 +61,8 @@ export class BuildResources {
   readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', async () => loadSqftSales(await this.store.get()));
   /** New-build premium by kind, measured on the build's sqft_sales. */
   readonly gdvPremiums = new Lazy<Map<string, number>>('GDV premiums', async () => loadNewBuildPremiums(await this.store.get()));
+  /** The development valuer over the two above (POST /valuations/development-gdv). */
+  readonly gdvValuer = new Lazy<GdvValuer>('GDV valuer', async () => new GdvValuer(await this.sqftSales.get(), await this.gdvPremiums.get()));
   /** Short-term-let listings for the estimate. */
   readonly strListings = new Lazy<StrListingIndex>('STR listing index', async () => {
     const store = await this.store.get();
@@ -103,7 +106,7 @@ export class BuildResources {
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.rentalValuer, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.rentalValuer, this.sqftSales, this.gdvPremiums, this.gdvValuer, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

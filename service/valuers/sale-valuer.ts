@@ -1,7 +1,7 @@
 import { localMetres } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 import {
-  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
+  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, saleBounds, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
 
@@ -45,6 +45,21 @@ export class SaleValuer {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /**
+   * GET /valuations/{uprn}/sale's answer (the shape of every valuer: valued, or not_found with
+   * the reason): the estimate with its bounds, confidence and method.
+   */
+  valuation(uprn: number) {
+    const found = this.value(uprn);
+    if (!found) return { kind: 'not_found' as const, reason: `No property with UPRN ${uprn}.` };
+    const e = found.estimate;
+    if (e.value === null) return { kind: 'not_found' as const, reason: `No sale valuation for UPRN ${uprn}: ${e.reason}.` };
+    return {
+      kind: 'valued' as const,
+      valuation: { uprn: String(uprn), postcode: found.postcode, value: e.value, ...saleBounds(e.value), confidence: e.confidence, method: e.method, currency: 'GBP' as const },
+    };
   }
 
   /** The cascade for one UPRN; undefined when the UPRN is not a known home. */
