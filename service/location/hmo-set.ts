@@ -1,6 +1,7 @@
 import type { HMO_STATUSES } from '../../schemas/api/hmo-licences.ts';
 import type { BuildStore } from '../store/store.ts';
 import { Points } from '../../lib/geo/points.ts';
+import { numOrNull as intOrNull, textOrNull as strOrNull } from '../store/values.ts';
 
 /**
  * The build's HMO licences held in memory (the `hmoLicences` resource of BuildResources), with a
@@ -23,9 +24,6 @@ export interface HmoSet {
   /** Each register's as-of date. */
   registers: Map<string, string | null>;
 }
-
-const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined> {
   if (!store.tables.has('hmo_licences')) return undefined;

@@ -3,17 +3,15 @@ import type { ListingPropertyType } from '../../schemas/sources/listings.ts';
 import { CRIME_TYPES } from '../../schemas/sources/police-crime.ts';
 import type { BuildStore } from '../store/store.ts';
 import { Points } from '../../lib/geo/points.ts';
+import { numOrNaN as num, numOrNull as intOrNull, textOrNull as strOrNull } from '../store/values.ts';
 
 /**
- * The build's crime, schools and listings held in memory, with grids for radius queries:
+ * The build's crime, schools and listings held in memory, with points indexes for radius queries:
  * loaded once per build (the `crime`, `schools` and `listings` resources of BuildResources,
  * opened by the build warmer), so a request counts or sorts a few thousand rows in
  * JavaScript. A build without these tables (published before they existed) yields
  * undefined, and the endpoints answer 503 for it.
  */
-
-const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
-const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 export interface CrimeSet {
   months: string[];
@@ -69,7 +67,6 @@ export interface SchoolsSet { schools: School[]; lat: Float64Array; lng: Float64
 export async function loadSchoolsSet(store: BuildStore): Promise<SchoolsSet | undefined> {
   if (!store.tables.has('schools')) return undefined;
   const rows: Record<string, unknown>[] = await store.query('schools_all');
-  const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const schools = rows.map((r) => ({
     urn: Number(r.urn), name: String(r.name), phase: String(r.phase), type: String(r.type), status: String(r.status),
     low_age: intOrNull(r.low_age), high_age: intOrNull(r.high_age), pupils: intOrNull(r.pupils), capacity: intOrNull(r.capacity),

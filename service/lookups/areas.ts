@@ -8,9 +8,8 @@ import { sourceAsOf, type LookupTables } from './tables.ts';
 export type AreaLevel = 'postcode' | 'sector' | 'outcode' | 'district';
 export type { Row } from './keyed.ts';
 import type { Row } from './keyed.ts';
-
-export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+import { intOrNull as int, numOrNull as num, textOrNull as str } from '../store/values.ts';
+export { textOrNull as str, numOrNull as num } from '../store/values.ts';
 
 export function areaCounts(t: LookupTables, level: AreaLevel, code: string): Row | undefined {
   return t.rows.counts.first(`${level}:${code}`);
@@ -81,7 +80,6 @@ export function areaChain(t: LookupTables, level: 'sector' | 'outcode' | 'distri
   return chain;
 }
 
-const int = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
 const r2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 
 /** An area's prices: the 12-month median, £/sq ft, and growth by the index chosen along its chain (GET /areas/{code}). */

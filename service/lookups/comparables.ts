@@ -4,6 +4,7 @@ import type { AreaPath } from '../domain/valuation-models/sale.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { BuildStore } from '../store/store.ts';
 import type { SaleValuer } from '../valuers/sale-valuer.ts';
+import { numOrNaN as num, textOrNull as str } from '../store/values.ts';
 
 /** Home types as stored (index = code; 0 = unknown). */
 export const COMP_TYPES = [null, ...HOME_TYPES] as const;
@@ -96,8 +97,6 @@ export async function loadComparables(store: BuildStore, valuer: SaleValuer): Pr
   const c: Record<string, unknown[]> = complete ? await store.queryColumns('lookup_comparables_all') : {};
   const n = c.uprn?.length ?? 0;
   const lookup = valuer.lookup;
-  const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
-  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
   const uprn = new Float64Array(n), price = new Float64Array(n), day = new Int32Array(n), monthNo = new Int32Array(n);
   const lat = new Float64Array(n), lng = new Float64Array(n), type = new Uint8Array(n), bedrooms = new Int8Array(n);
   const areaSqft = new Float32Array(n), today = new Float64Array(n);

@@ -1,9 +1,8 @@
 import { EPC_RATINGS, type EpcRating } from '../../schemas/api/risks.ts';
 import { certificateExpiry, SQFT_PER_M2 } from '../domain/lookups.ts';
 import type { Row } from './keyed.ts';
+import { intOrNull as int, textOrNull as str } from '../store/values.ts';
 
-const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const int = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
 const rating = (v: unknown) => (EPC_RATINGS.includes(v as EpcRating) ? (v as EpcRating) : null);
 
 /** An energy certificate row as GET /properties/{uprn}/epc shows it; `expired` judged at `buildDate`. */

@@ -3,6 +3,7 @@ import {
   bedroomResemblance, comparableOrder, FLAT_SEASONALITY, proximity, similarityOf,
   type PropertyKind, type Seasonality, type SeasonSource, type StrComparable, type StrSubject,
 } from '../domain/str/estimate.ts';
+import { numOrNaN as num } from '../store/values.ts';
 
 /** Runs a named `service/store/sql/<name>.sql` statement (a BuildStore, or a plain connection in tests and benches). */
 export type RunNamed = (name: string) => Promise<Record<string, unknown>[]>;
@@ -12,8 +13,6 @@ export interface NearHits {
   rows: Int32Array;
   dist: Float64Array;
 }
-
-const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
 
 /**
  * The comparable listings of one build in memory: columns as typed arrays and a points

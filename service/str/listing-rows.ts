@@ -2,11 +2,10 @@ import { haversineM } from '../../lib/geo/points.ts';
 import { listingOrder, roundPosition } from '../domain/str/listings.ts';
 import type { MarketListings } from '../domain/str/market-listings.ts';
 import type { StrMarketSet } from './market-set.ts';
+import { numOrNaN } from '../store/values.ts';
 
 /** Runs a named statement and returns its columns (a BuildStore's queryColumns). */
 export type RunColumns = (name: string) => Promise<Record<string, unknown[]>>;
-
-const numOrNaN = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
 
 /**
  * What GET /str/listings shows of each listing, as columns in the market set's row order

@@ -3,10 +3,7 @@ import { gradeBenchmark, type GradeBenchmark } from '../domain/str/market-grade.
 import {
   AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, type MarketListings,
 } from '../domain/str/market-listings.ts';
-
-
-const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+import { numOrNaN as num, textOrNull as text } from '../store/values.ts';
 
 type Columns = Record<string, readonly unknown[]>;
 

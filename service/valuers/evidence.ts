@@ -2,6 +2,7 @@ import { bedroomGroup, type Let, type RentArea } from '../domain/rents.ts';
 import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation-models/rental.ts';
 import { Points } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
+import { textOrNull as str } from '../store/values.ts';
 
 /**
  * The build's lets and floor-area-matched sales held in memory (typed arrays), with a points
@@ -19,8 +20,6 @@ function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {
   });
   return new Map([...lists].map(([k, l]) => [k, Int32Array.from(l)]));
 }
-
-const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 /** Whole-property lets: rent, bedrooms, house (0) or flat (1), date; by sector, outcode and position. */
 export interface RentLetsIndex {

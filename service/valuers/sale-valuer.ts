@@ -4,6 +4,7 @@ import {
   IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, saleBounds, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
+import { numOrNaN as num, textOrNull as str } from '../store/values.ts';
 
 /**
  * The sale valuation model of one build, in memory (docs/valuation.md): every home's inputs
@@ -111,7 +112,6 @@ export class SaleValuer {
     const lookup = new IndexLookup(index, end);
 
     const keys = await q('valuation_home_keys');
-    const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
     const pathOf: AreaPath[] = [];
     const postcodeOf: string[] = [];
     const ageOf: number[] = [];
@@ -123,7 +123,6 @@ export class SaleValuer {
     }
     const h = await q('valuation_homes');
     const n = h.uprn?.length ?? 0;
-    const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
     const uprns = Float64Array.from(h.uprn ?? [], Number);
     const x = new Float64Array(n);
     const y = new Float64Array(n);
