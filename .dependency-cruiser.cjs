@@ -15,8 +15,15 @@ module.exports = {
       to: { path: '^(etl|service|tools|bench|test)/' },
     },
     {
+      name: 'schemas-hold-no-io',
+      comment: 'schemas/ holds contracts and vocabulary, no I/O: file formats and table checks live in lib/.',
+      severity: 'error',
+      from: { path: '^schemas/' },
+      to: { path: [IO_BUILTINS, '^(node:)?os$', 'node_modules/@duckdb/'] },
+    },
+    {
       name: 'lib-is-shared-code',
-      comment: 'lib/ holds pure code both sides use (geometry, the file lock): it imports only schemas/ of ours.',
+      comment: 'lib/ holds code both sides use (geometry, the serving files\' formats, the table check, the file lock): it imports only schemas/ of ours.',
       severity: 'error',
       from: { path: '^lib/' },
       to: { path: '^(etl|service|tools|bench|test)/' },
@@ -41,14 +48,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^service/domain/' },
       to: {
-        path: [IO_BUILTINS, '^service/(middleware|routes|store|ledger|build|search|records|valuation|str|location|accounts)/', '^service/(app|server|log|metrics|openapi|config)\\.ts$', 'node_modules/(koa|@koa|@duckdb|pg|pino|prom-client)/'],
+        path: [IO_BUILTINS, '^service/(middleware|routes|store|ledger|build|search|records|valuers|str|location|accounts)/', '^service/(app|server|log|metrics|openapi|config)\\.ts$', 'node_modules/(koa|@koa|@duckdb|pg|pino|prom-client)/'],
       },
     },
     {
       name: 'data-code-imports-no-http',
       comment: 'Stores, indexes, models and the ledger return results; only routes and middleware speak HTTP.',
       severity: 'error',
-      from: { path: '^service/(store|search|records|valuation|str|build|ledger|location|domain|accounts)/' },
+      from: { path: '^service/(store|search|records|valuers|str|build|ledger|location|domain|accounts)/' },
       to: { path: ['^service/(middleware|routes)/', '^service/app\\.ts$', 'node_modules/(koa|@koa)/'] },
     },
     {

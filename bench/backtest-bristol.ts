@@ -19,7 +19,7 @@ import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
-import { IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, roundValue, saleBounds, valueSale } from '../service/domain/valuation/sale.ts';
+import { IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, roundValue, saleBounds, valueSale } from '../service/domain/valuation-models/sale.ts';
 
 /** The files of a zip archive (stored or deflated), by name. */
 function unzip(buf: Buffer): Map<string, Buffer> {

@@ -6,7 +6,7 @@
  *   (npm run backtest runs it after the sale backtest, on the same build.)
  *
  * Leave-one-out over the build's whole-property lets of known homes: each let is valued with
- * the service's model (service/domain/valuation/rental.ts) from every other let of the build,
+ * the service's model (service/domain/valuation-models/rental.ts) from every other let of the build,
  * as of the let's own date (a comparable's age is the months between the two lets, either
  * side), the subject's bedrooms and kind taken from the build's properties table as the
  * service takes them from the property record. Scored against the agreed rent; the oracle
@@ -21,8 +21,8 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, realpathSync, wr
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { RENTAL_MODEL, RENTAL_RADII, rentGrowthPerDay, valueRental, type RentalModelParams, type RentComparable, type RentalConfidence, type RentalSubject } from '../service/domain/valuation/rental.ts';
-import { PointGrid } from '../service/valuation/evidence.ts';
+import { RENTAL_MODEL, RENTAL_RADII, rentGrowthPerDay, valueRental, type RentalModelParams, type RentComparable, type RentalConfidence, type RentalSubject } from '../service/domain/valuation-models/rental.ts';
+import { Points } from '../lib/geo/points.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 
 interface Scored {
@@ -96,7 +96,7 @@ export async function backtestRental(dataDir: string, sources: string, params: R
   const n = lets.length;
   const lat = Float64Array.from(lets, (r) => Number(r.lat));
   const lng = Float64Array.from(lets, (r) => Number(r.lng));
-  const grid = new PointGrid(lat, lng);
+  const grid = new Points(lat, lng);
   // Growth measured once on every let, as the service measures it on the build's lets.
   const growth = 30.44 * rentGrowthPerDay(lets.map((l) => ({ group: `${l.sector}|${Math.min(4, Number(l.bedrooms))}|${l.property_type}`, rent_pcm: Number(l.rent_pcm), day: Number(l.day) })));
   const rows: Scored[] = [];

@@ -10,7 +10,7 @@
  * DIR is a published build (DATA_DIR layout: `current` -> `builds/<id>`, or a build folder),
  * --sources the synthetic region it was built from (its `truth/sales.csv` gives each sale's
  * true value). Every home whose latest sale falls in the final 12 months of sales is valued as
- * of the month before that sale with the service's model (service/domain/valuation/sale.ts).
+ * of the month before that sale with the service's model (service/domain/valuation-models/sale.ts).
  *
  * No leakage, by monthly cut-off re-estimation: for each of the 12 months M, everything is
  * rebuilt from the sales dated before the first day of M and the certificates lodged before it:
@@ -31,13 +31,14 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { solveAreaIndexes, type PathCells, type PathCount } from '../etl/stages/40-marts/10-price-index/area-index.ts';
 import type { PairCell } from '../etl/stages/40-marts/10-price-index/repeat-sales.ts';
+import { localMetres } from '../lib/geo/points.ts';
 import { runRentalBacktest } from './backtest-rental.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { MIN_REPEAT_PAIRS, MIN_SALES_12M } from '../schemas/tables/market.ts';
 import {
-  IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, toMetres, typeCode, valueSale,
+  IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, typeCode, valueSale,
   type AreaIndex, type SaleModelParams,
-} from '../service/domain/valuation/sale.ts';
+} from '../service/domain/valuation-models/sale.ts';
 
 interface Sale {
   uprn: number;
@@ -148,7 +149,7 @@ async function loadHomes(buildDir: string): Promise<{ homes: Home[]; sales: Sale
   const byUprn = new Map<number, Home>();
   for (let i = 0; i < p.uprn!.length; i++) {
     const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    const [x, y] = toMetres(Number(p.lat![i]), Number(p.lng![i]));
+    const [x, y] = localMetres(Number(p.lat![i]), Number(p.lng![i]));
     const sector = str(p.sector![i]);
     const gk = sector ?? '';
     if (!groups.has(gk)) groups.set(gk, groups.size);

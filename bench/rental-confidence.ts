@@ -5,7 +5,7 @@
  *   RENTAL_ROWS=/tmp/rows-42.json npx tsx bench/backtest-rental.ts --data-dir DIR --sources DIR --out -
  *   npx tsx bench/rental-confidence.ts --tune /tmp/rows-42.json [--tune …] --check /tmp/rows-7.json [--only NAME …] [--out FILE]
  *
- * Each candidate rule maps a let's signals (bench/backtest-rental.ts, RentalSignals in service/domain/valuation/rental.ts) to High,
+ * Each candidate rule maps a let's signals (bench/backtest-rental.ts, RentalSignals in service/domain/valuation-models/rental.ts) to High,
  * Medium or Low. Its thresholds are chosen on the --tune files only, against the true rent
  * (truth/rentals.csv) with the agreed rents' scatter put back by simulation: each let's error
  * against the truth is combined with 24 draws of the generator's scatter (log SD 0.17,
@@ -19,7 +19,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { rentalConfidence } from '../service/domain/valuation/rental.ts';
+import { rentalConfidence } from '../service/domain/valuation-models/rental.ts';
 
 type Conf = 'High' | 'Medium' | 'Low';
 export interface Row {

@@ -25,7 +25,7 @@ import risksRoute from '../service/routes/v1/risks.ts';
 import { BuildResources } from '../service/build/resources.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
-import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
+import { PROPERTY_RECORDS_FILE } from '../lib/files/record-file-format.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { runAutocannon } from './support/autocannon-load.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';

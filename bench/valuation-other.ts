@@ -29,7 +29,7 @@ import { MIN_HMO_YIELD_SALES } from '../schemas/tables/valuation.ts';
 import { fileDataSource, type BuildInfo } from '../service/build/source.ts';
 import { BuildResources } from '../service/build/resources.ts';
 import { propertyRecordsStage } from '../etl/stages/30-serving/20-property-records/stage.ts';
-import { PROPERTY_RECORDS_FILE } from '../schemas/record-file-format.ts';
+import { PROPERTY_RECORDS_FILE } from '../lib/files/record-file-format.ts';
 import type { BuildContext } from '../etl/pipeline/context.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import hmoRoute from '../service/routes/v1/valuation-hmo.ts';

@@ -11,7 +11,7 @@ import { STAGES } from './stages.ts';
 import { StageOutputCache } from './stage-output-cache.ts';
 import { runStages } from './run-stages.ts';
 import { type PreviousBuild, writeTables } from './write-tables.ts';
-import { checkBuildTables } from '../../schemas/tables/check.ts';
+import { checkBuildTables } from '../../lib/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { allocatorInUse } from './allocator.ts';

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { summariseLets } from '../domain/rents.ts';
+import type { MarketListings } from '../domain/str/market-listings.ts';
+import { listingLtmSums } from '../domain/str/market.ts';
 import { SEARCH_CACHE_ENTRIES, type Ranked } from '../search/engine.ts';
 
 /**
@@ -16,4 +18,10 @@ export class BuildCaches {
    * exist; the bound keeps a build with many areas from growing without limit.
    */
   readonly rentAreaAnswers = new LRUCache<string, { summary: ReturnType<typeof summariseLets> }>({ max: 50_000 });
+  /** The STR market set's per-listing last-12-month sums (`listingLtmSums`), computed on first use. */
+  private strLtm: { of: MarketListings; sums: Float64Array } | undefined;
+  strListingLtm(s: MarketListings): Float64Array {
+    if (this.strLtm?.of !== s) this.strLtm = { of: s, sums: listingLtmSums(s) };
+    return this.strLtm.sums;
+  }
 }

@@ -1,4 +1,4 @@
-import type { RecordFile } from '../../schemas/record-file-format.ts';
+import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import { loadDesignations } from '../records/designations.ts';
 import { loadPropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';
@@ -11,11 +11,13 @@ import { BuildStore } from '../store/store.ts';
 import { StrListingIndex } from '../str/listing-index.ts';
 import { loadStrListingRows, type StrListingRows } from '../str/listing-rows.ts';
 import { StrMarketSet } from '../str/market-set.ts';
-import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuation/evidence.ts';
-import { openHmoValuer, type HmoValuer } from '../valuation/hmo-areas.ts';
-import { loadPostcodePoints, type PostcodePoints } from '../valuation/postcode-points.ts';
+import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuers/evidence.ts';
+import { openHmoValuer, type HmoValuer } from '../valuers/hmo-areas.ts';
+import { GdvValuer } from '../valuers/gdv-valuer.ts';
+import { openRentalValuer, type RentalValuer } from '../valuers/rental-valuer.ts';
+import { loadPostcodePoints, type PostcodePoints } from '../valuers/postcode-points.ts';
 import { loadPointCountry, type PointCountry } from '../location/point-country.ts';
-import { SaleValuer } from '../valuation/sale-valuer.ts';
+import { SaleValuer } from '../valuers/sale-valuer.ts';
 import { loadComparables, type ComparablesIndex } from '../lookups/comparables.ts';
 import { loadPlanningIndex, type PlanningIndex } from '../lookups/planning.ts';
 import { loadLookupTables, type LookupTables } from '../lookups/tables.ts';
@@ -53,10 +55,14 @@ export class BuildResources {
   readonly pointCountry = new Lazy<PointCountry>('point country', async () => loadPointCountry(await this.store.get()));
   /** Whole-property lets of the last 24 months (GET /rents/long-term, GET /valuations/{uprn}/rental). */
   readonly rentLets = new Lazy<RentLetsIndex>('rent lets', async () => loadRentLets(await this.store.get()));
+  /** Undefined when the build cannot serve rental valuations (GET /valuations/{uprn}/rental). */
+  readonly rentalValuer = new Lazy<RentalValuer | undefined>('rental valuer', async () => openRentalValuer(await this.store.get(), () => this.records.get(), () => this.rentLets.get()));
   /** Sales with a floor area (POST /valuations/development-gdv). */
   readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', async () => loadSqftSales(await this.store.get()));
   /** New-build premium by kind, measured on the build's sqft_sales. */
   readonly gdvPremiums = new Lazy<Map<string, number>>('GDV premiums', async () => loadNewBuildPremiums(await this.store.get()));
+  /** The development valuer over the two above (POST /valuations/development-gdv). */
+  readonly gdvValuer = new Lazy<GdvValuer>('GDV valuer', async () => new GdvValuer(await this.sqftSales.get(), await this.gdvPremiums.get()));
   /** Short-term-let listings for the estimate. */
   readonly strListings = new Lazy<StrListingIndex>('STR listing index', async () => {
     const store = await this.store.get();
@@ -100,7 +106,7 @@ export class BuildResources {
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.sqftSales, this.gdvPremiums, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.rentalValuer, this.sqftSales, this.gdvPremiums, this.gdvValuer, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

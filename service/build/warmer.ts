@@ -1,4 +1,4 @@
-import { checkBuildTables } from '../../schemas/tables/check.ts';
+import { checkBuildTables } from '../../lib/tables/check.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import type { Logger } from '../log.ts';
 import { BuildResources } from './resources.ts';

@@ -1,4 +1,4 @@
-import type { Confidence } from './valuation/sale.ts';
+import type { Confidence } from './valuation-models/sale.ts';
 
 /**
  * Ranking of sourcing deals by the strength of their evidence (docs/sourcing.md). Pure.
@@ -42,3 +42,65 @@ export function rankDeals<T extends { score: number; tiebreak: number; id: strin
 /** The ranking order of rankDeals: score, then the discount or yield, then the listing id. */
 export const dealOrder = (a: { score: number; tiebreak: number; id: string }, b: { score: number; tiebreak: number; id: string }): number =>
   b.score - a.score || b.tiebreak - a.tiebreak || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** What a listing's deal is judged on: its sale valuation, area rent and area yield (service/location/deals-set.ts). */
+export interface DealEvidence {
+  value: number;
+  confidence: Confidence;
+  method: string;
+  rent: { pcm: number; area: string; source: string; sample_size: number | null } | null;
+  areaYield: { pct: number; sample_size: number } | null;
+}
+
+/** The strategy and thresholds of a deals query. */
+export interface DealCriteria {
+  strategy: 'below_market' | 'yield';
+  /** below_market: the least discount (default DEFAULT_MIN_DISCOUNT_PCT). */
+  min_discount_pct?: number | undefined;
+  /** yield: the least gross yield (default the area's). */
+  min_yield_pct?: number | undefined;
+}
+
+export const DEFAULT_MIN_DISCOUNT_PCT = 10;
+
+/** A qualifying listing: `i` and `d` as given, its score and the figures it was scored on. */
+export interface ScoredDeal { id: string; tiebreak: number; score: number; i: number; d: number | null; discount: number; gross: number | null }
+
+/**
+ * The deals among `candidates` (for-sale listings `i` at distance `d`), unranked, and how many
+ * were considered: a listing without a UPRN or without evidence is counted, not scored.
+ */
+export function scoreDeals(
+  candidates: readonly { i: number; d: number | null }[],
+  listingOf: (i: number) => { listing_id: string; uprn: number | string | null; price: number },
+  evidenceOf: (i: number) => DealEvidence | undefined,
+  criteria: DealCriteria,
+): { deals: ScoredDeal[]; considered: { for_sale: number; valued: number; without_uprn: number; without_valuation: number } } {
+  const considered = { for_sale: candidates.length, valued: 0, without_uprn: 0, without_valuation: 0 };
+  const deals: ScoredDeal[] = [];
+  for (const { i, d } of candidates) {
+    const l = listingOf(i);
+    const e = evidenceOf(i);
+    if (l.uprn === null) { considered.without_uprn++; continue; }
+    if (!e) { considered.without_valuation++; continue; }
+    considered.valued++;
+    const discount = discountPct(e.value, l.price);
+    const gross = e.rent ? grossYieldPct(e.rent.pcm, l.price) : null;
+    let score: number;
+    let tiebreak: number;
+    if (criteria.strategy === 'below_market') {
+      if (discount < (criteria.min_discount_pct ?? DEFAULT_MIN_DISCOUNT_PCT)) continue;
+      score = belowMarketScore(discount, e.confidence);
+      tiebreak = discount;
+    } else {
+      if (gross === null || !e.rent) continue;
+      const floor = criteria.min_yield_pct ?? e.areaYield?.pct;
+      if (floor === undefined || gross <= floor) continue;
+      if (!e.areaYield) continue;
+      score = yieldScore(gross, e.areaYield.pct, e.rent.source);
+      tiebreak = gross;
+    }
+    deals.push({ id: l.listing_id, tiebreak, score, i, d, discount, gross });
+  }
+  return { deals, considered };
+}

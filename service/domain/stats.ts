@@ -36,12 +36,5 @@ export function rentStats(rents: readonly number[]): RentStats {
   };
 }
 
-/** Great-circle distance in metres (haversine, mean Earth radius 6,371 km). */
-export function distanceM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
-  return 12_742_000 * Math.asin(Math.sqrt(a));
-}
-
 /** Rounded to one decimal place (a rate or percentage as answers show it). */
 export const round1 = (x: number): number => Math.round(x * 10) / 10;

@@ -1,6 +1,6 @@
-import type { Confidence } from '../domain/valuation/sale.ts';
+import type { DealEvidence } from '../domain/deals.ts';
 import type { BuildStore } from '../store/store.ts';
-import { type SaleValuer } from '../valuation/sale-valuer.ts';
+import { type SaleValuer } from '../valuers/sale-valuer.ts';
 import { monthText } from '../../schemas/months.ts';
 import type { ListingsSet } from './sets.ts';
 
@@ -10,14 +10,6 @@ import type { ListingsSet } from './sets.ts';
  * valuation of its matched UPRN, an area rent for its bedrooms and the area's gross yield, each
  * from the most local area that has one (sector, then outcode, then local authority).
  */
-export interface DealEvidence {
-  value: number;
-  confidence: Confidence;
-  method: string;
-  rent: { pcm: number; area: string; source: string; sample_size: number | null } | null;
-  areaYield: { pct: number; sample_size: number } | null;
-}
-
 export interface DealsSet {
   listings: ListingsSet;
   /** Indexed like `listings.listings`; undefined for rents, unavailable listings and those without a UPRN or a valuation. */

@@ -1,6 +1,7 @@
 import type { HMO_STATUSES } from '../../schemas/api/hmo-licences.ts';
 import type { BuildStore } from '../store/store.ts';
-import { PointGrid } from '../valuation/evidence.ts';
+import { Points } from '../../lib/geo/points.ts';
+import { numOrNull as intOrNull, textOrNull as strOrNull } from '../store/values.ts';
 
 /**
  * The build's HMO licences held in memory (the `hmoLicences` resource of BuildResources), with a
@@ -17,15 +18,12 @@ export interface HmoLicence {
 export interface HmoSet {
   licences: HmoLicence[];
   /** Grid over the placed licences; `placed[k]` is the licence of grid point k. */
-  grid: PointGrid;
+  grid: Points;
   placed: Int32Array;
   byOutcode: Map<string, number[]>;
   /** Each register's as-of date. */
   registers: Map<string, string | null>;
 }
-
-const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined> {
   if (!store.tables.has('hmo_licences')) return undefined;
@@ -50,6 +48,6 @@ export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined>
     }
     registers.set(licences[i]!.register, strOrNull(r.register_as_of));
   });
-  const grid = new PointGrid(Float64Array.from(placed, (i) => Number(rows[i]!.lat)), Float64Array.from(placed, (i) => Number(rows[i]!.lng)));
+  const grid = new Points(Float64Array.from(placed, (i) => Number(rows[i]!.lat)), Float64Array.from(placed, (i) => Number(rows[i]!.lng)));
   return { licences, grid, placed: Int32Array.from(placed), byOutcode, registers };
 }

@@ -6,9 +6,8 @@
  * unknown. Near a border the nearest centroid can lie across it; the answer names the
  * postcode it went by (docs/risks.md, "Coverage").
  */
-import Flatbush from 'flatbush';
+import { Points } from '../../lib/geo/points.ts';
 import { planningCoverage, type Coverage } from '../domain/planning-coverage.ts';
-import { toMetres } from '../domain/valuation/sale.ts';
 import type { BuildStore } from '../store/store.ts';
 
 /** A point farther than this from every postcode centroid has no country here. */
@@ -22,36 +21,21 @@ export interface PointCountryAnswer {
 
 export class PointCountry {
   private constructor(
-    private readonly tree: Flatbush | null,
+    private readonly points: Points,
     private readonly country: Uint8Array,
     private readonly names: readonly string[],
-    private readonly xy: Float64Array,
   ) {}
 
   static build(lat: ArrayLike<number>, lng: ArrayLike<number>, country: readonly string[]): PointCountry {
     const names = [...new Set(country)].sort();
-    const codes = Uint8Array.from(country, (c) => names.indexOf(c));
-    const xy = new Float64Array(lat.length * 2);
-    if (lat.length === 0) return new PointCountry(null, codes, names, xy);
-    const tree = new Flatbush(lat.length);
-    for (let i = 0; i < lat.length; i++) {
-      const [x, y] = toMetres(lat[i]!, lng[i]!);
-      xy[2 * i] = x;
-      xy[2 * i + 1] = y;
-      tree.add(x, y, x, y);
-    }
-    tree.finish();
-    return new PointCountry(tree, codes, names, xy);
+    return new PointCountry(new Points(lat, lng), Uint8Array.from(country, (c) => names.indexOf(c)), names);
   }
 
-  /** The nearest postcode centroid's country within NEAREST_POSTCODE_MAX_M, or null. */
+  /** The nearest postcode centroid's country within NEAREST_POSTCODE_MAX_M (local metres), or null. */
   at(lat: number, lng: number): PointCountryAnswer | null {
-    if (!this.tree) return null;
-    const [x, y] = toMetres(lat, lng);
-    const [i] = this.tree.neighbors(x, y, 1, NEAREST_POSTCODE_MAX_M);
+    const [i] = this.points.nearest(lat, lng, 1, NEAREST_POSTCODE_MAX_M);
     if (i === undefined) return null;
-    const d = Math.hypot(this.xy[2 * i]! - x, this.xy[2 * i + 1]! - y);
-    return { country: this.names[this.country[i]!]!, distance_m: Math.round(d) };
+    return { country: this.names[this.country[i]!]!, distance_m: Math.round(this.points.localDistance(i, lat, lng)) };
   }
 }
 

@@ -2,18 +2,16 @@ import type { GIAS_PHASES, GIAS_STATUSES, OFSTED_RATINGS } from '../../schemas/s
 import type { ListingPropertyType } from '../../schemas/sources/listings.ts';
 import { CRIME_TYPES } from '../../schemas/sources/police-crime.ts';
 import type { BuildStore } from '../store/store.ts';
-import { PointGrid } from '../valuation/evidence.ts';
+import { Points } from '../../lib/geo/points.ts';
+import { numOrNaN as num, numOrNull as intOrNull, textOrNull as strOrNull } from '../store/values.ts';
 
 /**
- * The build's crime, schools and listings held in memory, with grids for radius queries:
+ * The build's crime, schools and listings held in memory, with points indexes for radius queries:
  * loaded once per build (the `crime`, `schools` and `listings` resources of BuildResources,
  * opened by the build warmer), so a request counts or sorts a few thousand rows in
  * JavaScript. A build without these tables (published before they existed) yields
  * undefined, and the endpoints answer 503 for it.
  */
-
-const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
-const strOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 export interface CrimeSet {
   months: string[];
@@ -21,11 +19,11 @@ export interface CrimeSet {
   /** Placed crimes only: month index, category index, grid. */
   month: Uint8Array;
   type: Uint8Array;
-  grid: PointGrid;
+  grid: Points;
   /** Each authority's crimes (placed or not), addresses and months (crime_la). */
   la: Map<string, { crimes: number; addresses: number; months: number }>;
   unplacedByLa: Map<string, number>;
-  homes: { grid: PointGrid; count: Int32Array; la: (string | null)[] };
+  homes: { grid: Points; count: Int32Array; la: (string | null)[] };
 }
 
 export async function loadCrimeSet(store: BuildStore): Promise<CrimeSet | undefined> {
@@ -44,13 +42,13 @@ export async function loadCrimeSet(store: BuildStore): Promise<CrimeSet | undefi
   }
   const month = Uint8Array.from(placed, (i) => monthIx.get(String(c.month![i]))!);
   const type = Uint8Array.from(placed, (i) => typeIx.get(String(c.crime_type![i])) ?? 255);
-  const grid = new PointGrid(Float64Array.from(placed, (i) => num(c.lat![i])), Float64Array.from(placed, (i) => num(c.lng![i])));
+  const grid = new Points(Float64Array.from(placed, (i) => num(c.lat![i])), Float64Array.from(placed, (i) => num(c.lng![i])));
   const la = new Map<string, { crimes: number; addresses: number; months: number }>();
   const l = await store.queryColumns('crime_la_all');
   for (let i = 0; i < l.la_code!.length; i++) la.set(String(l.la_code![i]), { crimes: num(l.crimes![i]), addresses: num(l.addresses![i]), months: num(l.months![i]) });
   const h = await store.queryColumns('postcode_homes_all');
   const homes = {
-    grid: new PointGrid(Float64Array.from(h.lat!, num), Float64Array.from(h.lng!, num)),
+    grid: new Points(Float64Array.from(h.lat!, num), Float64Array.from(h.lng!, num)),
     count: Int32Array.from(h.address_count!, num),
     la: h.la_code!.map(strOrNull),
   };
@@ -69,7 +67,6 @@ export interface SchoolsSet { schools: School[]; lat: Float64Array; lng: Float64
 export async function loadSchoolsSet(store: BuildStore): Promise<SchoolsSet | undefined> {
   if (!store.tables.has('schools')) return undefined;
   const rows: Record<string, unknown>[] = await store.query('schools_all');
-  const intOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const schools = rows.map((r) => ({
     urn: Number(r.urn), name: String(r.name), phase: String(r.phase), type: String(r.type), status: String(r.status),
     low_age: intOrNull(r.low_age), high_age: intOrNull(r.high_age), pupils: intOrNull(r.pupils), capacity: intOrNull(r.capacity),
@@ -84,7 +81,7 @@ export interface Listing {
   outcode: string; sector: string; la_code: string | null; price: number; price_qualifier: string | null; bedrooms: number;
   property_type: ListingPropertyType; tenure: string | null; listed_date: string | null; updated_at: string;
 }
-export interface ListingsSet { listings: Listing[]; grid: PointGrid; byOutcode: Map<string, number[]>; asOf: string | null }
+export interface ListingsSet { listings: Listing[]; grid: Points; byOutcode: Map<string, number[]>; asOf: string | null }
 
 export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | undefined> {
   if (!store.tables.has('listings')) return undefined;
@@ -102,5 +99,5 @@ export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | 
     a.push(i);
   });
   const asOf = listings.map((l) => l.updated_at.slice(0, 10)).sort().at(-1) ?? null;
-  return { listings, grid: new PointGrid(Float64Array.from(rows, (r) => num(r.lat)), Float64Array.from(rows, (r) => num(r.lng))), byOutcode, asOf };
+  return { listings, grid: new Points(Float64Array.from(rows, (r) => num(r.lat)), Float64Array.from(rows, (r) => num(r.lng))), byOutcode, asOf };
 }

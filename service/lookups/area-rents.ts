@@ -1,6 +1,7 @@
 import { chooseArea, type ChosenFigure } from '../domain/area-evidence.ts';
 import type { Place } from '../location/resolve.ts';
-import { areaChain, type Row } from './areas.ts';
+import { MAX_BEDROOM_GROUP } from '../domain/rents.ts';
+import { areaChain, num, str, type Row } from './areas.ts';
 import type { KeyedRows } from './keyed.ts';
 import type { LookupTables } from './tables.ts';
 
@@ -30,4 +31,40 @@ export function chooseFrom(
   select: (areaRows: readonly Row[]) => Row | undefined, enough: (row: Row) => boolean,
 ): ChosenFigure<Row> | undefined {
   return chooseArea(figureChain(t, rows, asked, laCode, select), enough);
+}
+
+/** A yield whose rent is the area's own (enough lets) or shrunk toward a wider area's; an unshrunk thin rent is not enough. */
+const ENOUGH_RENT = new Set(['evidence', 'shrunk', 'ons_district']);
+
+/**
+ * GET /yields' figure for `b` bedrooms (4 = four or more) of `area`, or of the nearest wider
+ * area with one, with a note saying why when widened or thin; null when no area has one.
+ */
+export function areaYield(t: LookupTables, area: { level: RentLevel; code: string }, laCode: string | null, b: number) {
+  // The area rents rows carry their yield where yields_area has one (lookup_area_stats_tables.sql).
+  const chosen = chooseFrom(t, t.rows.rents, area, laCode, (rows) => rows.find((r) => Number(r.bedrooms) === b && r.gross_yield_pct != null),
+    (r) => ENOUGH_RENT.has(String(r.source)));
+  if (!chosen) return null;
+  const r = chosen.row;
+  const source = String(r.source);
+  const thin = !chosen.enough || source !== 'evidence';
+  const where = `${chosen.level} ${chosen.code}`;
+  const note = !chosen.enough
+    ? `no area up to ${where} has a yield on enough lets: its rent is from ${r.sample_size} lets`
+    : chosen.widened
+      ? `${area.level} ${area.code} has too few ${b === MAX_BEDROOM_GROUP ? '4+' : b}-bedroom sales or lets for a yield of its own (at least 5 sales and a rent); these are the ${where}'s`
+      : source === 'shrunk' ? `the rent rests on ${r.sample_size} lets, shrunk toward the ${str(r.prior_level)}'s figure` : null;
+  return {
+    bedrooms: b,
+    gross_yield_pct: num(r.gross_yield_pct)!,
+    median_rent_pcm: num(r.median_pcm)!,
+    rent_sample_size: Number(r.sample_size),
+    rent_source: source as 'evidence' | 'shrunk' | 'ons_district' | 'evidence_thin',
+    rent_prior_level: str(r.prior_level),
+    median_price: num(r.yield_median_price)!,
+    sales_count: Number(r.yield_sales),
+    area: { level: chosen.level as RentLevel, code: chosen.code, widened: chosen.widened },
+    thin,
+    note,
+  };
 }

@@ -1,5 +1,6 @@
 import type { BuildInfo } from '../build/source.ts';
 import { pickIndexLevel, share, type IndexLevel } from '../domain/lookups.ts';
+import { MIN_LETS } from '../../schemas/tables/market.ts';
 import { sourceAsOfEntry, type LookupTables } from './tables.ts';
 
 /** Helpers the postcode, area, trends and flood endpoints share: counts and mixes of an area, its index chain. */
@@ -7,9 +8,8 @@ import { sourceAsOfEntry, type LookupTables } from './tables.ts';
 export type AreaLevel = 'postcode' | 'sector' | 'outcode' | 'district';
 export type { Row } from './keyed.ts';
 import type { Row } from './keyed.ts';
-
-export const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-export const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+import { intOrNull as int, numOrNull as num, textOrNull as str } from '../store/values.ts';
+export { textOrNull as str, numOrNull as num } from '../store/values.ts';
 
 export function areaCounts(t: LookupTables, level: AreaLevel, code: string): Row | undefined {
   return t.rows.counts.first(`${level}:${code}`);
@@ -84,4 +84,77 @@ export function areaChain(t: LookupTables, level: 'sector' | 'outcode' | 'distri
   const la = laCode ?? str(t.rows.growth.first(`outcode:${outcode}`)?.parent_code);
   if (la !== null) chain.push({ level: 'district', code: la });
   return chain;
+}
+
+const r2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+
+/** An area's prices: the 12-month median, £/sq ft, and growth by the index chosen along its chain (GET /areas/{code}). */
+export function areaPrices(t: LookupTables, level: Exclude<AreaLevel, 'postcode'>, code: string) {
+  // Empty where the build lacks the table (t.has): the fields then say "no evidence".
+  const chain = growthChain(t, level, code);
+  const sqft = t.rows.sqft.get(`${level}:${code}`);
+  const own = chain[0];
+  const index = chosenIndex(chain);
+  return {
+    median_price_12m: { value: num(own?.median_price_12m), sample_size: Number(own?.sales_12m ?? 0) },
+    price_per_sqft: { value: r2(num(sqft[0]?.median_gbp_sqft)), sample_size: Number(sqft[0]?.sales_count ?? 0) },
+    growth: { '1y': num(index?.row.growth_1y), '5y': num(index?.row.growth_5y), '10y': num(index?.row.growth_10y) },
+    index: index && {
+      level: index.used.level,
+      code: index.used.code,
+      as_of_month: String(index.row.as_of_month),
+      widened: index.widened,
+      enough_sales: index.enough,
+      repeat_pairs: Number(index.row.repeat_pairs ?? 0),
+    },
+  };
+}
+
+/** An area's rents by bedrooms, with the gross yield where sales allow (GET /areas/{code}). */
+export function areaRents(t: LookupTables, level: Exclude<AreaLevel, 'postcode'>, code: string) {
+  return t.rows.rents.get(`${level}:${code}`).map((r) => ({
+    bedrooms: Number(r.bedrooms),
+    median_pcm: r2(num(r.median_pcm)),
+    sample_size: Number(r.sample_size ?? 0),
+    source: String(r.source),
+    gross_yield_pct: r2(num(r.gross_yield_pct)),
+    yield_sales: int(r.yield_sales),
+  }));
+}
+
+/** An area's short-term lets over the last 12 months, or null without listings (GET /areas/{code}). */
+export function areaShortTermLets(t: LookupTables, level: Exclude<AreaLevel, 'postcode'>, code: string) {
+  const s = t.rows.str.get(`${level === 'district' ? 'la' : level}:${code}`)[0];
+  return s
+    ? {
+        scrape_date: str(s.scrape_date),
+        listings: Number(s.listings),
+        active_listings: Number(s.active_listings),
+        from_month: str(s.from_month)?.slice(0, 7) ?? null,
+        to_month: str(s.to_month)?.slice(0, 7) ?? null,
+        adr: r2(num(s.adr)),
+        occupancy: num(s.occupancy) === null ? null : Math.round(Number(s.occupancy) * 1000) / 1000,
+        booked_nights: num(s.booked_nights),
+      }
+    : null;
+}
+
+const pence = (v: unknown) => Math.round(Number(v) * 100) / 100;
+
+/**
+ * Long-term rents by bedrooms with each thin group (fewer than MIN_LETS lets) of a sector or
+ * outcode given the rents_area mart's shrunk figures, as /yields and /areas show them; a radius
+ * or a property type has no wider figure of the same selection, so its own figures stand, marked thin.
+ */
+export function shrinkThinGroups<G extends { bedrooms: number; sample_size: number }>(
+  groups: readonly G[], t: LookupTables | undefined, area: { level: string; code?: string }, kind: string | null,
+) {
+  const shrunk = (b: number) => (area.level === 'radius' || kind !== null || !t?.has.has('area_stats') ? undefined
+    : t.rows.rents.get(`${area.level}:${area.code}`).find((r) => Number(r.bedrooms) === b && r.source === 'shrunk'));
+  return groups.map((g) => {
+    if (g.sample_size >= MIN_LETS) return { ...g, source: 'evidence' as const, prior_level: null };
+    const m = shrunk(g.bedrooms);
+    if (!m) return { ...g, source: 'thin' as const, prior_level: null };
+    return { ...g, median_pcm: pence(m.median_pcm), mean_pcm: pence(m.mean_pcm), p25_pcm: pence(m.p25_pcm), p75_pcm: pence(m.p75_pcm), source: 'shrunk' as const, prior_level: String(m.prior_level) };
+  });
 }

@@ -1,17 +1,17 @@
-import Flatbush from 'flatbush';
+import { Points } from '../../lib/geo/points.ts';
 import { HOME_TYPES } from '../../schemas/property-types.ts';
-import type { AreaPath } from '../domain/valuation/sale.ts';
-import { distanceM } from '../domain/stats.ts';
+import type { AreaPath } from '../domain/valuation-models/sale.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { BuildStore } from '../store/store.ts';
-import type { SaleValuer } from '../valuation/sale-valuer.ts';
+import type { SaleValuer } from '../valuers/sale-valuer.ts';
+import { numOrNaN as num, textOrNull as str } from '../store/values.ts';
 
 /** Home types as stored (index = code; 0 = unknown). */
 export const COMP_TYPES = [null, ...HOME_TYPES] as const;
 
 /**
  * Every standard sale of a located home in typed arrays (about 50 bytes a sale), each home's
- * sales together, oldest first, with a Flatbush R-tree over the homes' positions: a radius
+ * sales together, oldest first, with a points index (lib/geo/points.ts) over the homes: a radius
  * query visits only the homes in the radius's bounding box, never the whole table, and takes
  * each home's latest sale in the date range from its own few rows. Each sale's price today
  * (by its area's index) is worked out once when the build opens.
@@ -33,9 +33,9 @@ export class ComparablesIndex {
     readonly priceToday: Float64Array,
     /** YYYY-MM the prices today are brought to (null without an index). */
     readonly indexMonth: number | null,
-    /** Each home's latest sale (rows are oldest first per home), and an R-tree over those homes. */
+    /** Each home's latest sale (rows are oldest first per home), and a points index over those homes. */
     private readonly latest: Int32Array,
-    private readonly homeTree: Flatbush | null,
+    private readonly homes: Points,
   ) {}
 
   get size(): number {
@@ -50,20 +50,9 @@ export class ComparablesIndex {
    */
   latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean, minDay = -Infinity, maxDay = Infinity): Hits {
     const hits = new HitList();
-    if (!this.homeTree) return hits.done();
-    const tree = this.homeTree;
-    // A box that surely holds the circle: longitude degrees shrink towards the pole, so the
-    // widest the circle reaches is at its poleward edge.
-    const dLat = (radiusM / 6_371_000) * (180 / Math.PI) * 1.0001;
-    const edge = Math.min(89, Math.abs(lat) + dLat);
-    const dLng = dLat / Math.cos((edge * Math.PI) / 180);
-    // The filter does the work and keeps nothing, so no array of every home in the box is made.
-    tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat, (h) => {
+    this.homes.within(lat, lng, radiusM, (h, d) => {
       const i = this.latestIn(h, minDay, maxDay);
-      if (i < 0 || !keep(i)) return false;
-      const d = distanceM(lat, lng, this.lat[i]!, this.lng[i]!);
-      if (d <= radiusM) hits.push(i, d);
-      return false;
+      if (i >= 0 && keep(i)) hits.push(i, d);
     });
     return hits.done();
   }
@@ -108,8 +97,6 @@ export async function loadComparables(store: BuildStore, valuer: SaleValuer): Pr
   const c: Record<string, unknown[]> = complete ? await store.queryColumns('lookup_comparables_all') : {};
   const n = c.uprn?.length ?? 0;
   const lookup = valuer.lookup;
-  const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
-  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
   const uprn = new Float64Array(n), price = new Float64Array(n), day = new Int32Array(n), monthNo = new Int32Array(n);
   const lat = new Float64Array(n), lng = new Float64Array(n), type = new Uint8Array(n), bedrooms = new Int8Array(n);
   const areaSqft = new Float32Array(n), today = new Float64Array(n);
@@ -128,13 +115,8 @@ export async function loadComparables(store: BuildStore, valuer: SaleValuer): Pr
     today[i] = p ?? NaN;
     if (p !== null) indexed = true;
   }
-  let homeTree: Flatbush | null = null;
   const latest: number[] = [];
-  if (n > 0) {
-    for (let i = 0; i < n; i++) if (i === n - 1 || uprn[i + 1] !== uprn[i]) latest.push(i);
-    homeTree = new Flatbush(latest.length);
-    for (const i of latest) homeTree.add(lng[i]!, lat[i]!, lng[i]!, lat[i]!);
-    homeTree.finish();
-  }
-  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, indexed ? valuer.asOfMonth : null, Int32Array.from(latest), homeTree);
+  for (let i = 0; i < n; i++) if (i === n - 1 || uprn[i + 1] !== uprn[i]) latest.push(i);
+  const homes = new Points(Float64Array.from(latest, (i) => lat[i]!), Float64Array.from(latest, (i) => lng[i]!));
+  return new ComparablesIndex(uprn, price, day, monthNo, lat, lng, type, bedrooms, areaSqft, today, indexed ? valuer.asOfMonth : null, Int32Array.from(latest), homes);
 }

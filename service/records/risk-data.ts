@@ -1,4 +1,4 @@
-import type { RecordFile } from '../../schemas/record-file-format.ts';
+import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import type { BuildInfo } from '../build/source.ts';
 import type { DesignationIndex } from './designations.ts';
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { readSearchIndex, type SearchIndexData } from '../../schemas/search-index-format.ts';
+import { readSearchIndex, type SearchIndexData } from '../../lib/files/search-index-format.ts';
 import { lowerBound } from '../../schemas/sorted-search.ts';
 import { NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
 import { startWithinOneEdit, withinOneEdit } from './edits.ts';

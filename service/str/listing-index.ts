@@ -1,21 +1,12 @@
-import Flatbush from 'flatbush';
+import { Points } from '../../lib/geo/points.ts';
 import {
   bedroomResemblance, comparableOrder, FLAT_SEASONALITY, proximity, similarityOf,
   type PropertyKind, type Seasonality, type SeasonSource, type StrComparable, type StrSubject,
 } from '../domain/str/estimate.ts';
+import { numOrNaN as num } from '../store/values.ts';
 
 /** Runs a named `service/store/sql/<name>.sql` statement (a BuildStore, or a plain connection in tests and benches). */
 export type RunNamed = (name: string) => Promise<Record<string, unknown>[]>;
-
-const EARTH_M = 6_371_008.8;
-const RAD = Math.PI / 180;
-
-export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLng = (lng2 - lng1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLng / 2) ** 2;
-  return 2 * EARTH_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /** Listings near a point: row numbers and distances in metres. */
 export interface NearHits {
@@ -23,16 +14,14 @@ export interface NearHits {
   dist: Float64Array;
 }
 
-const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
-
 /**
- * The comparable listings of one build in memory: columns as typed arrays and a packed
- * R-tree (flatbush) over their points, so a 2 km radius query is a tree search and a
+ * The comparable listings of one build in memory: columns as typed arrays and a points
+ * index (lib/geo/points.ts) over them, so a 2 km radius query is a tree search and a
  * distance check per candidate, with no SQL on the request path.
  */
 export class StrListingIndex {
   readonly size: number;
-  private readonly tree: Flatbush | undefined;
+  private readonly points: Points;
   private readonly ids: string[];
   private readonly lat: Float64Array;
   private readonly lng: Float64Array;
@@ -87,12 +76,7 @@ export class StrListingIndex {
       }
       this.sector[i] = r.sector === null || r.sector === undefined ? null : String(r.sector);
     });
-    if (n > 0) {
-      const tree = new Flatbush(n);
-      for (let i = 0; i < n; i++) tree.add(this.lng[i]!, this.lat[i]!, this.lng[i]!, this.lat[i]!);
-      tree.finish();
-      this.tree = tree;
-    }
+    this.points = new Points(this.lat, this.lng);
     this.seasons = new Map();
     const byLa = new Map<string, { demand: number[]; adr: number[]; source: SeasonSource }>();
     for (const r of seasonRows) {
@@ -113,34 +97,18 @@ export class StrListingIndex {
   }
 
   /**
-   * Listings within `radiusM` of the point, optionally leaving one listing out (leave-one-out
-   * accuracy): their row numbers and distances, no objects. Distance is equirectangular from
-   * the point, within 0.1% of the great-circle distance at 2 km.
+   * Listings within `radiusM` (great-circle) of the point, optionally leaving one listing out
+   * (leave-one-out accuracy): their row numbers and distances, no objects.
    */
   near(lat: number, lng: number, radiusM: number, excludeId?: string): NearHits {
-    if (!this.tree) return { rows: new Int32Array(0), dist: new Float64Array(0) };
-    const dLat = radiusM / EARTH_M / RAD;
-    const cos = Math.max(0.01, Math.cos(lat * RAD));
-    const dLng = dLat / cos;
-    const hits = this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat);
-    const rows = new Int32Array(hits.length);
-    const dist = new Float64Array(hits.length);
-    const kLat = EARTH_M * RAD;
-    const kLng = kLat * cos;
-    const r2 = radiusM * radiusM;
-    const latA = this.lat, lngA = this.lng;
-    let n = 0;
-    for (let h = 0; h < hits.length; h++) {
-      const i = hits[h]!;
-      const y = (latA[i]! - lat) * kLat;
-      const x = (lngA[i]! - lng) * kLng;
-      const d2 = x * x + y * y;
-      if (d2 > r2) continue;
-      if (excludeId !== undefined && this.ids[i] === excludeId) continue;
-      rows[n] = i;
-      dist[n++] = Math.sqrt(d2);
-    }
-    return { rows: rows.subarray(0, n), dist: dist.subarray(0, n) };
+    const rows: number[] = [];
+    const dist: number[] = [];
+    this.points.within(lat, lng, radiusM, (i, d) => {
+      if (excludeId !== undefined && this.ids[i] === excludeId) return;
+      rows.push(i);
+      dist.push(d);
+    });
+    return { rows: Int32Array.from(rows), dist: Float64Array.from(dist) };
   }
 
   private kindOf(i: number): PropertyKind | null {

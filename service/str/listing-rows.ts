@@ -1,9 +1,11 @@
+import { haversineM } from '../../lib/geo/points.ts';
+import { listingOrder, roundPosition } from '../domain/str/listings.ts';
+import type { MarketListings } from '../domain/str/market-listings.ts';
 import type { StrMarketSet } from './market-set.ts';
+import { numOrNaN } from '../store/values.ts';
 
 /** Runs a named statement and returns its columns (a BuildStore's queryColumns). */
 export type RunColumns = (name: string) => Promise<Record<string, unknown[]>>;
-
-const numOrNaN = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
 
 /**
  * What GET /str/listings shows of each listing, as columns in the market set's row order
@@ -51,5 +53,51 @@ export async function loadStrListingRows(run: RunColumns, set: StrMarketSet): Pr
     reviews: nums('number_of_reviews'),
     hostListings: nums('host_listings_count'),
     scraped: (c.scrape_date ?? []).map(String),
+  };
+}
+
+const orNull = (v: number) => (Number.isNaN(v) ? null : v);
+const r2 = (v: number) => Math.round(v * 100) / 100;
+
+/**
+ * The listings `idx` in GET /str/listings' order for `sort` (a figure descending, or distance
+ * from `point` ascending; ties by id), each with its distance from `point` (null without one).
+ */
+export function listingsSorted(
+  rows: StrListingRows, s: MarketListings, idx: readonly number[], point: { lat: number; lng: number } | null,
+  sort: 'revenue' | 'adr' | 'occupancy' | 'rating' | 'distance',
+): { i: number; d: number | null }[] {
+  const dist = Float64Array.from(idx, (i) => (point ? haversineM(point.lat, point.lng, s.lat[i]!, s.lng[i]!) : NaN));
+  const figure = {
+    revenue: () => Float64Array.from(idx, (i) => rows.revenue[i]!),
+    adr: () => Float64Array.from(idx, (i) => rows.adr[i]!),
+    occupancy: () => Float64Array.from(idx, (i) => rows.occupancy[i]!),
+    rating: () => Float64Array.from(idx, (i) => rows.rating[i]!),
+    distance: () => dist,
+  }[sort]();
+  return listingOrder(figure, idx.map((i) => rows.id[i]!), sort !== 'distance').map((k) => ({ i: idx[k]!, d: point ? dist[k]! : null }));
+}
+
+/** Listing row `i` as GET /str/listings shows it, `d` metres from the point asked about (null without one). */
+export function listingRowView(rows: StrListingRows, s: MarketListings, i: number, d: number | null) {
+  const kind = rows.propertyType[i];
+  const occ = rows.occupancy[i]!;
+  return {
+    listing_id: rows.id[i]!,
+    listing_type: rows.listingType[i]!,
+    property_type: kind === 'house' ? ('house' as const) : kind === 'apartment' ? ('apartment' as const) : null,
+    bedrooms: orNull(rows.bedrooms[i]!),
+    bathrooms: orNull(rows.bathrooms[i]!),
+    accommodates: orNull(rows.accommodates[i]!),
+    lat: roundPosition(s.lat[i]!),
+    lng: roundPosition(s.lng[i]!),
+    adr: Number.isNaN(rows.adr[i]!) ? null : r2(rows.adr[i]!),
+    occupancy_pct: Number.isNaN(occ) ? null : Math.round(occ * 1000) / 10,
+    revenue_annual: Number.isNaN(rows.revenue[i]!) ? null : Math.round(rows.revenue[i]!),
+    rating: orNull(rows.rating[i]!),
+    reviews_count: orNull(rows.reviews[i]!),
+    host_listings_count: orNull(rows.hostListings[i]!),
+    last_scraped: rows.scraped[i]!,
+    distance_m: d === null ? null : Math.round(d),
   };
 }

@@ -1,15 +1,9 @@
-import Flatbush from 'flatbush';
+import { Points } from '../../lib/geo/points.ts';
 import { gradeBenchmark, type GradeBenchmark } from '../domain/str/market-grade.ts';
 import {
   AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, type MarketListings,
 } from '../domain/str/market-listings.ts';
-import { haversineM } from './listing-index.ts';
-
-const EARTH_M = 6_371_008.8;
-const RAD = Math.PI / 180;
-
-const num = (v: unknown): number => (v === null || v === undefined ? NaN : Number(v));
-const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+import { numOrNaN as num, textOrNull as text } from '../store/values.ts';
 
 type Columns = Record<string, readonly unknown[]>;
 
@@ -103,24 +97,19 @@ export function addPriorYear(s: MarketListings, p: Columns): void {
 export type RunColumns = (name: string) => Promise<Columns>;
 
 /**
- * One build's listings for the market analysis: the column-wise set, a packed R-tree
- * (flatbush) over their points, the listings of each sector and outcode, and the grade
+ * One build's listings for the market analysis: the column-wise set, a points index
+ * (lib/geo/points.ts) over their points, the listings of each sector and outcode, and the grade
  * benchmark, all made once when the build is loaded.
  */
 export class StrMarketSet {
-  readonly tree: Flatbush | undefined;
+  readonly points: Points;
   readonly bench: GradeBenchmark;
   private readonly bySector = new Map<string, number[]>();
   private readonly byOutcode = new Map<string, number[]>();
 
   constructor(readonly listings: MarketListings) {
     const s = listings;
-    if (s.n > 0) {
-      const tree = new Flatbush(s.n);
-      for (let i = 0; i < s.n; i++) tree.add(s.lng[i]!, s.lat[i]!, s.lng[i]!, s.lat[i]!);
-      tree.finish();
-      this.tree = tree;
-    }
+    this.points = new Points(s.lat, s.lng);
     for (let i = 0; i < s.n; i++) {
       const sec = s.sector[i];
       const out = s.outcode[i];
@@ -148,25 +137,27 @@ export class StrMarketSet {
     return this.byOutcode.get(code) ?? [];
   }
 
+  /** Listings of the build with no postcode point within 1 km (so in no sector or outcode). */
+  unplacedCount(): number {
+    let n = 0;
+    for (let i = 0; i < this.listings.n; i++) if (this.listings.postcode[i] === null) n++;
+    return n;
+  }
+
   /** Listings within `radiusM` metres (great-circle) of the point. */
   within(lat: number, lng: number, radiusM: number): number[] {
-    if (!this.tree) return [];
-    const dLat = radiusM / EARTH_M / RAD;
-    const dLng = dLat / Math.max(0.01, Math.cos(lat * RAD));
-    const s = this.listings;
-    return this.tree.search(lng - dLng, lat - dLat, lng + dLng, lat + dLat).filter((i) => haversineM(lat, lng, s.lat[i]!, s.lng[i]!) <= radiusM);
+    return this.points.withinIds(lat, lng, radiusM);
   }
 
   /** Listings inside the polygon (`[lng, lat]` vertices, closed implicitly; even-odd rule). */
   inPolygon(ring: readonly (readonly [number, number])[]): number[] {
-    if (!this.tree) return [];
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     for (const [x, y] of ring) {
       minX = Math.min(minX, x); maxX = Math.max(maxX, x);
       minY = Math.min(minY, y); maxY = Math.max(maxY, y);
     }
     const s = this.listings;
-    return this.tree.search(minX, minY, maxX, maxY).filter((i) => pointInRing(s.lng[i]!, s.lat[i]!, ring));
+    return this.points.inBox(minX, minY, maxX, maxY).filter((i) => pointInRing(s.lng[i]!, s.lat[i]!, ring)).sort((a, b) => a - b);
   }
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuildValidationError, runBuild } from '../../etl/pipeline/run.ts';
 import { currentBuildId, verifyBuild } from '../../etl/publish/publish.ts';
-import { checkBuildTables } from '../../schemas/tables/check.ts';
+import { checkBuildTables } from '../../lib/tables/check.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { quietLog, synthRegion } from '../support/region.ts';

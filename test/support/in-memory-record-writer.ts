@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { ColumnSpec } from '../../schemas/record-file-format.ts';
-import { SECTION_TYPES, type SectionArray, type SectionType } from '../../schemas/sections-file.ts';
+import type { ColumnSpec } from '../../lib/files/record-file-format.ts';
+import { GrowableBytes, SECTION_TYPES, type SectionArray, type SectionType } from '../../lib/files/sections-file.ts';
 
 /**
  * The record file writer as it was before it spilled its sections to temporary files
@@ -181,25 +181,5 @@ function addNumbers(a: Float64Array | Float32Array, at: number, rows: number, sr
   for (let k = 0; k < rows; k++) {
     const v = src[k];
     a[at + k] = v === null || v === undefined ? NaN : Number(v);
-  }
-}
-
-const encoder = new TextEncoder();
-
-/** A byte buffer that grows as UTF-8 strings are appended (for a file's string blobs). */
-class GrowableBytes {
-  private buf = new Uint8Array(1 << 16);
-  length = 0;
-  push(s: string): void {
-    const need = this.length + s.length * 3;
-    if (need > this.buf.length) {
-      const next = new Uint8Array(Math.max(need, this.buf.length * 2));
-      next.set(this.buf.subarray(0, this.length));
-      this.buf = next;
-    }
-    this.length += encoder.encodeInto(s, this.buf.subarray(this.length)).written;
-  }
-  bytes(): Uint8Array {
-    return this.buf.slice(0, this.length);
   }
 }

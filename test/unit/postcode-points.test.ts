@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PostcodePoints } from '../../service/valuation/postcode-points.ts';
+import { PostcodePoints } from '../../service/valuers/postcode-points.ts';
 
 describe('PostcodePoints', () => {
   it('finds every postcode of a sorted table and nothing else', () => {

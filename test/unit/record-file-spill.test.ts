@@ -1,15 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { RecordFile, RecordFileWriter, type ColumnSpec } from '../../schemas/record-file-format.ts';
-import { SpilledSection, SpillFolder } from '../../schemas/section-spill.ts';
-import { writeSectionSources } from '../../schemas/sections-file.ts';
+import { RecordFile, RecordFileWriter, type ColumnSpec } from '../../lib/files/record-file-format.ts';
+import { SpilledSection, SpillFolder } from '../../lib/files/section-spill.ts';
+import { writeSectionSources } from '../../lib/files/sections-file.ts';
 import { InMemoryRecordWriter } from '../support/in-memory-record-writer.ts';
 import { tempDir } from '../support/tmp.ts';
 import { seededRandom } from '../support/chaos.ts';
 
 /**
- * The record file writer spills its sections to temporary files (schemas/section-spill.ts);
+ * The record file writer spills its sections to temporary files (lib/files/section-spill.ts);
  * its files must be the bytes the in-memory writer it replaced wrote (frozen in
  * test/support/in-memory-record-writer.ts), and its temporary files must never outlive it.
  */

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { RecordFile, RecordFileWriter, type ColumnSpec, type DictCodes } from '../../schemas/record-file-format.ts';
+import { RecordFile, RecordFileWriter, type ColumnSpec, type DictCodes } from '../../lib/files/record-file-format.ts';
 import { tempDir } from '../support/tmp.ts';
 
 const COLUMNS: ColumnSpec[] = [

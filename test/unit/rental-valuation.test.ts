@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RENTAL_MODEL, comparableWeight, predictedRentalError, rentalConfidence, rentGrowthPerDay, valueRental, type RentalSignals, type RentComparable } from '../../service/domain/valuation/rental.ts';
+import { RENTAL_MODEL, comparableWeight, predictedRentalError, rentalConfidence, rentGrowthPerDay, valueRental, type RentalSignals, type RentComparable } from '../../service/domain/valuation-models/rental.ts';
 
 const let_ = (rent_pcm: number, distance_m: number, o: Partial<RentComparable> = {}): RentComparable => ({
   rent_pcm, bedrooms: 2, flat: false, distance_m, age_months: 0, same_home: false, floor_area_sqft: null, ...o,

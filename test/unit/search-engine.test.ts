@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { tempDir } from '../support/tmp.ts';
 import { buildSearchIndex, type IndexRow } from '../../etl/stages/30-serving/10-search-index/build.ts';
 import { SearchIndex } from '../../service/search/engine.ts';
-import { readSearchIndex, writeSearchIndex } from '../../schemas/search-index-format.ts';
+import { readSearchIndex, writeSearchIndex } from '../../lib/files/search-index-format.ts';
 import { parseQuery } from '../../service/search/query.ts';
 import { startWithinOneEdit, withinOneEdit } from '../../service/search/edits.ts';
 import { similarity, trigrams } from '../../service/search/trigram.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buildSearchIndex, type IndexRow } from '../../etl/stages/30-serving/10-search-index/build.ts';
 import { writeSearchIndexSpilled, type SearchIndexSpillOptions } from '../../etl/stages/30-serving/10-search-index/write-spilled.ts';
-import { readSearchIndexBuffer, writeSearchIndex } from '../../schemas/search-index-format.ts';
+import { readSearchIndexBuffer, writeSearchIndex } from '../../lib/files/search-index-format.ts';
 import { tempDir } from '../support/tmp.ts';
 import { seededRandom } from '../support/chaos.ts';
 

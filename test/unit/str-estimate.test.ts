@@ -3,7 +3,8 @@ import {
   defaultBathrooms, effectiveComparables, estimateStr, FLAT_SEASONALITY, inferPropertyType, MONTHS, proximity, ridgeIntercept, selectComparables,
   similarity, STR_ESTIMATE, type Seasonality, type StrComparable, type StrSubject,
 } from '../../service/domain/str/estimate.ts';
-import { haversineM, StrListingIndex } from '../../service/str/listing-index.ts';
+import { haversineM } from '../../lib/geo/points.ts';
+import { StrListingIndex } from '../../service/str/listing-index.ts';
 import { rng } from '../../etl/synth/prng.ts';
 
 const subject: StrSubject = { bedrooms: 2, bathrooms: 1, property_type: 'apartment', finish_quality: 'average' };

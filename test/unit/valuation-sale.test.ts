@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   IndexLookup, SALE_MODEL, SaleEvidence, UNKNOWN_TYPE, ageCode, roundValue, saleBounds, typeCode, valueSale,
   type AreaIndex, type EvidenceColumns, type SaleSubject,
-} from '../../service/domain/valuation/sale.ts';
+} from '../../service/domain/valuation-models/sale.ts';
 
 const T = 24;
 /** Sector S1 (enough sales) grows 1% a month; outcode O1 0.5%; district D1 flat. */

@@ -9,6 +9,8 @@ import { accumulate, AVAIL, BOOKED, HISTORY_MONTHS, latestEnd, LISTING_TYPE_CODE
 import { monthText } from '../../../schemas/months.ts';
 import { dimensionValues, GRADE, gradeOf, ungraded, type GradeBenchmark } from './market-grade.ts';
 import { round1 } from '../stats.ts';
+import type { z } from 'zod';
+import type { StrMarketSchema } from '../../../schemas/api/str.ts';
 
 export const SECTIONS = ['summary', 'historical', 'supply', 'ratings', 'amenities', 'by_bedrooms', 'by_listing_type', 'by_price_tier', 'demand', 'grade'] as const;
 export type Section = (typeof SECTIONS)[number];
@@ -21,23 +23,19 @@ const r2n = (x: number | null): number | null => (x === null ? null : r2(x));
 
 /**
  * Each listing's sums over its own last 12 months (revenue, booked, available nights, live
- * months), computed once per set: the breakdowns add four numbers per listing, not 96.
+ * months), four per listing: the breakdowns add four numbers per listing, not 96. The
+ * service computes them once per build's set (BuildCaches.strListingLtm) and passes them in.
  */
-const ltmCache = new WeakMap<MarketListings, Float64Array>();
-function listingLtm(s: MarketListings): Float64Array {
-  let t = ltmCache.get(s);
-  if (!t) {
-    t = new Float64Array(s.n * 4);
-    for (let i = 0; i < s.n; i++) {
-      const base = i * HISTORY_MONTHS * 4;
-      for (let j = HISTORY_MONTHS - 12; j < HISTORY_MONTHS; j++) {
-        t[i * 4]! += s.months[base + j * 4 + REV]!;
-        t[i * 4 + 1]! += s.months[base + j * 4 + BOOKED]!;
-        t[i * 4 + 2]! += s.months[base + j * 4 + AVAIL]!;
-        t[i * 4 + 3]! += s.months[base + j * 4 + LIVE]!;
-      }
+export function listingLtmSums(s: MarketListings): Float64Array {
+  const t = new Float64Array(s.n * 4);
+  for (let i = 0; i < s.n; i++) {
+    const base = i * HISTORY_MONTHS * 4;
+    for (let j = HISTORY_MONTHS - 12; j < HISTORY_MONTHS; j++) {
+      t[i * 4]! += s.months[base + j * 4 + REV]!;
+      t[i * 4 + 1]! += s.months[base + j * 4 + BOOKED]!;
+      t[i * 4 + 2]! += s.months[base + j * 4 + AVAIL]!;
+      t[i * 4 + 3]! += s.months[base + j * 4 + LIVE]!;
     }
-    ltmCache.set(s, t);
   }
   return t;
 }
@@ -67,8 +65,13 @@ function perf(g: Group) {
   };
 }
 
-/** The requested sections of the market analysis for the listings `idx` (non-empty). */
-export function marketSections(s: MarketListings, idx: ArrayLike<number>, include: ReadonlySet<Section>, bench: GradeBenchmark): Record<string, unknown> {
+/**
+ * The requested sections of the market analysis for the listings `idx` (non-empty); `ltmOf`
+ * is `listingLtmSums(s)`, passed in so a caller can compute it once per set.
+ */
+export function marketSections(
+  s: MarketListings, idx: ArrayLike<number>, include: ReadonlySet<Section>, bench: GradeBenchmark, ltmOf: Float64Array = listingLtmSums(s),
+): Record<string, unknown> {
   const end = latestEnd(s, idx);
   const all = accumulate(s, idx, end);
   const out: Record<string, unknown> = {};
@@ -152,7 +155,6 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
     for (const i of base) for (let a = 0; a < K; a++) counts[a]! += s.amenities[i * K + a]!;
     out.amenities = Object.fromEntries(s.amenityKeys.map((key, a) => [`${key}_pct`, round1((counts[a]! / base.length) * 100)]));
   }
-  const ltmOf = listingLtm(s);
   const groups = (keyOf: (i: number) => number): [number, Group][] => {
     const m: Group[] = [];
     for (let k = 0; k < idx.length; k++) {
@@ -202,4 +204,21 @@ export function marketSections(s: MarketListings, idx: ArrayLike<number>, includ
       : { ...gradeOf(bench, dimensionValues(s, idx, all)), listings: all.active };
   }
   return out;
+}
+
+type Country = z.output<typeof StrMarketSchema>['country'];
+
+/**
+ * The country most of the selected listings are in, from their postcodes (ties:
+ * alphabetical): a polygon across a border takes its majority. Never a default: undefined
+ * when no selected listing has a postcode.
+ */
+export function countryOf(country: readonly (string | null)[], idx: ArrayLike<number>): Country | undefined {
+  // The listings' country column holds the build's country names (England, Scotland, Wales).
+  const m = new Map<Country, number>();
+  for (let k = 0; k < idx.length; k++) {
+    const c = country[idx[k]!] as Country | null | undefined;
+    if (c) m.set(c, (m.get(c) ?? 0) + 1);
+  }
+  return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
 }

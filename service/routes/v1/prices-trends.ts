@@ -1,10 +1,9 @@
 import { toLocation } from '../../../schemas/api/location.ts';
 import { TRENDS_LOCATION, TrendsQuerySchema, TrendsSchema } from '../../../schemas/api/prices.ts';
-import { growthOver } from '../../domain/lookups.ts';
-import { monthNo, monthText } from '../../../schemas/months.ts';
-import { PPD_CODE_OF } from '../../../schemas/property-types.ts';
+import { monthText } from '../../../schemas/months.ts';
 import { placeOrNotFound } from '../place.ts';
-import { chosenIndex, growthChain, num, placeSources } from '../../lookups/areas.ts';
+import { chosenIndex, growthChain, placeSources } from '../../lookups/areas.ts';
+import { priceTrend } from '../../lookups/price-trends.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -38,28 +37,8 @@ export default defineRoute({
     const chain = growthChain(t, level, code);
     const chosen = chosenIndex(chain);
     if (!chosen) throw new ApiError('not_found', `No price index for ${level} ${code}: no matched sales there.`);
-    const series = t.rows.index.get(`${chosen.used.level}:${chosen.used.code}`);
-    const own = t.rows.index.get(`${level}:${code}`);
-    const last = monthNo(String(chosen.row.as_of_month));
-    const first = last - query.months + 1;
-    const indexAt = new Map(series.map((r) => [String(r.month), num(r.index)]));
-    let counts = new Map(own.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales_count ?? 0) }]));
     const type = query.property_type ?? null;
-    if (type !== null) {
-      const rows = t.typeMonths!.get(`${level}:${code}:${PPD_CODE_OF[type]}`);
-      counts = new Map(rows.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales) }]));
-    }
-    const months = [];
-    for (let m = first; m <= last; m++) {
-      const k = monthText(m);
-      const c = counts.get(k);
-      months.push({ month: k, index: indexAt.get(k) ?? null, median_price: c?.median_price ?? null, sales: c?.sales ?? 0 });
-    }
-    // Growth over the whole index, whatever the months shown.
-    const full: (number | null)[] = [];
-    for (let m = last - 120; m <= last; m++) full.push(indexAt.get(monthText(m)) ?? null);
-    let sales12 = 0;
-    for (let m = last - 11; m <= last; m++) sales12 += counts.get(monthText(m))?.sales ?? 0;
+    const trend = priceTrend(t, level, code, chosen, query.months, type);
     const widened = chosen.widened;
     return {
       area: { level, code },
@@ -75,10 +54,10 @@ export default defineRoute({
           : chosen.enough ? null : `even the widest area known (${chosen.used.level} ${chosen.used.code}) has too few sales: the index is regularised towards a steady trend`,
       },
       index_base: '2023-01 = 100',
-      as_of_month: monthText(last),
-      months,
-      growth: { '1y': growthOver(full, 1), '3y': growthOver(full, 3), '5y': growthOver(full, 5), '10y': growthOver(full, 10) },
-      sales_12m: sales12,
+      as_of_month: monthText(trend.last),
+      months: trend.months,
+      growth: trend.growth,
+      sales_12m: trend.sales12,
       sources: placeSources(build, ['price_paid']),
     };
   },

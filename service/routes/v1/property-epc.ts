@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { PropertyEpcSchema } from '../../../schemas/api/property-history.ts';
-import { EPC_RATINGS, type EpcRating } from '../../../schemas/api/risks.ts';
-import { certificateExpiry, SQFT_PER_M2 } from '../../domain/lookups.ts';
+import { certificateView } from '../../lookups/epc-certificates.ts';
 import { sourceAsOf, sourceAsOfEntry } from '../../lookups/tables.ts';
 import { SCOTLAND } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-
-const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-const int = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
-const rating = (v: unknown) => (EPC_RATINGS.includes(v as EpcRating) ? (v as EpcRating) : null);
+import { textOrNull as str } from '../../store/values.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -40,29 +36,7 @@ export default defineRoute({
     // a build made a year later answers the same (docs/api.md, Windows and as-of).
     const source = record.country === SCOTLAND ? 'epc_scotland' : 'epc';
     const asOf = sourceAsOf(build, source) ?? tables.buildDate;
-    const certificates = rows.map((r) => {
-      const lodged = str(r.lodgement_date);
-      const expires = lodged === null ? null : certificateExpiry(lodged);
-      const m2 = r.total_floor_area_m2 == null ? null : Number(r.total_floor_area_m2);
-      return {
-        certificate_id: String(r.certificate_id),
-        lodged,
-        expires,
-        expired: expires === null ? null : expires <= asOf,
-        current_rating: rating(r.current_energy_rating),
-        potential_rating: rating(r.potential_energy_rating),
-        current_efficiency: int(r.current_energy_efficiency),
-        potential_efficiency: int(r.potential_energy_efficiency),
-        floor_area_sqft: m2 === null ? null : Math.round(m2 * SQFT_PER_M2),
-        floor_area_m2: m2,
-        habitable_rooms: int(r.number_habitable_rooms),
-        property_type: str(r.property_type),
-        built_form: str(r.built_form),
-        construction_age: str(r.construction_age_band),
-        main_fuel: str(r.main_fuel),
-        occupancy: str(r.tenure),
-      };
-    });
+    const certificates = rows.map((r) => certificateView(r, asOf));
     return {
       uprn,
       address: String(record.address),

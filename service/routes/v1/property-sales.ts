@@ -9,8 +9,7 @@ import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-
-const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+import { textOrNull as str } from '../../store/values.ts';
 
 export default defineRoute({
   method: 'GET',

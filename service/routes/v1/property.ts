@@ -4,9 +4,8 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { numOrNull as num, textOrNull as str } from '../../store/values.ts';
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === true);
 
 /**

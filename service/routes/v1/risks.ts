@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { RisksSchema } from '../../../schemas/api/risks.ts';
-import type { RecordValue } from '../../../schemas/record-file-format.ts';
+import type { RecordValue } from '../../../lib/files/record-file-format.ts';
 import { assembleRisks, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';

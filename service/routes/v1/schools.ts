@@ -1,5 +1,5 @@
 import { SCHOOL_PHASE_FILTER, SCHOOLS_LOCATION, SchoolsQuerySchema, SchoolsSchema } from '../../../schemas/api/schools.ts';
-import { distanceM } from '../../domain/stats.ts';
+import { haversineM } from '../../../lib/geo/points.ts';
 import { aroundEcho, type AroundPoint } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
@@ -29,7 +29,7 @@ export default defineRoute({
     const found: { i: number; d: number }[] = [];
     set.schools.forEach((s, i) => {
       if (!phases.has(s.phase) || (!query.include_closed && !OPEN.has(s.status))) return;
-      const d = distanceM(place.lat, place.lng, set.lat[i]!, set.lng[i]!);
+      const d = haversineM(place.lat, place.lng, set.lat[i]!, set.lng[i]!);
       if (d <= query.max_distance_m) found.push({ i, d });
     });
     found.sort((a, b) => a.d - b.d || set.schools[a.i]!.urn - set.schools[b.i]!.urn);

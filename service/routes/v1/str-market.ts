@@ -1,36 +1,10 @@
-import type { z } from 'zod';
 import { StrMarketQuerySchema, StrMarketSchema } from '../../../schemas/api/str.ts';
 import { passes } from '../../domain/str/market-listings.ts';
-import { SECTIONS, marketSections, type Section } from '../../domain/str/market.ts';
+import { countryOf, SECTIONS, marketSections, type Section } from '../../domain/str/market.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { locateListings } from '../../str/locate.ts';
-import type { StrMarketSet } from '../../str/market-set.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-
-type Country = z.output<typeof StrMarketSchema>['country'];
-
-/**
- * The country most of the selected listings are in, from their postcodes (ties:
- * alphabetical): a polygon across a border takes its majority. Never a default: undefined
- * when no selected listing has a postcode.
- */
-export function countryOf(country: readonly (string | null)[], idx: ArrayLike<number>): Country | undefined {
-  // The listings' country column holds the build's country names (England, Scotland, Wales).
-  const m = new Map<Country, number>();
-  for (let k = 0; k < idx.length; k++) {
-    const c = country[idx[k]!] as Country | null | undefined;
-    if (c) m.set(c, (m.get(c) ?? 0) + 1);
-  }
-  return [...m].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-}
-
-/** Listings of the build with no postcode point within 1 km (so in no sector or outcode). */
-function unplacedCount(set: StrMarketSet): number {
-  let n = 0;
-  for (let i = 0; i < set.listings.n; i++) if (set.listings.postcode[i] === null) n++;
-  return n;
-}
 
 export default defineRoute({
   method: 'GET',
@@ -58,7 +32,7 @@ export default defineRoute({
     if (located.length === 0) {
       // A sector or outcode finds only listings placed by postcode: when the build has listings
       // without one, the cause may be missing postcode data, not an empty area. Say so.
-      const unplaced = query.outcode !== undefined || query.postcode !== undefined ? unplacedCount(set) : 0;
+      const unplaced = query.outcode !== undefined || query.postcode !== undefined ? set.unplacedCount() : 0;
       throw new ApiError('not_found', unplaced > 0
         ? `No short-term-let listings are placed in ${label}, but ${unplaced} listings of this build have no postcode point within 1 km (missing postcode data), so they are in no sector or outcode; a lat, lng and radius_m or polygon query finds them.`
         : `No short-term-let listings in ${label}.`);
@@ -76,7 +50,7 @@ export default defineRoute({
       country,
       currency: 'GBP' as const,
       listings: idx.length,
-      ...marketSections(s, idx, include, set.bench),
+      ...marketSections(s, idx, include, set.bench, data.caches.strListingLtm(s)),
     };
   },
 });

@@ -1,11 +1,9 @@
 import { DevelopmentGdvBodySchema, DevelopmentGdvSchema } from '../../../schemas/api/valuation.ts';
-import { DEFAULT_NEW_BUILD_PREMIUM, GDV_RADII_M, expandingEvidence, gdv, type KindEvidence, type NearSale, type UnitKind } from '../../domain/gdv.ts';
+import { GDV_RADII_M } from '../../domain/gdv.ts';
 import { parsePostcodeOrSector } from '../../domain/rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-
-const MAX_RADIUS = GDV_RADII_M.at(-1)!;
 
 export default defineRoute({
   method: 'POST',
@@ -37,25 +35,8 @@ export default defineRoute({
     } else {
       site = { lat: body.lat!, lng: body.lng! };
     }
-    const [measured, sales] = await Promise.all([data.gdvPremiums.get(), data.sqftSales.get()]);
-    // Sales within r of the site, by kind, gathered once per radius actually needed.
-    const byRadius = new Map<number, Record<UnitKind, NearSale[]>>();
-    const within = (r: number) => {
-      let near = byRadius.get(r);
-      if (!near) {
-        const n: Record<UnitKind, NearSale[]> = { house: [], flat: [] };
-        sales.grid.within(site.lat, site.lng, r, (i, d) => n[sales.flat[i] === 1 ? 'flat' : 'house'].push({ d, new_build: sales.newBuild[i] === 1, gbp_sqft: sales.gbpSqft[i]! }));
-        byRadius.set(r, (near = n));
-      }
-      return near;
-    };
-    const evidence = new Map<UnitKind, KindEvidence>();
-    for (const kind of [...new Set(body.units.map((u) => u.property_type))].sort()) {
-      const premium = measured.get(kind) ?? measured.get('all') ?? DEFAULT_NEW_BUILD_PREMIUM;
-      const e = expandingEvidence(kind, (r) => within(r)[kind], premium);
-      if (!e) throw new ApiError('not_found', `Too few ${kind} sales with a floor area within ${MAX_RADIUS / 1000} km of the site to value ${kind}s.`);
-      evidence.set(kind, e);
-    }
-    return gdv(body.units, evidence, body.finish_quality);
+    const r = (await data.gdvValuer.get()).value(site, body.units, body.finish_quality);
+    if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
+    return r.valuation;
   },
 });

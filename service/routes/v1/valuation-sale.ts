@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { SaleValuationSchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
-import { saleBounds } from '../../domain/valuation/sale.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -21,18 +20,8 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ params, data }) => {
     const valuer = await data.saleValuer.get().catch(notServedYet('GET /valuations/{uprn}/sale'));
-    const found = valuer.value(params.uprn);
-    if (!found) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    const e = found.estimate;
-    if (e.value === null) throw new ApiError('not_found', `No sale valuation for UPRN ${params.uprn}: ${e.reason}.`);
-    return {
-      uprn: String(params.uprn),
-      postcode: found.postcode,
-      value: e.value,
-      ...saleBounds(e.value),
-      confidence: e.confidence,
-      method: e.method,
-      currency: 'GBP' as const,
-    };
+    const r = valuer.valuation(params.uprn);
+    if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
+    return r.valuation;
   },
 });

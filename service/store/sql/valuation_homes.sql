@@ -1,5 +1,5 @@
 -- valuation_homes: every home with what the sale valuation cascade needs, by UPRN
--- (service/valuation/sale-valuer.ts), numbers only (a million rows load in about a second):
+-- (service/valuers/sale-valuer.ts), numbers only (a million rows load in about a second):
 -- position, type code (0 Detached, 1 Semi-Detached, 2 Terraced, 3 Flat, 255 unknown),
 -- floor area, last sale (month number = year × 12 + month − 1), and ids into
 -- valuation_home_keys for the area path, postcode and construction age band.

@@ -1,4 +1,4 @@
--- valuation_index: the area price index as the sale valuation reads it (service/valuation/sale-valuer.ts):
+-- valuation_index: the area price index as the sale valuation reads it (service/valuers/sale-valuer.ts):
 -- log index by area and month number (year × 12 + month − 1), and enough_sales (docs/marts.md).
 SELECT
   area_level,

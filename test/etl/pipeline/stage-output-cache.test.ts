@@ -216,7 +216,7 @@ describe('the stage output cache', () => {
     const rel = seen.map((f) => relative(join(import.meta.dirname, '..', '..', '..'), f));
     for (const f of [
       'etl/pipeline/run.ts', 'etl/stages/30-serving/10-search-index/build.ts', 'etl/stages/30-serving/10-search-index/search_index_rows.sql',
-      'etl/stages/40-marts/70-str/str_listings.sql', 'etl/stages/20-merged/10-addresses/addresses.sql', 'schemas/search-index-format.ts',
+      'etl/stages/40-marts/70-str/str_listings.sql', 'etl/stages/20-merged/10-addresses/addresses.sql', 'lib/files/search-index-format.ts',
       'schemas/address-normalise.ts', 'etl/sources/addressbase/source.ts', 'etl/sources/addressbase/read.ts',
     ]) expect(rel, f).toContain(f);
   });

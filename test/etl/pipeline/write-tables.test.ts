@@ -6,7 +6,7 @@ import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { writeTables, type PreviousBuild } from '../../../etl/pipeline/write-tables.ts';
 import { col, type TableContract } from '../../../schemas/tables/contract.ts';
 import type { Manifest } from '../../../schemas/manifest.ts';
-import { checkBuildTables } from '../../../schemas/tables/check.ts';
+import { checkBuildTables } from '../../../lib/tables/check.ts';
 import { quietLog } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 

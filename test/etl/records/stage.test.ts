@@ -4,7 +4,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { propertyRecordsStage } from '../../../etl/stages/30-serving/20-property-records/stage.ts';
-import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFile, RecordFileWriter } from '../../../schemas/record-file-format.ts';
+import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFile, RecordFileWriter } from '../../../lib/files/record-file-format.ts';
 import { quietLog, stagedContext } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 

@@ -9,8 +9,8 @@ import { buildSearchIndex } from '../../../etl/stages/30-serving/10-search-index
 import { DocWordsCache } from '../../../etl/stages/30-serving/10-search-index/doc-words.ts';
 import { streamColumns } from '../../../etl/stages/30-serving/stream-columns.ts';
 import { docWords } from '../../../schemas/address-normalise.ts';
-import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter } from '../../../schemas/record-file-format.ts';
-import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../../schemas/search-index-format.ts';
+import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter } from '../../../lib/files/record-file-format.ts';
+import { SEARCH_INDEX_FILE, writeSearchIndex } from '../../../lib/files/search-index-format.ts';
 import { stagedContext } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 

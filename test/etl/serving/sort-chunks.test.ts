@@ -5,8 +5,8 @@ import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { postcodeCuts, writeSearchIndexFile } from '../../../etl/stages/30-serving/10-search-index/stage.ts';
 import { uprnCuts, writePropertyRecords } from '../../../etl/stages/30-serving/20-property-records/stage.ts';
 import { cutsFromCounts, keyRanges, sortChunks } from '../../../etl/stages/30-serving/sort-chunks.ts';
-import { PROPERTY_RECORDS_FILE } from '../../../schemas/record-file-format.ts';
-import { SEARCH_INDEX_FILE } from '../../../schemas/search-index-format.ts';
+import { PROPERTY_RECORDS_FILE } from '../../../lib/files/record-file-format.ts';
+import { SEARCH_INDEX_FILE } from '../../../lib/files/search-index-format.ts';
 import { quietLog, stagedContext } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { pointInGeometry } from '../../../lib/geo/point-in-polygon.ts';
-import { PROPERTY_RECORDS_FILE, RecordFile } from '../../../schemas/record-file-format.ts';
+import { PROPERTY_RECORDS_FILE, RecordFile } from '../../../lib/files/record-file-format.ts';
 import type { PlanningGeometry } from '../../../schemas/sources/planning.ts';
 import { stagedContext, synthRegion } from '../../support/region.ts';
 

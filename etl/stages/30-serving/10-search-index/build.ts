@@ -1,5 +1,5 @@
-import type { SearchIndexData } from '../../../../schemas/search-index-format.ts';
-import { GrowableBytes } from '../../../../schemas/sections-file.ts';
+import type { SearchIndexData } from '../../../../lib/files/search-index-format.ts';
+import { GrowableBytes } from '../../../../lib/files/sections-file.ts';
 import { DocWordsCache } from './doc-words.ts';
 import { stringTable } from './string-table.ts';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
 import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
-import { SEARCH_INDEX_FILE } from '../../../../schemas/search-index-format.ts';
+import { SEARCH_INDEX_FILE } from '../../../../lib/files/search-index-format.ts';
 import { cutsFromCounts, keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamColumns } from '../stream-columns.ts';
 import type { IndexRow } from './build.ts';
@@ -41,7 +41,7 @@ export const searchIndexStage: Stage = {
 export async function writeSearchIndexFile(ctx: BuildContext, n: number, cuts: readonly string[], spill: Omit<SearchIndexSpillOptions, 'spillDir'> = {}): Promise<void> {
   const t0 = performance.now();
   const { bytes, words, passes } = await writeSearchIndexSpilled(join(ctx.buildDir, SEARCH_INDEX_FILE), indexRows(ctx, cuts), n, { ...spill, spillDir: ctx.buildDir });
-  ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: schemas/search-index-format.ts)' };
+  ctx.artifacts.search_index = { file: SEARCH_INDEX_FILE, description: 'address search index (format: lib/files/search-index-format.ts)' };
   ctx.log.info({ stage: 'search-index', addresses: n, chunks: cuts.length + 1, words, postings_passes: passes, bytes, ms: Math.round(performance.now() - t0) }, 'search index written');
 }
 

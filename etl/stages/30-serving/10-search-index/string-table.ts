@@ -1,4 +1,4 @@
-import { GrowableBytes } from '../../../../schemas/sections-file.ts';
+import { GrowableBytes } from '../../../../lib/files/sections-file.ts';
 
 /** Strings as one UTF-8 blob and offsets (string i is bytes[off[i] .. off[i+1])): the index's postcodes and vocabulary. */
 export function stringTable(list: readonly string[]): { off: Uint32Array; bytes: Uint8Array } {

@@ -1,7 +1,7 @@
-import { writeSearchIndexSources } from '../../../../schemas/search-index-format.ts';
-import { bytesOf, SpilledSection, SpillFolder, spillBufferBytes, type SpillOptions } from '../../../../schemas/section-spill.ts';
-import { arraySource, type SectionSource, type SectionType } from '../../../../schemas/sections-file.ts';
-import { SpillReader } from '../../../../schemas/spill-reader.ts';
+import { writeSearchIndexSources } from '../../../../lib/files/search-index-format.ts';
+import { bytesOf, SpilledSection, SpillFolder, spillBufferBytes, type SpillOptions } from '../../../../lib/files/section-spill.ts';
+import { arraySource, type SectionSource, type SectionType } from '../../../../lib/files/sections-file.ts';
+import { SpillReader } from '../../../../lib/files/spill-reader.ts';
 import type { IndexRow } from './build.ts';
 import { DocWordsCache } from './doc-words.ts';
 import { stringTable } from './string-table.ts';
@@ -15,11 +15,11 @@ export interface SearchIndexSpillOptions extends SpillOptions {
 }
 
 /**
- * Writes the search index file (`schemas/search-index-format.ts`) from address rows ordered by
+ * Writes the search index file (`lib/files/search-index-format.ts`) from address rows ordered by
  * postcode then address, the same bytes as `writeSearchIndex(path, await buildSearchIndex(…))`
  * (build.ts), without holding the per-address sections: the uprns, coordinates, addresses,
  * postcode ids and each address's word ids (first-seen ids) are appended through bounded
- * buffers spilled to a temporary folder of `spillDir` (`schemas/section-spill.ts`), removed
+ * buffers spilled to a temporary folder of `spillDir` (`lib/files/section-spill.ts`), removed
  * before this returns or throws. In memory: the postcodes, the vocabulary, and per word its
  * postings count. At the end the word ids are remapped to the sorted vocabulary's as they are
  * streamed out, and the postings are filled a range of words at a time (`postingsPassBytes`

@@ -4,7 +4,7 @@ import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
 import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { plainIdentifier } from '../../../../schemas/sql-identifier.ts';
-import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter, type ColumnSpec } from '../../../../schemas/record-file-format.ts';
+import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter, type ColumnSpec } from '../../../../lib/files/record-file-format.ts';
 import { keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamVectors } from '../stream-columns.ts';
 
@@ -85,7 +85,7 @@ export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: r
     writer.discard();
     for (const c of DICT_COLUMNS) await ctx.conn.run(`DROP TYPE IF EXISTS ${dictType(c)}`);
   }
-  ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: schemas/record-file-format.ts)' };
+  ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: lib/files/record-file-format.ts)' };
   ctx.log.info({ stage: 'property-records', rows: n, chunks: cuts.length + 1, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
 }
 

@@ -1,4 +1,4 @@
-import Flatbush from 'flatbush';
+import { PlanarPoints } from '../../../lib/geo/points.ts';
 import { HOME_TYPES, type HomeType } from '../../../schemas/property-types.ts';
 
 /**
@@ -167,7 +167,7 @@ export class IndexLookup {
  */
 export interface EvidenceColumns {
   uprn: Float64Array;
-  /** Local metres (see `toMetres`). */
+  /** Local metres (`localMetres`, lib/geo/points.ts). */
   x: Float64Array;
   y: Float64Array;
   type: Uint8Array;
@@ -187,11 +187,6 @@ export interface EvidenceColumns {
   postcode: Int32Array;
 }
 
-/** Local metres from WGS84 (equirectangular about 54°N; fine for distances of a few km). */
-export function toMetres(lat: number, lng: number): [number, number] {
-  return [lng * 111_320 * Math.cos((54 * Math.PI) / 180), lat * 110_540];
-}
-
 function median(v: number[]): number {
   v.sort((a, b) => a - b);
   const n = v.length;
@@ -199,7 +194,7 @@ function median(v: number[]): number {
 }
 
 export class SaleEvidence {
-  readonly tree: Flatbush | null;
+  readonly points: PlanarPoints;
   /** Log type effect per type code (Semi-Detached = 0), estimated within area groups. */
   readonly typeLog: Float64Array;
   /** Log effect per construction age band, estimated within area groups after type and size. */
@@ -233,14 +228,7 @@ export class SaleEvidence {
     this.byPostcode = new Int32Array(this.pcStart[maxPc + 1] ?? 0);
     const fill = this.pcStart.slice(0, maxPc + 1);
     for (let i = 0; i < n; i++) if (cols.postcode[i]! >= 0) this.byPostcode[fill[cols.postcode[i]!]!++] = i;
-    if (n === 0) {
-      this.tree = null;
-      return;
-    }
-    const tree = new Flatbush(n);
-    for (let i = 0; i < n; i++) tree.add(cols.x[i]!, cols.y[i]!, cols.x[i]!, cols.y[i]!);
-    tree.finish();
-    this.tree = tree;
+    this.points = new PlanarPoints(cols.x, cols.y);
   }
 
   get size(): number {
@@ -249,7 +237,7 @@ export class SaleEvidence {
 
   /** The £/sq ft estimate (log value) for a home of `areaSqft` and type `type`, or null. */
   sqftEstimate(x: number, y: number, uprn: number, type: number, areaSqft: number, age = UNKNOWN_TYPE, postcode = -1): { log: number; n: number } | null {
-    if (!this.tree) return null;
+    if (this.points.size === 0) return null;
     const p = this.params;
     const c = this.cols;
     const usable = (i: number) => c.uprn[i] !== uprn && !Number.isNaN(this.z[i]!) && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
@@ -258,7 +246,7 @@ export class SaleEvidence {
       for (let j = this.pcStart[postcode]!; j < this.pcStart[postcode + 1]!; j++) if (usable(this.byPostcode[j]!)) ids.push(this.byPostcode[j]!);
       if (ids.length < p.samePostcodeMin) ids = [];
     }
-    if (!ids.length) ids = this.tree.neighbors(x, y, p.sqftK, p.radiusM, usable);
+    if (!ids.length) ids = this.points.nearest(x, y, p.sqftK, p.radiusM, usable);
     if (ids.length < p.sqftMin) return null;
     const zs = ids.map((i) => this.z[i]!);
     const log = median(zs) + (1 - p.sizeBeta) * Math.log(areaSqft) + (type < 4 ? this.typeLog[type]! : 0) + (age < AGE_BANDS.length ? this.ageLog[age]! : 0);
@@ -267,15 +255,15 @@ export class SaleEvidence {
 
   /** The comparables estimate: median of the nearest sold homes of the same type (any type, type-adjusted, when too few). */
   compsEstimate(x: number, y: number, uprn: number, type: number): { log: number; n: number } | null {
-    if (!this.tree) return null;
+    if (this.points.size === 0) return null;
     const p = this.params;
     const c = this.cols;
     const fresh = (i: number) => c.latest[i] === 1 && c.uprn[i] !== uprn && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
     if (type < 4) {
-      const same = this.tree.neighbors(x, y, p.compsK, p.radiusM, (i) => fresh(i) && c.type[i] === type);
+      const same = this.points.nearest(x, y, p.compsK, p.radiusM, (i) => fresh(i) && c.type[i] === type);
       if (same.length >= p.compsMin) return { log: median(same.map((i) => c.logValue[i]!)), n: same.length };
     }
-    const any = this.tree.neighbors(x, y, p.compsK, p.radiusM, fresh);
+    const any = this.points.nearest(x, y, p.compsK, p.radiusM, fresh);
     if (any.length < p.compsMin) return null;
     const own = type < 4 ? this.typeLog[type]! : 0;
     const adj = (i: number) => c.logValue[i]! - (c.type[i]! < 4 && type < 4 ? this.typeLog[c.type[i]!]! - own : 0);

@@ -1,8 +1,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TableContract } from './contract.ts';
-import { PUBLISHED_TABLES } from './index.ts';
+import type { TableContract } from '../../schemas/tables/contract.ts';
+import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 
 /** A column name and DuckDB type as a Parquet file holds it. */
 export interface FileColumn {

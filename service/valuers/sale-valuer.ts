@@ -1,8 +1,10 @@
+import { localMetres } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 import {
-  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, toMetres, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
-} from '../domain/valuation/sale.ts';
+  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, saleBounds, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
+} from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
+import { numOrNaN as num, textOrNull as str } from '../store/values.ts';
 
 /**
  * The sale valuation model of one build, in memory (docs/valuation.md): every home's inputs
@@ -44,6 +46,21 @@ export class SaleValuer {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /**
+   * GET /valuations/{uprn}/sale's answer (the shape of every valuer: valued, or not_found with
+   * the reason): the estimate with its bounds, confidence and method.
+   */
+  valuation(uprn: number) {
+    const found = this.value(uprn);
+    if (!found) return { kind: 'not_found' as const, reason: `No property with UPRN ${uprn}.` };
+    const e = found.estimate;
+    if (e.value === null) return { kind: 'not_found' as const, reason: `No sale valuation for UPRN ${uprn}: ${e.reason}.` };
+    return {
+      kind: 'valued' as const,
+      valuation: { uprn: String(uprn), postcode: found.postcode, value: e.value, ...saleBounds(e.value), confidence: e.confidence, method: e.method, currency: 'GBP' as const },
+    };
   }
 
   /** The cascade for one UPRN; undefined when the UPRN is not a known home. */
@@ -95,7 +112,6 @@ export class SaleValuer {
     const lookup = new IndexLookup(index, end);
 
     const keys = await q('valuation_home_keys');
-    const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
     const pathOf: AreaPath[] = [];
     const postcodeOf: string[] = [];
     const ageOf: number[] = [];
@@ -107,11 +123,10 @@ export class SaleValuer {
     }
     const h = await q('valuation_homes');
     const n = h.uprn?.length ?? 0;
-    const num = (v: unknown) => (v === null || v === undefined ? NaN : Number(v));
     const uprns = Float64Array.from(h.uprn ?? [], Number);
     const x = new Float64Array(n);
     const y = new Float64Array(n);
-    for (let i = 0; i < n; i++) [x[i], y[i]] = toMetres(Number(h.lat![i]), Number(h.lng![i]));
+    for (let i = 0; i < n; i++) [x[i], y[i]] = localMetres(Number(h.lat![i]), Number(h.lng![i]));
     const type = Uint8Array.from(h.type_code ?? [], Number);
     const area = Float64Array.from(h.floor_area_sqft ?? [], num);
     const lastPrice = Float64Array.from(h.last_sold_price ?? [], num);

@@ -1,4 +1,4 @@
-import type { RecordFile } from '../../schemas/record-file-format.ts';
+import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import { valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure } from '../domain/hmo.ts';
 import { median } from '../domain/stats.ts';
 import type { BuildInfo } from '../build/source.ts';

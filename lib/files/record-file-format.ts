@@ -1,6 +1,6 @@
 import { SpilledSection, SpillFolder, spillBufferBytes, type SpillOptions } from './section-spill.ts';
 import { readSectionsFile, writeSectionSources, type SectionSource, type SectionType } from './sections-file.ts';
-import { lowerBound } from './sorted-search.ts';
+import { lowerBound } from '../../schemas/sorted-search.ts';
 
 /**
  * A table keyed by UPRN as a sections file (`sections-file.ts`), for point lookups in the

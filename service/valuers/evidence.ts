@@ -1,52 +1,14 @@
-import { rentGrowthPerDay } from '../domain/valuation/rental.ts';
+import { bedroomGroup, type Let, type RentArea } from '../domain/rents.ts';
+import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation-models/rental.ts';
+import { Points } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
+import { textOrNull as str } from '../store/values.ts';
 
 /**
- * The build's lets and floor-area-matched sales held in memory (typed arrays), with a grid
- * for radius queries and index lists by sector and outcode: a request aggregates a few
+ * The build's lets and floor-area-matched sales held in memory (typed arrays), with a points
+ * index for radius queries and index lists by sector and outcode: a request aggregates a few
  * hundred or thousand rows in JavaScript instead of scanning Parquet (docs/valuation.md).
  */
-
-const CELL_LAT = 0.01; // ≈ 1.1 km
-const CELL_LNG = 0.016; // ≈ 1.1 km at UK latitudes
-const cellKey = (iy: number, ix: number) => (iy + 20_000) * 100_000 + (ix + 50_000);
-
-/** Points in grid cells of about 1.1 km for radius queries. */
-export class PointGrid {
-  private readonly cells = new Map<number, Int32Array>();
-
-  constructor(readonly lat: Float64Array, readonly lng: Float64Array) {
-    const lists = new Map<number, number[]>();
-    for (let i = 0; i < lat.length; i++) {
-      const k = cellKey(Math.floor(lat[i]! / CELL_LAT), Math.floor(lng[i]! / CELL_LNG));
-      let l = lists.get(k);
-      if (!l) lists.set(k, (l = []));
-      l.push(i);
-    }
-    for (const [k, l] of lists) this.cells.set(k, Int32Array.from(l));
-  }
-
-  /** Calls `visit(i, metres)` for every point within `radiusM` of (lat, lng). */
-  within(lat: number, lng: number, radiusM: number, visit: (i: number, d: number) => void): void {
-    const rad = Math.PI / 180;
-    const dLat = radiusM / 111_320;
-    const dLng = dLat / Math.max(0.01, Math.cos(lat * rad));
-    const y0 = Math.floor((lat - dLat) / CELL_LAT), y1 = Math.floor((lat + dLat) / CELL_LAT);
-    const x0 = Math.floor((lng - dLng) / CELL_LNG), x1 = Math.floor((lng + dLng) / CELL_LNG);
-    const cosLat = Math.cos(lat * rad);
-    for (let y = y0; y <= y1; y++) {
-      for (let x = x0; x <= x1; x++) {
-        const cell = this.cells.get(cellKey(y, x));
-        if (!cell) continue;
-        for (const i of cell) {
-          const a = Math.sin(((this.lat[i]! - lat) * rad) / 2) ** 2 + cosLat * Math.cos(this.lat[i]! * rad) * Math.sin(((this.lng[i]! - lng) * rad) / 2) ** 2;
-          const d = 12_742_000 * Math.asin(Math.sqrt(a));
-          if (d <= radiusM) visit(i, d);
-        }
-      }
-    }
-  }
-}
 
 function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {
   const lists = new Map<string, number[]>();
@@ -58,8 +20,6 @@ function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {
   });
   return new Map([...lists].map(([k, l]) => [k, Int32Array.from(l)]));
 }
-
-const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
 
 /** Whole-property lets: rent, bedrooms, house (0) or flat (1), date; by sector, outcode and position. */
 export interface RentLetsIndex {
@@ -79,7 +39,7 @@ export interface RentLetsIndex {
   growthPerMonth: number;
   bySector: Map<string, Int32Array>;
   byOutcode: Map<string, Int32Array>;
-  grid: PointGrid;
+  grid: Points;
 }
 
 /** Sales with floor areas: £ per sq ft, house (0) or flat (1), new build (1) or not; by position. */
@@ -88,7 +48,7 @@ export interface SqftSalesIndex {
   gbpSqft: Float64Array;
   flat: Uint8Array;
   newBuild: Uint8Array;
-  grid: PointGrid;
+  grid: Points;
 }
 
 export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
@@ -109,7 +69,7 @@ export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
     uprn[i] = r.uprn === null ? 0 : Number(r.uprn); floorAreaSqft[i] = r.floor_area_sqft === null ? NaN : Number(r.floor_area_sqft);
   });
   const growthPerMonth = 30.44 * rentGrowthPerDay(Array.from(rent, (rent_pcm, i) => ({ group: `${sectors[i]}|${Math.min(4, bedrooms[i]!)}|${flat[i]}`, rent_pcm, day: day[i]! })));
-  return { n, rent, bedrooms, flat, date, day, asOf, uprn, floorAreaSqft, growthPerMonth, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new PointGrid(lat, lng) };
+  return { n, rent, bedrooms, flat, date, day, asOf, uprn, floorAreaSqft, growthPerMonth, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new Points(lat, lng) };
 }
 
 export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> {
@@ -121,7 +81,7 @@ export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> 
     lat[i] = Number(r.lat); lng[i] = Number(r.lng); gbpSqft[i] = Number(r.gbp_sqft);
     flat[i] = r.kind === 'flat' ? 1 : 0; newBuild[i] = r.new_build === true ? 1 : 0;
   });
-  return { n, gbpSqft, flat, newBuild, grid: new PointGrid(lat, lng) };
+  return { n, gbpSqft, flat, newBuild, grid: new Points(lat, lng) };
 }
 
 /** New-build premium by kind, measured once per build on its sqft_sales (gdv_new_build_premium.sql). */
@@ -129,4 +89,35 @@ export async function loadNewBuildPremiums(store: BuildStore): Promise<Map<strin
   const m = new Map<string, number>();
   for (const r of await store.query('gdv_new_build_premium')) if (r.premium !== null && Number(r.outcodes) > 0) m.set(String(r.kind), Number(r.premium));
   return m;
+}
+
+/** The lets of `area` (a sector, an outcode or a radius) of one kind (house or flat) and bedroom group, each optional. */
+export function letsIn(idx: RentLetsIndex, area: RentArea, kind: 'house' | 'flat' | null, group: number | null): Let[] {
+  const lets: Let[] = [];
+  const take = (i: number) => {
+    if (kind !== null && idx.flat[i] !== (kind === 'flat' ? 1 : 0)) return;
+    if (group !== null && bedroomGroup(idx.bedrooms[i]!) !== group) return;
+    lets.push({ bedrooms: idx.bedrooms[i]!, rent_pcm: idx.rent[i]!, date: idx.date[i]! });
+  };
+  if (area.level === 'radius') idx.grid.within(area.lat, area.lng, area.radius_m, take);
+  else (area.level === 'sector' ? idx.bySector : idx.byOutcode).get(area.code)?.forEach(take);
+  return lets;
+}
+
+/**
+ * The lets within the widest rental radius of a home at (lat, lng) as the rental valuation's
+ * comparables: distance, age in months at the lets' as-of date, and whether the let was of
+ * the home `uprn` itself.
+ */
+export function rentComparablesNear(idx: RentLetsIndex, lat: number, lng: number, uprn: number): RentComparable[] {
+  const asOfDay = Math.round(Date.parse(idx.asOf) / 86_400_000);
+  const lets: RentComparable[] = [];
+  idx.grid.within(lat, lng, RENTAL_RADII[RENTAL_RADII.length - 1]!, (i, d) => {
+    const area = idx.floorAreaSqft[i]!;
+    lets.push({
+      rent_pcm: idx.rent[i]!, bedrooms: idx.bedrooms[i]!, flat: idx.flat[i] === 1, distance_m: d, age_months: (asOfDay - idx.day[i]!) / 30.44,
+      same_home: idx.uprn[i] === uprn, floor_area_sqft: Number.isNaN(area) ? null : area,
+    });
+  });
+  return lets;
 }

@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { RecordFile } from '../../lib/files/record-file-format.ts';
+import type { RentalValuationSchema } from '../../schemas/api/valuation.ts';
+import { valueRental } from '../domain/valuation-models/rental.ts';
+import type { BuildStore } from '../store/store.ts';
+import { rentComparablesNear, type RentLetsIndex } from './evidence.ts';
+
+type RentalValuation = z.input<typeof RentalValuationSchema>;
+export type RentalValuationResult = { kind: 'valued'; valuation: RentalValuation } | { kind: 'not_found'; reason: string };
+
+/**
+ * Values one UPRN's monthly rent from one build's property records (bedrooms, type, floor
+ * area, position) and its whole-property lets, opened together so a request never mixes two
+ * builds: the shape of the HMO valuer (service/valuers/hmo-areas.ts).
+ */
+export class RentalValuer {
+  constructor(
+    private readonly records: RecordFile,
+    private readonly lets: RentLetsIndex,
+  ) {}
+
+  /** The valuation (`bedrooms` overriding the recorded count), or why there is none. */
+  value(uprn: number, bedroomsGiven: number | undefined): RentalValuationResult {
+    const p = this.records.get(uprn);
+    if (!p) return { kind: 'not_found', reason: `No property with UPRN ${uprn}.` };
+    const bedrooms = bedroomsGiven ?? (p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms));
+    if (bedrooms === null) return { kind: 'not_found', reason: `UPRN ${uprn} has no recorded bedroom count (no energy certificate): give \`bedrooms\`.` };
+    if (p.lat === null || p.lat === undefined || p.lng === null || p.lng === undefined) {
+      return { kind: 'not_found', reason: `UPRN ${uprn} has no position to search around.` };
+    }
+    const idx = this.lets;
+    const lets = rentComparablesNear(idx, Number(p.lat), Number(p.lng), uprn);
+    const area = p.floor_area_sqft === null || p.floor_area_sqft === undefined ? null : Number(p.floor_area_sqft);
+    const r = valueRental({ bedrooms, flat: p.property_type === 'Flat', floor_area_sqft: area }, lets, idx.growthPerMonth);
+    if (r.kind === 'not_found') return { kind: 'not_found', reason: `No rental valuation for UPRN ${uprn}: ${r.reason}` };
+    const postcode = p.postcode === null || p.postcode === undefined ? null : String(p.postcode);
+    return { kind: 'valued', valuation: { uprn: String(uprn), postcode, bedrooms, ...r.estimate, as_of: idx.asOf, currency: 'GBP' as const } };
+  }
+}
+
+/** Undefined when the build cannot serve rental valuations (published before the valuation_evidence stage: no rent_lets). */
+export async function openRentalValuer(store: BuildStore, records: () => Promise<RecordFile>, lets: () => Promise<RentLetsIndex>): Promise<RentalValuer | undefined> {
+  if (!store.tables.has('rent_lets')) return undefined;
+  const file = await records().catch(() => undefined);
+  if (!file) return undefined;
+  return new RentalValuer(file, await lets());
+}
