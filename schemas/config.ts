@@ -12,6 +12,10 @@ export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   PORT: int(0, 65_535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** /metrics is served on this port only, never on PORT; 0: a port the kernel picks (logged at start). */
+  METRICS_PORT: int(0, 65_535).default(9464),
+  /** Loopback by default: Prometheus scrapes from the same host (or set an internal address). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** JSON request bodies above this many bytes are refused with 413. */

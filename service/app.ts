@@ -79,7 +79,7 @@ export function buildApp(deps: AppDeps): App {
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
     router.add(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
-  addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
+  addOpsRoutes(router, { data: builds, openapi: renderOpenApi(), ledger });
 
   const koa = new Koa<ApiState>({ proxy: false });
   // Koa's own error printing is replaced by errorHandler + the structured log.

@@ -1,7 +1,7 @@
 /**
  * The process: read config, open the ledger (the file ledger takes its writer lock and
  * starts the admin socket; with LEDGER_URL the shared PostgreSQL ledger and rate limiter),
- * listen on PORT. With WORKERS > 1, a cluster primary runs that many such workers on one
+ * listen on PORT (and on METRICS_PORT for /metrics). With WORKERS > 1, a cluster primary runs that many such workers on one
  * port (replicas.ts). SIGTERM/SIGINT stop accepting connections, let in-flight
  * requests finish (up to SHUTDOWN_TIMEOUT_MS), then flush and close the ledger.
  */
@@ -16,6 +16,7 @@ import { loadConfig } from './config.ts';
 import { adminSocketPath, ledgerDir, openConfiguredLedger, startAdminServer } from './ledger/index.ts';
 import type { Ledger } from './ledger/types.ts';
 import { createLogger, type Logger } from './log.ts';
+import { createMetricsServer } from './metrics-server.ts';
 import { fileDataSource } from './build/source.ts';
 import { problemBody } from './middleware/errors.ts';
 import { isPrimary, runReplicas } from './replicas.ts';
@@ -67,6 +68,8 @@ export function closeGracefully(server: Server, timeoutMs: number): Promise<void
 
 export interface Running {
   port: number;
+  /** Where /metrics is served (METRICS_HOST). */
+  metricsPort: number;
   server: Server;
   ledger: Ledger;
   /** Graceful stop: in-flight requests finish, the ledger is flushed and unlocked. */
@@ -82,23 +85,26 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const admin = opened.kind === 'file' ? await startAdminServer(opened.ledger, config.ADMIN_SOCKET ?? adminSocketPath(ledgerDir(config.DATA_DIR))) : undefined;
   // Requests see the build the warmer has fully opened (the previous one until then).
   const warmer = startBuildWarmer(fileDataSource(config.DATA_DIR), logger);
-  const { koa } = buildApp({ config, ledger, limiter, clock, builds: warmer, logger });
+  const { koa, metrics } = buildApp({ config, ledger, limiter, clock, builds: warmer, logger });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, config.PORT, config.HOST);
-  logger.info({ port, pid: process.pid, ledger: opened.kind, data_dir: config.DATA_DIR, build_id: warmer.current()?.id ?? null }, 'listening');
+  const metricsServer = createMetricsServer(metrics);
+  const metricsPort = await listen(metricsServer, config.METRICS_PORT, config.METRICS_HOST);
+  logger.info({ port, metrics_port: metricsPort, pid: process.pid, ledger: opened.kind, data_dir: config.DATA_DIR, build_id: warmer.current()?.id ?? null }, 'listening');
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       logger.info('shutting down: finishing in-flight requests');
       warmer.stop();
       await closeGracefully(server, config.SHUTDOWN_TIMEOUT_MS);
+      await closeGracefully(metricsServer, 1_000);
       await warmer.close();
       await admin?.close();
       await limiter.close?.();
       await ledger.close();
       logger.info('stopped: ledger flushed');
     })());
-  return { port, server, ledger, stop };
+  return { port, metricsPort, server, ledger, stop };
 }
 
 async function main(): Promise<void> {

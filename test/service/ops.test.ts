@@ -59,7 +59,7 @@ describe('operational endpoints', () => {
 
   it('metrics: requests by route and status, latency, credits, rate limits, build id', async () => {
     await call(s.base, 'GET', '/v1/account', { key });
-    const m = await call(s.base, 'GET', '/metrics');
+    const m = await call(s.metricsBase, 'GET', '/metrics');
     expect(m.status).toBe(200);
     expect(m.headers['content-type']).toMatch(/^text\/plain/);
     expect(m.text).toMatch(/http_requests_total\{method="GET",route="GET \/v1\/account",status="200"\} 1/);
@@ -73,7 +73,17 @@ describe('operational endpoints', () => {
     expect(m.text).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
     // Unknown paths share one label: the cardinality stays bounded.
     await call(s.base, 'GET', '/v1/random-path-123');
-    expect((await call(s.base, 'GET', '/metrics')).text).toMatch(/route="unmatched",status="404"/);
+    expect((await call(s.metricsBase, 'GET', '/metrics')).text).toMatch(/route="unmatched",status="404"/);
+  });
+
+  it('metrics are served on their own port only: the API port answers 404 problem+json', async () => {
+    const api = await call(s.base, 'GET', '/metrics');
+    expect(api.status).toBe(404);
+    expect(api.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(api.text).not.toContain('http_requests_total');
+    // The metrics listener serves /metrics and nothing else.
+    expect((await call(s.metricsBase, 'GET', '/v1/account', { key })).status).toBe(404);
+    expect((await call(s.metricsBase, 'POST', '/metrics')).status).toBe(405);
   });
 
   it('logs: one JSON line per request with the request id, never the key', async () => {

@@ -192,7 +192,7 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     await ledger.close();
     key = created.api_key;
     accountId = created.account.account_id;
-    cluster = await startCluster({ WORKERS: '3', LEDGER_URL: pgs.url, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    cluster = await startCluster({ WORKERS: '3', LEDGER_URL: pgs.url, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     startLoad();
     await waitServed(20, 'start');
   }, 600_000);

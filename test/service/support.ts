@@ -9,6 +9,7 @@ import { loadConfig } from '../../service/config.ts';
 import type { Tier } from '../../schemas/plans.ts';
 import { ledgerDir, openFileLedger, type FileLedger } from '../../service/ledger/index.ts';
 import { createLogger } from '../../service/log.ts';
+import { createMetricsServer } from '../../service/metrics-server.ts';
 import { fileDataSource } from '../../service/build/source.ts';
 import { startBuildWarmer } from '../../service/build/warmer.ts';
 import type { RouteDef } from '../../service/routes/types.ts';
@@ -31,6 +32,8 @@ export class TestClock {
 
 export interface TestServer {
   base: string;
+  /** The metrics listener (/metrics is not on the API port). */
+  metricsBase: string;
   port: number;
   dataDir: string;
   ledger: FileLedger;
@@ -51,11 +54,14 @@ export async function startTestServer(
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const ledger = await openFileLedger({ dir: opts.ledgerDir ?? ledgerDir(dir), clock: clock.now, ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}) });
   const builds = startBuildWarmer(fileDataSource(dir), logger);
-  const { koa } = buildApp({ config, ledger, clock: clock.now, builds, logger, ...(opts.routes ? { routes: opts.routes } : {}) });
+  const { koa, metrics } = buildApp({ config, ledger, clock: clock.now, builds, logger, ...(opts.routes ? { routes: opts.routes } : {}) });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, 0, '127.0.0.1');
+  const metricsServer = createMetricsServer(metrics);
+  const metricsPort = await listen(metricsServer, 0, '127.0.0.1');
   return {
     base: `http://127.0.0.1:${port}`,
+    metricsBase: `http://127.0.0.1:${metricsPort}`,
     port,
     dataDir: dir,
     ledger,
@@ -67,6 +73,7 @@ export async function startTestServer(
     },
     async stop() {
       await closeGracefully(server, 1_000);
+      await closeGracefully(metricsServer, 1_000);
       await builds.close();
       await ledger.close();
       cleanup();
