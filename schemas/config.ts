@@ -32,6 +32,15 @@ export const ConfigSchema = z.object({
    * connection a client is just reusing (the client then sees ECONNRESET; Node's default is 5 s).
    */
   KEEP_ALIVE_TIMEOUT_MS: int(1_000, 600_000).default(65_000),
+  /**
+   * Failed authentications (401s) allowed per client address (an IPv6 /64) in any
+   * AUTH_FAILURE_WINDOW_MS; past it the address gets 429 with Retry-After before its key is
+   * checked, valid or not. 0 turns the throttle off.
+   */
+  AUTH_FAILURE_LIMIT: int(0, 1_000_000).default(20),
+  AUTH_FAILURE_WINDOW_MS: int(1_000, 3_600_000).default(60_000),
+  /** Most client addresses whose failures are tracked at once (least recently failed evicted): bounds memory under a flood from many addresses. */
+  AUTH_FAILURE_ADDRESSES: int(100, 10_000_000).default(10_000),
   /** How long SIGTERM waits for in-flight requests before closing sockets. */
   SHUTDOWN_TIMEOUT_MS: int(0, 120_000).default(10_000),
   /** Unix socket for account administration while the server holds the ledger lock. */

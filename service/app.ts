@@ -1,7 +1,7 @@
 /**
  * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
  * request id → access log and metrics → error handler (problem+json) → query limit (outside
- * /v1) → router; each /v1 route then runs auth → rate limit → query limit → validation →
+ * /v1) → router; each /v1 route then runs auth (throttled per address after failures) → rate limit → query limit → validation →
  * build check (data endpoints) → credit reserve → handler → commit or release.
  */
 import Koa from 'koa';
@@ -11,6 +11,7 @@ import type { Ledger } from './ledger/types.ts';
 import type { Logger } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { AuthFailureTable } from './domain/auth-failures.ts';
 import { authenticate } from './middleware/auth.ts';
 import { credits } from './middleware/credits.ts';
 import type { ServingBuild } from './build/warmer.ts';
@@ -30,7 +31,7 @@ import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
 export type Clock = () => Date;
 
 export interface AppDeps {
-  config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES'>;
+  config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES' | 'AUTH_FAILURE_LIMIT' | 'AUTH_FAILURE_WINDOW_MS' | 'AUTH_FAILURE_ADDRESSES'>;
   ledger: Ledger;
   /** Defaults to the in-process sliding window (one process); PostgreSQL's for replicas. */
   limiter?: RateLimiter;
@@ -67,10 +68,11 @@ export function buildApp(deps: AppDeps): App {
   const metrics = createMetrics(() => builds.current()?.id, () => ledger.health());
   const limiter = deps.limiter ?? inProcessLimiter();
   const router = new Router();
+  const authFailures = new AuthFailureTable({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS, capacity: config.AUTH_FAILURE_ADDRESSES });
 
   for (const route of deps.routes ?? V1_ROUTES) {
     const chain: Middleware[] = [
-      authenticate(ledger),
+      authenticate(ledger, authFailures, metrics),
       rateLimit(limiter, metrics),
       queryLimit(config.QUERY_LIMIT_BYTES),
       validate(route, config.BODY_LIMIT_BYTES),

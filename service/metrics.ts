@@ -11,6 +11,7 @@ export interface Metrics {
   latency: Histogram<'method' | 'route'>;
   creditsSpent: Counter<'route'>;
   rateLimited: Counter<'route'>;
+  authThrottled: Counter;
 }
 
 export function createMetrics(currentBuildId: () => string | undefined, ledgerHealth?: () => LedgerHealth): Metrics {
@@ -25,6 +26,11 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
   });
   const creditsSpent = new Counter({ name: 'credits_spent_total', help: 'Credits committed, by route', labelNames: ['route'] as const, registers: [registry] });
   const rateLimited = new Counter({ name: 'rate_limited_total', help: 'Requests refused with 429, by route', labelNames: ['route'] as const, registers: [registry] });
+  const authThrottled = new Counter({
+    name: 'auth_throttled_total',
+    help: 'Requests refused with 429 before their key was checked: their address had too many failed authentications',
+    registers: [registry],
+  });
   new Gauge({
     name: 'data_build_info',
     help: 'The published build being served (value 1), labelled by build id; absent when none',
@@ -56,5 +62,5 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
   }
   // The process's own: resident memory, CPU, event-loop lag, GC, heap (for ops alerts).
   collectDefaultMetrics({ register: registry });
-  return { registry, requests, latency, creditsSpent, rateLimited };
+  return { registry, requests, latency, creditsSpent, rateLimited, authThrottled };
 }

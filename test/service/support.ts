@@ -48,7 +48,9 @@ export async function startTestServer(
   opts: { routes?: readonly RouteDef[]; env?: Record<string, string>; clock?: TestClock; snapshotEvery?: number; /** Default `${DATA_DIR}/ledger`. */ ledgerDir?: string } = {},
 ): Promise<TestServer> {
   const { dir, cleanup } = tempDir('pi-service-');
-  const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...opts.env });
+  // Every test client shares 127.0.0.1, and many tests send bad keys on purpose: the
+  // failed-authentication throttle is off unless a test turns it on (auth-throttle.test.ts).
+  const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', AUTH_FAILURE_LIMIT: '0', ...opts.env });
   const clock = opts.clock ?? new TestClock();
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
@@ -92,12 +94,17 @@ export interface Reply {
  * One HTTP request on its own connection (no pooling: concurrent calls are truly
  * concurrent). Headers are sent exactly as given.
  */
-export function call(base: string, method: string, path: string, opts: { key?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Reply> {
+export function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; headers?: Record<string, string>; body?: string | Buffer; /** The client's own address, e.g. 127.0.0.2 (any of 127/8 on Linux). */ localAddress?: string } = {},
+): Promise<Reply> {
   const url = new URL(path, base);
   const headers: Record<string, string> = { ...(opts.key ? { authorization: `Bearer ${opts.key}` } : {}), ...opts.headers };
   if (opts.body !== undefined) headers['content-length'] = String(Buffer.byteLength(opts.body));
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent: false }, (res) => {
+    const req = httpRequest(url, { method, headers, agent: false, ...(opts.localAddress ? { localAddress: opts.localAddress } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
