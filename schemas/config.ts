@@ -26,6 +26,8 @@ export const ConfigSchema = z.object({
   HEADER_LIMIT_BYTES: int(1_024, 64 * 1024).default(16 * 1024),
   /** Most headers read per request (Node's maxHeadersCount). */
   HEADER_COUNT_LIMIT: int(10, 1_000).default(100),
+  /** How long a client may take to send the request headers; past it: 408 and the connection closed. */
+  HEADERS_TIMEOUT_MS: int(500, 29_000).default(10_000),
   /**
    * How long an idle keep-alive connection is kept open. Longer than a client's or load
    * balancer's own idle timeout (60 s is common), so the server is never the side that closes a

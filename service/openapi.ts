@@ -31,9 +31,27 @@ const dropSafeBounds = (_k: string, v: unknown): unknown => {
   return v;
 };
 
+/**
+ * zod drops `default` from the input side of a schema that transforms, and the query
+ * numbers do (their strict decimal grammar, schemas/api/common.ts, is a preprocess). The
+ * default of a query number is the value the parameter takes when absent, as written, so it
+ * is shown.
+ */
+const keepQueryDefault =
+  (io: 'input' | 'output') =>
+  (ctx: { zodSchema: unknown; jsonSchema: Json }): void => {
+    if (io !== 'input' || !(ctx.zodSchema instanceof z.ZodDefault) || ctx.jsonSchema.default !== undefined) return;
+    const value: unknown = ctx.zodSchema.def.defaultValue;
+    if (typeof value !== 'number') return;
+    // First, where zod puts a default it keeps.
+    const rest = { ...ctx.jsonSchema };
+    for (const k of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[k];
+    Object.assign(ctx.jsonSchema, { default: value }, rest);
+  };
+
 /** zod → JSON Schema 2020-12, named schemas hoisted into components.schemas. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Json): Json {
-  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: keepQueryDefault(io) }) as Json;
   const text = JSON.stringify(JSON.parse(JSON.stringify(raw), dropSafeBounds)).replaceAll('"#/$defs/', '"#/components/schemas/');
   const { $schema: _s, $defs, ...rest } = JSON.parse(text) as Json & { $defs?: Json };
   if ($defs) Object.assign(components, $defs);
@@ -46,8 +64,9 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   credits_exhausted: 'The call costs more credits than remain. Upgrade (credits are available at once), or wait for the cycle to renew; the Free tier\'s one-time allowance never renews.',
   not_found: 'Unknown UPRN, or no data for the location.',
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
+  request_timeout: 'The request headers or body did not arrive in time; the connection is closed.',
   payload_too_large: 'The JSON body exceeds the size limit.',
-  unsupported_media_type: 'The body is not sent as application/json.',
+  unsupported_media_type: 'The body is not sent as uncompressed UTF-8 application/json.',
   request_header_fields_too_large: 'The request headers exceed the size limit.',
   rate_limited: 'Rate limit reached; see Retry-After. No credits charged.',
   internal: 'Unexpected server error; quote the request id.',
@@ -90,6 +109,7 @@ const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
   credits_exhausted: 'This call costs 50 credits and 12 remain this cycle. Upgrade (the new allowance is available at once), or wait for the cycle to renew.',
   not_found: 'No property with UPRN 1.',
   method_not_allowed: 'DELETE is not allowed here; use GET.',
+  request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'The request body exceeds 65536 bytes.',
   unsupported_media_type: 'Send the request body as JSON with "Content-Type: application/json".',
   request_header_fields_too_large: 'The request headers exceed the size limit.',

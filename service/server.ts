@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { resolve } from 'node:path';
+import { ERROR_CODES, type ErrorCode } from '../schemas/api/problem.ts';
 import type { Config } from '../schemas/config.ts';
 import { buildApp, type Clock } from './app.ts';
 import { startBuildWarmer } from './build/warmer.ts';
@@ -21,23 +22,44 @@ import { fileDataSource } from './build/source.ts';
 import { problemBody } from './middleware/errors.ts';
 import { isPrimary, runReplicas } from './replicas.ts';
 
+/** The problem+json answer to a request Node's parser refused or timed out, and why. */
+function parserProblem(err: NodeJS.ErrnoException, headerLimit: number): { code: ErrorCode; detail: string } {
+  if (err.code === 'HPE_HEADER_OVERFLOW') return { code: 'request_header_fields_too_large', detail: `Request headers exceed ${headerLimit} bytes.` };
+  // headersTimeout or requestTimeout: the client was too slow, the request was not malformed.
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'request_timeout', detail: 'The request did not arrive in time.' };
+  return { code: 'invalid_request', detail: 'Malformed HTTP request.' };
+}
+
 /**
  * An HTTP server for a Koa callback with the header limits applied. Requests Node's
- * parser refuses (oversized or malformed headers) still get a problem+json answer.
+ * parser refuses (oversized or malformed headers, a header timeout) still get a
+ * problem+json answer with its own X-Request-Id, like every other answer.
  */
-export function createHttpServer(callback: Parameters<typeof createServer>[1], config: Pick<Config, 'HEADER_LIMIT_BYTES' | 'HEADER_COUNT_LIMIT' | 'KEEP_ALIVE_TIMEOUT_MS'>): Server {
-  const server = createServer({ maxHeaderSize: config.HEADER_LIMIT_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 }, callback);
+export function createHttpServer(
+  callback: Parameters<typeof createServer>[1],
+  config: Pick<Config, 'HEADER_LIMIT_BYTES' | 'HEADER_COUNT_LIMIT' | 'KEEP_ALIVE_TIMEOUT_MS' | 'HEADERS_TIMEOUT_MS'>,
+): Server {
+  const server = createServer(
+    {
+      maxHeaderSize: config.HEADER_LIMIT_BYTES,
+      requestTimeout: 30_000,
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      // How often Node looks for timed-out requests (its default, 30 s, would let a 10 s
+      // header timeout run to 40 s).
+      connectionsCheckingInterval: Math.max(100, Math.ceil(config.HEADERS_TIMEOUT_MS / 4)),
+    },
+    callback,
+  );
   server.keepAliveTimeout = config.KEEP_ALIVE_TIMEOUT_MS;
   server.maxHeadersCount = config.HEADER_COUNT_LIMIT;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const body = tooLarge
-      ? problemBody('request_header_fields_too_large', `Request headers exceed ${config.HEADER_LIMIT_BYTES} bytes.`, randomUUID())
-      : problemBody('invalid_request', 'Malformed HTTP request.', randomUUID());
-    const text = JSON.stringify(body);
+    const { code, detail } = parserProblem(err, config.HEADER_LIMIT_BYTES);
+    const id = randomUUID();
+    const text = JSON.stringify(problemBody(code, detail, id));
+    const { status, title } = ERROR_CODES[code];
     socket.end(
-      `HTTP/1.1 ${body.status} ${body.title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${text}`,
     );
   });
   return server;

@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -1717,6 +1717,30 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request headers or body did not arrive in time; the connection is closed. */
+        request_timeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/request-timeout",
+                 *       "title": "Request timeout",
+                 *       "status": 408,
+                 *       "detail": "The request did not arrive in time.",
+                 *       "code": "request_timeout",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The JSON body exceeds the size limit. */
         payload_too_large: {
             headers: {
@@ -1741,7 +1765,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not sent as application/json. */
+        /** @description The body is not sent as uncompressed UTF-8 application/json. */
         unsupported_media_type: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -162,7 +162,7 @@ class FileLedgerImpl implements FileLedger {
     if (reservation.cost === 0) return; // nothing to charge, nothing to make durable
     const acc = this.touch(reservation.account_id, now);
     if (!acc) throw new LedgerError('unknown_account', `unknown account ${reservation.account_id}`);
-    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at: now.toISOString() });
+    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, ...(meta.client_request_id ? { cr: meta.client_request_id } : {}), at: now.toISOString() });
   }
 
   /** Idempotent: releasing a reservation already committed (even by a failed commit) or released does nothing. */

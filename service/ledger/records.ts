@@ -12,7 +12,8 @@ export type LedgerRecord =
   | { t: 'revoke'; a: string; keys: string[]; at: string }
   /** Revokes `revoked` and adds key `k` in one record, so a rotation is all or nothing. */
   | { t: 'rotate'; a: string; revoked: string[]; k: string; hash: string; at: string }
-  | { t: 'debit'; a: string; c: number; e: string; r: string; at: string }
+  /** r: the server's request id; cr: the caller's X-Request-Id, when it sent one. */
+  | { t: 'debit'; a: string; c: number; e: string; r: string; cr?: string; at: string }
   | { t: 'upgrade'; a: string; from: Tier; to: Tier; charge_gbp: number | null; fraction: number; at: string }
   | { t: 'downgrade'; a: string; from: Tier; to: Tier; at: string }
   | { t: 'rollover'; a: string; from_cycle: number; to_cycle: number; downgrade_applied: Tier | null; at: string };

@@ -47,7 +47,10 @@ export interface Reservation {
 
 export interface ChargeMeta {
   endpoint: string; // route id, e.g. "GET /v1/properties/{uprn}"
+  /** The server's own request id (unique). */
   request_id: string;
+  /** The caller's X-Request-Id, kept beside the server's (not unique: callers choose it). */
+  client_request_id?: string;
 }
 
 export interface UsageQuery {

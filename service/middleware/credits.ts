@@ -46,7 +46,7 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
     let after: AccountView | void = undefined;
     if (ctx.status >= 200 && ctx.status < 300) {
       try {
-        after = await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId }, ctx.state.now);
+        after = await ledger.commit(reservation, { endpoint: ctx.state.routeId, request_id: ctx.state.requestId, ...(ctx.state.clientRequestId ? { client_request_id: ctx.state.clientRequestId } : {}) }, ctx.state.now);
       } catch (err) {
         // The charge is not durable, so the answer is not served: 503 (or 500 for anything
         // but a failed write). Release is idempotent: it returns the hold only if unsettled.

@@ -88,9 +88,12 @@ describe('operational endpoints', () => {
 
   it('logs: one JSON line per request with the request id, never the key', async () => {
     const r = await call(s.base, 'GET', '/v1/account/usage', { key, headers: { 'x-request-id': 'log-check-0001' } });
-    expect(r.headers['x-request-id']).toBe('log-check-0001');
+    // The server's own id, unique; the caller's beside it.
+    expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['x-client-request-id']).toBe('log-check-0001');
     const lines = s.logs.map((l) => JSON.parse(l));
-    const line = lines.find((l) => l.request_id === 'log-check-0001' && l.msg === 'request');
+    const line = lines.find((l) => l.request_id === r.headers['x-request-id'] && l.msg === 'request');
+    expect(line.client_request_id).toBe('log-check-0001');
     expect(line).toMatchObject({ level: 30, method: 'GET', route: 'GET /v1/account/usage', status: 200 });
     expect(typeof line.ms).toBe('number');
     expect(line.account_id).toMatch(/^acc_/);
@@ -98,9 +101,19 @@ describe('operational endpoints', () => {
     expect(s.logs.join('\n')).not.toContain(key.slice(-16));
   });
 
-  it('an unsafe caller request id is replaced by a fresh one', async () => {
+  it('an unsafe caller request id is dropped: not echoed, not logged', async () => {
     const r = await call(s.base, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['x-client-request-id']).toBeUndefined();
+    expect(s.logs.join('\n')).not.toContain('bad id with spaces');
+  });
+
+  it('one caller id sent twice: two unique server ids, each request logged with both', async () => {
+    const a = await call(s.base, 'GET', '/healthz', { headers: { 'x-request-id': 'same-id-twice' } });
+    const b = await call(s.base, 'GET', '/healthz', { headers: { 'x-request-id': 'same-id-twice' } });
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+    const lines = s.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.client_request_id === 'same-id-twice');
+    expect(lines.map((l) => l.request_id).sort()).toEqual([a.headers['x-request-id'], b.headers['x-request-id']].sort());
   });
 
   it('every registry route is reachable (no 404/405 for its own method)', async () => {

@@ -153,7 +153,8 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     try {
       const debits = (await ledger.records()).filter((r) => r.t === 'debit');
       const charged = new Map<string, number>();
-      for (const d of debits) if (d.t === 'debit') charged.set(d.r, (charged.get(d.r) ?? 0) + 1);
+      // Matched by the caller's id (cr): the server's own (r) is a fresh UUID per request.
+      for (const d of debits) if (d.t === 'debit' && d.cr) charged.set(d.cr, (charged.get(d.cr) ?? 0) + 1);
       const byId = new Map(outcomes.map((o) => [o.id, o]));
       for (const [id, times] of charged) expect(times, `${label}: ${id} charged once`).toBe(1);
       const ok = outcomes.filter((o) => o.status === 200);
