@@ -4,27 +4,14 @@
  * means "accepted" and 400/415 "refused". Raw sockets where the bytes on the wire matter
  * (two Authorization headers, a key in the path, a compressed body).
  */
-import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { ledgerDir, readLogRecords } from '../../service/ledger/index.ts';
-import { defineRoute } from '../../service/routes/types.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
-import { call, startTestServer, type TestServer } from './support.ts';
+import { call, meteredRoute, rawExchange, startTestServer, type TestServer } from './support.ts';
 
 /** A metered route that needs no build, so a charge (and its debit record) happens here. */
-const metered = defineRoute({
-  method: 'GET',
-  path: '/test/metered',
-  operationId: 'metered',
-  summary: 'costs 3 credits',
-  tag: 'Test',
-  cost: 3,
-  response: z.object({ ok: z.boolean() }),
-  needsBuild: false,
-  handler: () => ({ ok: true }),
-});
+const metered = meteredRoute('metered', 3);
 
 let s: TestServer;
 let key: string;
@@ -37,19 +24,7 @@ afterAll(() => s?.stop());
 
 const listings = (query: string) => call(s.base, 'GET', `/v1/listings?outcode=BS1&${query}`, { key });
 
-/** Writes `text` on a raw socket and resolves with everything read until the server closes it. */
-function raw(text: string | Buffer): Promise<{ head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(s.port, '127.0.0.1', () => socket.write(text));
-    let got = '';
-    socket.on('data', (c: Buffer) => (got += c.toString()));
-    socket.on('end', () => {
-      const at = got.indexOf('\r\n\r\n');
-      resolve({ head: got.slice(0, at), body: got.slice(at + 4) });
-    });
-    socket.on('error', reject);
-  });
-}
+const raw = (text: string) => rawExchange(s.port, text);
 
 describe('query numbers: one strict decimal grammar for every endpoint', () => {
   it.each([

@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { ERROR_CODES, problemType, type ErrorCode } from '../../schemas/api/problem.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { defineRoute } from '../../service/routes/types.ts';
-import { connect } from 'node:net';
-import { call, postJson, startTestServer, type Reply, type TestServer } from './support.ts';
+import { call, meteredRoute, postJson, rawExchange, startTestServer, type Reply, type TestServer } from './support.ts';
 
 const boom = defineRoute({
   method: 'GET',
@@ -47,17 +46,6 @@ const EXPECTED: Record<ErrorCode, { status: number; title: string }> = {
 /** Every code a request in this file was answered with. */
 const seen = new Set<string>();
 
-/** Writes `text` on a raw socket and resolves with everything read until the server closes it. */
-function rawExchange(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let got = '';
-    socket.on('data', (c: Buffer) => (got += c.toString()));
-    socket.on('end', () => resolve(got));
-    socket.on('error', reject);
-  });
-}
-
 function expectProblem(r: Reply, code: ErrorCode, requestId?: string): void {
   seen.add(String(r.json?.code));
   const { status, title } = EXPECTED[code];
@@ -72,17 +60,7 @@ function expectProblem(r: Reply, code: ErrorCode, requestId?: string): void {
   expect(r.text).not.toMatch(/\bat .*\.ts:\d+|Error:|stack/);
 }
 
-const spend = defineRoute({
-  method: 'GET',
-  path: '/test/spend',
-  operationId: 'spend',
-  summary: 'answers 200 for 50 credits',
-  tag: 'Test',
-  cost: 50,
-  response: z.object({ ok: z.boolean() }),
-  needsBuild: false,
-  handler: () => ({ ok: true }),
-});
+const spend = meteredRoute('spend', 50);
 
 let s: TestServer;
 let key: string;
@@ -252,23 +230,21 @@ describe('problem+json for every error code', () => {
   });
 
   it('408 when the request headers do not arrive within HEADERS_TIMEOUT_MS (raw socket), with a request id', async () => {
-    const raw = await rawExchange(s.port, 'GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-    const [head, body] = raw.split('\r\n\r\n');
+    const { head, body } = await rawExchange(s.port, 'GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Slow: ');
     expect(head).toMatch(/^HTTP\/1\.1 408 Request timeout\r\n/);
     expect(head).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/);
-    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(head!)?.[1];
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})(\r\n|$)/.exec(head)?.[1];
     expect(id).toBeDefined();
-    const json = JSON.parse(body!);
+    const json = JSON.parse(body);
     expect(json).toMatchObject({ code: 'request_timeout', status: 408, title: 'Request timeout', type: problemType('request_timeout'), request_id: id });
     seen.add(json.code);
   });
 
   it('a malformed request line: 400 from the parser, with a request id', async () => {
-    const raw = await rawExchange(s.port, 'GET /v1/account HTTP/1.1\r\nHost x\r\n\r\n');
-    const [head, body] = raw.split('\r\n\r\n');
+    const { head, body } = await rawExchange(s.port, 'GET /v1/account HTTP/1.1\r\nHost x\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 Invalid request\r\n/);
-    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(head!)?.[1];
-    expect(JSON.parse(body!)).toMatchObject({ code: 'invalid_request', request_id: id });
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})(\r\n|$)/.exec(head)?.[1];
+    expect(JSON.parse(body)).toMatchObject({ code: 'invalid_request', request_id: id });
   });
 
   it('500 internal: generic text in the response, the details only in the log; nothing charged', async () => {

@@ -4,6 +4,8 @@
  * billing cycles and slide rate windows without sleeping) and the JSON log captured.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
+import { z } from 'zod';
 import { buildApp } from '../../service/app.ts';
 import { loadConfig } from '../../service/config.ts';
 import type { Tier } from '../../schemas/plans.ts';
@@ -12,7 +14,7 @@ import { createLogger } from '../../service/log.ts';
 import { createMetricsServer } from '../../service/metrics-server.ts';
 import { fileDataSource } from '../../service/build/source.ts';
 import { startBuildWarmer } from '../../service/build/warmer.ts';
-import type { RouteDef } from '../../service/routes/types.ts';
+import { defineRoute, type RouteDef } from '../../service/routes/types.ts';
 import { createHttpServer, listen, closeGracefully } from '../../service/server.ts';
 import { tempDir } from '../support/tmp.ts';
 
@@ -127,3 +129,31 @@ export function call(
 
 export const postJson = (base: string, path: string, key: string, body: unknown): Promise<Reply> =>
   call(base, 'POST', path, { key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** A metered test route that needs no build: GET /v1/test/<name> answers 200 `{ ok: true }` for `cost` credits. */
+export const meteredRoute = (name: string, cost: number): RouteDef =>
+  defineRoute({
+    method: 'GET',
+    path: `/test/${name}`,
+    operationId: name,
+    summary: `answers 200 for ${cost} credits`,
+    tag: 'Test',
+    cost,
+    response: z.object({ ok: z.boolean() }),
+    needsBuild: false,
+    handler: () => ({ ok: true }),
+  });
+
+/** Writes `text` on a raw socket and resolves with the response's head and body, read until the server closes the connection. */
+export function rawExchange(port: number, text: string | Buffer): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let got = '';
+    socket.on('data', (c: Buffer) => (got += c.toString()));
+    socket.on('end', () => {
+      const at = got.indexOf('\r\n\r\n');
+      resolve({ head: got.slice(0, at), body: got.slice(at + 4) });
+    });
+    socket.on('error', reject);
+  });
+}
