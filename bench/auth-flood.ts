@@ -16,7 +16,7 @@
  * median p95s.
  *
  *   npx tsx bench/auth-flood.ts [--rounds 5] [--seconds 4] [--rate 1500] [--connections 64] [--max-flood 100000]
- * Writes bench/results/auth-flood.json.
+ * Writes bench/results/auth-flood-<rate>.json.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
     };
     const out = resolve(import.meta.dirname, 'results');
     mkdirSync(out, { recursive: true });
-    writeFileSync(join(out, 'auth-flood.json'), `${JSON.stringify(result, null, 2)}\n`);
+    writeFileSync(join(out, `auth-flood-${RATE}.json`), `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(`medians: ${JSON.stringify(result.median)}\nflood p95, off / on: ${result.flood_p95_ratio_off_over_on}\n`);
   } finally {
     cleanup();
