@@ -14,8 +14,8 @@ const BEARER = /^Bearer ([A-Za-z0-9_\-.~+/=]{8,200})$/;
  * response says nothing about which keys exist.
  *
  * Every 401 counts against the client's address (`failures`); an address over its bound
- * gets 429 before its key is looked at, whatever the key, so a flood of guesses costs one
- * table lookup each. A valid key from that address is refused too until the window passes
+ * gets 429 before its key is looked at, whatever the key: at most AUTH_FAILURE_LIMIT guesses
+ * per address per window. A valid key from that address is refused too until the window passes
  * (the key is not checked: checking it is the work being saved); valid keys from other
  * addresses never touch the table.
  */
