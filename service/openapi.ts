@@ -91,7 +91,9 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 /** Headers of every metered response, declared once in components.headers. */
 const METERED_HEADERS: Record<string, Json> = {
-  'X-Request-Id': header('Id of this request, also in the body of errors and in the logs.'),
+  'X-Request-Id': header('The server\'s own id of this request (a UUID, unique), also in the body of errors, the logs and the request\'s ledger debit.'),
+  'X-Client-Request-Id': header('Your own `X-Request-Id`, echoed when you sent a plain one (8-64 of `A-Z a-z 0-9 . _ -`); kept beside the server\'s id, never in its place.'),
+  'Cache-Control': header('`no-store`: answers to authenticated calls are never cached.'),
   'X-Credits-Cost': header('Credits charged by this call (0 unless the response is 2xx).', { type: 'integer' }),
   'X-Credits-Remaining': header('Credits left this cycle after this call, or `unlimited`.'),
   'RateLimit-Policy': header('draft-ietf-httpapi-ratelimit-headers: `"default";q=<limit>;w=<window seconds>`.'),
@@ -100,7 +102,7 @@ const METERED_HEADERS: Record<string, Json> = {
   'X-Build-Id': header('The published data build that answered (see `/v1/status`); the same build and inputs give the same answer.'),
 };
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
-const METERED = ['X-Request-Id', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
+const METERED = ['X-Request-Id', 'X-Client-Request-Id', 'Cache-Control', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
 
 /** A plausible detail per code for the documented example (the real ones name the case). */
 const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
@@ -141,7 +143,7 @@ function errorResponses(): Json {
       code,
       {
         description: ERROR_TEXT[code],
-        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
+        headers: headerRefs(code === 'rate_limited' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id', 'X-Client-Request-Id', 'Cache-Control'] : METERED),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(code) } },
       },
     ]),

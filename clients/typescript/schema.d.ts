@@ -1599,6 +1599,8 @@ export interface components {
         invalid_request: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1629,6 +1631,8 @@ export interface components {
         unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1649,6 +1653,8 @@ export interface components {
         credits_exhausted: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1673,6 +1679,8 @@ export interface components {
         not_found: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1697,6 +1705,8 @@ export interface components {
         method_not_allowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1721,6 +1731,8 @@ export interface components {
         request_timeout: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1745,6 +1757,8 @@ export interface components {
         payload_too_large: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1769,6 +1783,8 @@ export interface components {
         unsupported_media_type: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1793,6 +1809,8 @@ export interface components {
         request_header_fields_too_large: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1817,6 +1835,8 @@ export interface components {
         rate_limited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1842,6 +1862,8 @@ export interface components {
         internal: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1866,6 +1888,8 @@ export interface components {
         data_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1891,6 +1915,8 @@ export interface components {
         ledger_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1916,6 +1942,8 @@ export interface components {
         rate_limit_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1941,8 +1969,12 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Id of this request, also in the body of errors and in the logs. */
+        /** @description The server's own id of this request (a UUID, unique), also in the body of errors, the logs and the request's ledger debit. */
         "X-Request-Id": string;
+        /** @description Your own `X-Request-Id`, echoed when you sent a plain one (8-64 of `A-Z a-z 0-9 . _ -`); kept beside the server's id, never in its place. */
+        "X-Client-Request-Id": string;
+        /** @description `no-store`: answers to authenticated calls are never cached. */
+        "Cache-Control": string;
         /** @description Credits charged by this call (0 unless the response is 2xx). */
         "X-Credits-Cost": number;
         /** @description Credits left this cycle after this call, or `unlimited`. */
@@ -1978,6 +2010,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1998,6 +2032,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2040,6 +2076,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2061,6 +2099,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2100,6 +2140,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2121,6 +2163,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2160,6 +2204,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2181,6 +2227,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2219,6 +2267,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2240,6 +2290,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2279,6 +2331,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2300,6 +2354,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2342,6 +2398,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2363,6 +2421,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2408,6 +2468,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2429,6 +2491,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2491,6 +2555,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2514,6 +2580,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2570,6 +2638,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2591,6 +2661,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2638,6 +2710,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2659,6 +2733,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2709,6 +2785,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2730,6 +2808,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2773,6 +2853,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2794,6 +2876,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2839,6 +2923,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2860,6 +2946,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2930,6 +3018,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2953,6 +3043,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3008,6 +3100,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3029,6 +3123,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3086,6 +3182,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3107,6 +3205,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3163,6 +3263,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3223,6 +3325,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3281,6 +3385,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3368,6 +3474,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3406,6 +3514,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3427,6 +3537,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3473,6 +3585,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3545,6 +3659,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3596,6 +3712,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3650,6 +3768,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3689,6 +3809,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3710,6 +3832,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3754,6 +3878,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3775,6 +3901,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3818,6 +3946,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3839,6 +3969,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3890,6 +4022,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3973,6 +4107,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4009,6 +4145,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4027,6 +4165,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4068,6 +4208,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4086,6 +4228,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
