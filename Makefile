@@ -44,6 +44,10 @@ etl: install ## Run one ETL build over SOURCES (default $(DATA_DIR)/synth) into 
 sql: install ## Interactive SQL over the current build's Parquet tables
 	DATA_DIR=$(DATA_DIR) npm run --silent sql
 
+.PHONY: system-deps
+system-deps: ## Install the Debian packages the tests need (chromium, postgresql, libjemalloc2) where missing: root or sudo; no apt call when all are present
+	@scripts/install-system-deps.sh
+
 .PHONY: typecheck
 typecheck: install ## TypeScript strict type check (no emit): the server side, then the console's browser code
 	npx tsc --noEmit -p tsconfig.json
@@ -72,7 +76,7 @@ deps: install ## Check the layer rules (.dependency-cruiser.cjs): a wrong-way im
 	npx depcruise $(wildcard schemas lib etl service tools console/src) --config .dependency-cruiser.cjs
 
 .PHONY: test
-test: install typecheck deps client-check console ## Install, type-check, check the layer rules, then run the unit, integration and contract tests (the reliability suites: make reliability)
+test: system-deps install typecheck deps client-check console ## Install the Debian packages and npm dependencies, type-check, check the layer rules, bundle the console, then run the unit, integration and contract tests (the reliability suites: make reliability)
 	node scripts/run-tests.mjs
 
 .PHONY: bench
@@ -105,7 +109,7 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	$(BENCH_NODE) bench/str-estimate-accuracy.ts --addresses 60000 --seed 42
 
 .PHONY: reliability
-reliability: install ## Reliability suites (list in vitest.config.ts) at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full, replicas killed and PostgreSQL restarted, paused or its limiter stopped; CHAOS_SCALE=ci FUZZ_CASES=N for CI's smaller scale, CHAOS_SEED=N to replay a failure
+reliability: system-deps install ## Reliability suites (list in vitest.config.ts) at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full, replicas killed and PostgreSQL restarted, paused or its limiter stopped; CHAOS_SCALE=ci FUZZ_CASES=N for CI's smaller scale, CHAOS_SEED=N to replay a failure
 	TEST_SUITE=reliability FUZZ_CASES=$(or $(FUZZ_CASES),10000) node scripts/run-tests.mjs
 
 .PHONY: clean

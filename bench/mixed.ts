@@ -307,7 +307,7 @@ async function main(): Promise<void> {
     accessLog.length = 0;
     collecting = true;
     const la0 = loadAverage();
-    const gc0 = await scrapeGc(server.url);
+    const gc0 = await scrapeGc(server.metricsUrl);
     let cpu: ReturnType<typeof cpuMeter> | undefined;
     let rss: ReturnType<typeof rssSampler> | undefined;
     let serverCpu: ReturnType<ReturnType<typeof cpuMeter>['stop']> | undefined;
@@ -318,7 +318,7 @@ async function main(): Promise<void> {
     });
     if (!serverCpu || !mem) throw new Error('the load generator did not report its start and end');
     rssEnd = mem.end;
-    const gc = gcSpan(gc0, await scrapeGc(server.url));
+    const gc = gcSpan(gc0, await scrapeGc(server.metricsUrl));
     // The access log line is written before the response: give the pipe a moment to drain.
     await new Promise((r) => setTimeout(r, 300));
     collecting = false;

@@ -12,6 +12,10 @@ export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
   PORT: int(0, 65_535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** /metrics is served on this port only, never on PORT; 0: a port the kernel picks (logged at start). */
+  METRICS_PORT: int(0, 65_535).default(9464),
+  /** Loopback by default: Prometheus scrapes from the same host (or set an internal address). */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   /** JSON request bodies above this many bytes are refused with 413. */
@@ -22,12 +26,23 @@ export const ConfigSchema = z.object({
   HEADER_LIMIT_BYTES: int(1_024, 64 * 1024).default(16 * 1024),
   /** Most headers read per request (Node's maxHeadersCount). */
   HEADER_COUNT_LIMIT: int(10, 1_000).default(100),
+  /** How long a client may take to send the request headers; past it: 408 and the connection closed. */
+  HEADERS_TIMEOUT_MS: int(500, 29_000).default(10_000),
   /**
    * How long an idle keep-alive connection is kept open. Longer than a client's or load
    * balancer's own idle timeout (60 s is common), so the server is never the side that closes a
    * connection a client is just reusing (the client then sees ECONNRESET; Node's default is 5 s).
    */
   KEEP_ALIVE_TIMEOUT_MS: int(1_000, 600_000).default(65_000),
+  /**
+   * Failed authentications (401s) allowed per client address (an IPv6 /64) in any
+   * AUTH_FAILURE_WINDOW_MS; past it the address gets 429 with Retry-After before its key is
+   * checked, valid or not. 0 turns the throttle off.
+   */
+  AUTH_FAILURE_LIMIT: int(0, 1_000_000).default(20),
+  AUTH_FAILURE_WINDOW_MS: int(1_000, 3_600_000).default(60_000),
+  /** Most client addresses whose failures are tracked at once (least recently failed evicted): bounds memory under a flood from many addresses. */
+  AUTH_FAILURE_ADDRESSES: int(100, 10_000_000).default(10_000),
   /** How long SIGTERM waits for in-flight requests before closing sockets. */
   SHUTDOWN_TIMEOUT_MS: int(0, 120_000).default(10_000),
   /** Unix socket for account administration while the server holds the ledger lock. */

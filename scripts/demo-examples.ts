@@ -25,4 +25,4 @@ for (const { route: r, path, body } of demoExamples(p)) {
   const data = body ? ` -H 'Content-Type: application/json' -d '${JSON.stringify(body)}'` : '';
   process.stdout.write(`# ${r.summary} (${r.cost} credit${r.cost === 1 ? '' : 's'})\ncurl -s${r.method === 'POST' ? ' -X POST' : ''} -H 'Authorization: Bearer ${key}'${data} '${base}${path}'; echo; sleep ${pace}\n\n`);
 }
-process.stdout.write(`Docs: http://localhost:${port}/docs   OpenAPI: ${base}/openapi.json   Metrics: http://localhost:${port}/metrics\n\n`);
+process.stdout.write(`Docs: http://localhost:${port}/docs   OpenAPI: ${base}/openapi.json   Metrics: http://127.0.0.1:9464/metrics (METRICS_PORT)\n\n`);

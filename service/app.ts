@@ -1,10 +1,10 @@
 /**
  * Builds the Koa application (never listens: see server.ts). The chain, outermost first:
  * request id → access log and metrics → error handler (problem+json) → query limit (outside
- * /v1) → router; each /v1 route then runs auth → rate limit → query limit → validation →
- * Idempotency-Key (metered routes) → build check (data endpoints) → credit reserve → handler
- * → commit (with the kept answer) or release. `POST /mcp` (service/mcp/) runs auth, then makes
- * each tool call as one of those /v1 requests.
+ * /v1) → router; each /v1 route then runs auth (throttled per address after failures) → rate
+ * limit → query limit → validation → Idempotency-Key (metered routes) → build check (data
+ * endpoints) → credit reserve → handler → commit (with the kept answer) or release. `POST /mcp`
+ * (service/mcp/) runs auth, then makes each tool call as one of those /v1 requests.
  */
 import Koa from 'koa';
 import type { Config } from '../schemas/config.ts';
@@ -13,6 +13,7 @@ import type { Ledger } from './ledger/types.ts';
 import type { Logger } from './log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { accessLog } from './middleware/access-log.ts';
+import { AuthFailureTable } from './domain/auth-failures.ts';
 import { authenticate } from './middleware/auth.ts';
 import { credits } from './middleware/credits.ts';
 import type { ServingBuild } from './build/warmer.ts';
@@ -36,7 +37,7 @@ import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
 export type Clock = () => Date;
 
 export interface AppDeps {
-  config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES'>;
+  config: Pick<Config, 'BODY_LIMIT_BYTES' | 'QUERY_LIMIT_BYTES' | 'AUTH_FAILURE_LIMIT' | 'AUTH_FAILURE_WINDOW_MS' | 'AUTH_FAILURE_ADDRESSES'>;
   ledger: Ledger;
   /** Defaults to the in-process sliding window (one process); PostgreSQL's for replicas. */
   limiter?: RateLimiter;
@@ -73,10 +74,13 @@ export function buildApp(deps: AppDeps): App {
   const metrics = createMetrics(() => builds.current()?.id, () => ledger.health());
   const limiter = deps.limiter ?? inProcessLimiter();
   const router = new Router();
+  const authFailures = new AuthFailureTable({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS, capacity: config.AUTH_FAILURE_ADDRESSES });
+  // One authentication (and one failure table) for /v1, /mcp and the key rotation alike.
+  const auth = authenticate(ledger, authFailures, metrics);
 
   for (const route of deps.routes ?? V1_ROUTES) {
     const chain: Middleware[] = [
-      authenticate(ledger),
+      auth,
       rateLimit(limiter, metrics),
       queryLimit(config.QUERY_LIMIT_BYTES),
       validate(route, config.BODY_LIMIT_BYTES),
@@ -87,10 +91,10 @@ export function buildApp(deps: AppDeps): App {
     chain.push(credits(ledger, metrics, route.cost), handle(route, deps));
     router.addMetered(route.method, `${V1_PREFIX}${route.path}`, ...chain);
   }
-  addOpsRoutes(router, { data: builds, metrics, openapi: renderOpenApi(), ledger });
+  addOpsRoutes(router, { data: builds, openapi: renderOpenApi(), ledger });
   // MCP (service/mcp/): every tool call is made as its /v1 request above, metered there.
-  addMcpRoute(router, ledger, config.BODY_LIMIT_BYTES, deps.routes ?? V1_ROUTES);
-  addAccountKeyRoute(router, { ledger, limiter, metrics });
+  addMcpRoute(router, auth, config.BODY_LIMIT_BYTES, deps.routes ?? V1_ROUTES);
+  addAccountKeyRoute(router, { ledger, limiter, metrics, authenticate: auth });
   addConsoleRoutes(router);
 
   const koa = new Koa<ApiState>({ proxy: false });

@@ -21,9 +21,27 @@ const dropSafeBounds = (_k: string, v: unknown): unknown => {
   return v;
 };
 
+/**
+ * zod drops `default` from the input side of a schema that transforms, and the query
+ * numbers do (their strict decimal grammar, schemas/api/common.ts, is a preprocess). The
+ * default of a query number is the value the parameter takes when absent, as written, so it
+ * is shown.
+ */
+const keepQueryDefault =
+  (io: 'input' | 'output') =>
+  (ctx: { zodSchema: unknown; jsonSchema: Json }): void => {
+    if (io !== 'input' || !(ctx.zodSchema instanceof z.ZodDefault) || ctx.jsonSchema.default !== undefined) return;
+    const value: unknown = ctx.zodSchema.def.defaultValue;
+    if (typeof value !== 'number') return;
+    // First, where zod puts a default it keeps.
+    const rest = { ...ctx.jsonSchema };
+    for (const k of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[k];
+    Object.assign(ctx.jsonSchema, { default: value }, rest);
+  };
+
 /** The schema of a request part (`input`: what a caller sends) or of a response (`output`), without `$schema`. */
 export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json & { $defs?: Json } {
-  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: keepQueryDefault(io) });
   const { $schema: _s, ...rest } = JSON.parse(JSON.stringify(raw), dropSafeBounds) as Json;
   return rest;
 }

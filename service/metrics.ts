@@ -13,6 +13,7 @@ export interface Metrics {
   rateLimited: Counter<'route'>;
   /** Charges whose client closed the connection while the charge was being committed (docs/ledger.md). */
   chargedClientGone: Counter<'route'>;
+  authThrottled: Counter;
 }
 
 export function createMetrics(currentBuildId: () => string | undefined, ledgerHealth?: () => LedgerHealth): Metrics {
@@ -31,6 +32,11 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
     name: 'credits_charged_client_gone_total',
     help: 'Metered calls charged although the client closed the connection while the charge was being committed (the window docs/ledger.md states)',
     labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const authThrottled = new Counter({
+    name: 'auth_throttled_total',
+    help: 'Requests refused with 429 before their key was checked: their address had too many failed authentications',
     registers: [registry],
   });
   new Gauge({
@@ -64,5 +70,5 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
   }
   // The process's own: resident memory, CPU, event-loop lag, GC, heap (for ops alerts).
   collectDefaultMetrics({ register: registry });
-  return { registry, requests, latency, creditsSpent, rateLimited, chargedClientGone };
+  return { registry, requests, latency, creditsSpent, rateLimited, chargedClientGone, authThrottled };
 }

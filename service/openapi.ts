@@ -29,8 +29,9 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   credits_exhausted: 'The call costs more credits than remain. Upgrade (credits are available at once), or wait for the cycle to renew; the Free tier\'s one-time allowance never renews.',
   not_found: 'Unknown UPRN, or no data for the location.',
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
+  request_timeout: 'The request headers or body did not arrive in time; the connection is closed.',
   payload_too_large: 'The JSON body exceeds the size limit.',
-  unsupported_media_type: 'The body is not sent as application/json.',
+  unsupported_media_type: 'The body is not sent as uncompressed UTF-8 application/json.',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged.',
   idempotency_key_mismatch: 'This Idempotency-Key was already used with a different request (method, path, query or body). No credits charged.',
   request_header_fields_too_large: 'The request headers exceed the size limit.',
@@ -57,7 +58,9 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
 const header = (description: string, schema: Json = { type: 'string' }) => ({ description, schema });
 /** Headers of every metered response, declared once in components.headers. */
 const METERED_HEADERS: Record<string, Json> = {
-  'X-Request-Id': header('Id of this request, also in the body of errors and in the logs.'),
+  'X-Request-Id': header('The server\'s own id of this request (a UUID, unique), also in the body of errors, the logs and the request\'s ledger debit.'),
+  'X-Client-Request-Id': header('Your own `X-Request-Id`, echoed when you sent a plain one (8-64 of `A-Z a-z 0-9 . _ -`); kept beside the server\'s id, never in its place.'),
+  'Cache-Control': header('`no-store`: answers to authenticated calls are never cached.'),
   'X-Credits-Cost': header('Credits charged by this call (0 unless the response is 2xx).', { type: 'integer' }),
   'X-Credits-Remaining': header('Credits left this cycle after this call, or `unlimited`.'),
   'RateLimit-Policy': header('draft-ietf-httpapi-ratelimit-headers: `"default";q=<limit>;w=<window seconds>`.'),
@@ -67,7 +70,7 @@ const METERED_HEADERS: Record<string, Json> = {
   'X-Build-Id': header('The published data build that answered (see `/v1/status`); the same build and inputs give the same answer.'),
 };
 const headerRefs = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
-const METERED = ['X-Request-Id', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
+const METERED = ['X-Request-Id', 'X-Client-Request-Id', 'Cache-Control', 'X-Credits-Cost', 'X-Credits-Remaining', 'RateLimit-Policy', 'RateLimit'];
 
 /** A plausible detail per code for the documented example (the real ones name the case). */
 const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
@@ -76,6 +79,7 @@ const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
   credits_exhausted: 'This call costs 50 credits and 12 remain this cycle. Upgrade (the new allowance is available at once), or wait for the cycle to renew.',
   not_found: 'No property with UPRN 1.',
   method_not_allowed: 'DELETE is not allowed here; use GET.',
+  request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'The request body exceeds 65536 bytes.',
   unsupported_media_type: 'Send the request body as JSON with "Content-Type: application/json".',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running. Retry after it ends to get its answer.',
@@ -109,7 +113,7 @@ function errorResponses(): Json {
       code,
       {
         description: ERROR_TEXT[code],
-        headers: headerRefs(code === 'rate_limited' || code === 'idempotency_key_in_use' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id'] : METERED),
+        headers: headerRefs(code === 'rate_limited' || code === 'idempotency_key_in_use' || code === 'data_unavailable' || code === 'ledger_unavailable' || code === 'rate_limit_unavailable' ? [...METERED, 'Retry-After'] : code === 'unauthorized' ? ['X-Request-Id', 'X-Client-Request-Id', 'Cache-Control'] : METERED),
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, example: problemExample(code) } },
       },
     ]),

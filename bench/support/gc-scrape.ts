@@ -27,6 +27,7 @@ export function parseGc(metrics: string): GcSnapshot {
   return out;
 }
 
+/** `url`: the server's metrics listener (METRICS_PORT), not its API port. */
 export async function scrapeGc(url: string): Promise<GcSnapshot> {
   const r = await fetch(`${url}/metrics`);
   if (!r.ok) throw new Error(`/metrics answered ${r.status}`);

@@ -1,7 +1,7 @@
 /**
  * The service as production runs it, in its own process: `node --import tsx service/server.ts`
- * with NODE_ENV=production, a port the kernel picks (PORT=0, read back from the "listening"
- * log line) and a small environment of its own (the bench's node flags and variables such as
+ * with NODE_ENV=production, ports the kernel picks (PORT=0 and METRICS_PORT=0, read back from
+ * the "listening" log line) and a small environment of its own (the bench's node flags and variables such as
  * UV_THREADPOOL_SIZE are not passed on unless asked for). Its stdout is pino's JSON lines:
  * every line is handed to the listeners (the access log's `request` lines carry the route,
  * status and milliseconds). Stop with SIGTERM, as systemd does.
@@ -19,6 +19,8 @@ export interface ServerProcess {
   pid: number;
   port: number;
   url: string;
+  /** Where /metrics is served (its own port, METRICS_PORT). */
+  metricsUrl: string;
   /** The command line and the environment it was given (for the results). */
   command: string;
   env: Record<string, string>;
@@ -50,6 +52,7 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     PORT: '0',
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     DATA_DIR: opts.dataDir,
@@ -107,6 +110,7 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
     pid: child.pid!,
     port,
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${Number(listening.metrics_port)}`,
     command: `${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')} node ${args.join(' ')}`,
     env,
     onLog,

@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -1607,6 +1607,8 @@ export interface components {
         invalid_request: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1637,6 +1639,8 @@ export interface components {
         unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 [name: string]: unknown;
             };
             content: {
@@ -1657,6 +1661,8 @@ export interface components {
         credits_exhausted: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1681,6 +1687,8 @@ export interface components {
         not_found: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1705,6 +1713,8 @@ export interface components {
         method_not_allowed: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1725,10 +1735,38 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request headers or body did not arrive in time; the connection is closed. */
+        request_timeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/request-timeout",
+                 *       "title": "Request timeout",
+                 *       "status": 408,
+                 *       "detail": "The request did not arrive in time.",
+                 *       "code": "request_timeout",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The JSON body exceeds the size limit. */
         payload_too_large: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1753,6 +1791,8 @@ export interface components {
         idempotency_key_in_use: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1774,10 +1814,12 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body is not sent as application/json. */
+        /** @description The body is not sent as uncompressed UTF-8 application/json. */
         unsupported_media_type: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1802,6 +1844,8 @@ export interface components {
         idempotency_key_mismatch: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1826,6 +1870,8 @@ export interface components {
         request_header_fields_too_large: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1850,6 +1896,8 @@ export interface components {
         rate_limited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1875,6 +1923,8 @@ export interface components {
         internal: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1899,6 +1949,8 @@ export interface components {
         data_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1924,6 +1976,8 @@ export interface components {
         ledger_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1949,6 +2003,8 @@ export interface components {
         rate_limit_unavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                 "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -1974,8 +2030,12 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Id of this request, also in the body of errors and in the logs. */
+        /** @description The server's own id of this request (a UUID, unique), also in the body of errors, the logs and the request's ledger debit. */
         "X-Request-Id": string;
+        /** @description Your own `X-Request-Id`, echoed when you sent a plain one (8-64 of `A-Z a-z 0-9 . _ -`); kept beside the server's id, never in its place. */
+        "X-Client-Request-Id": string;
+        /** @description `no-store`: answers to authenticated calls are never cached. */
+        "Cache-Control": string;
         /** @description Credits charged by this call (0 unless the response is 2xx). */
         "X-Credits-Cost": number;
         /** @description Credits left this cycle after this call, or `unlimited`. */
@@ -2016,6 +2076,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2039,6 +2101,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2084,6 +2148,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2108,6 +2174,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2150,6 +2218,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2174,6 +2244,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2216,6 +2288,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2240,6 +2314,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2281,6 +2357,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2305,6 +2383,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2347,6 +2427,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2371,6 +2453,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2416,6 +2500,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2440,6 +2526,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2488,6 +2576,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2512,6 +2602,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2577,6 +2669,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2603,6 +2697,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2662,6 +2758,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2686,6 +2784,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2736,6 +2836,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2760,6 +2862,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2813,6 +2917,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2837,6 +2943,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2883,6 +2991,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2907,6 +3017,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2955,6 +3067,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -2979,6 +3093,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3052,6 +3168,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3078,6 +3196,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3136,6 +3256,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3160,6 +3282,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3220,6 +3344,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3244,6 +3370,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3303,6 +3431,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3366,6 +3496,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3427,6 +3559,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3517,6 +3651,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3558,6 +3694,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3582,6 +3720,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3631,6 +3771,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3706,6 +3848,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3760,6 +3904,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3817,6 +3963,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3859,6 +4007,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3883,6 +4033,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3930,6 +4082,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3954,6 +4108,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4000,6 +4156,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4024,6 +4182,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4078,6 +4238,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4164,6 +4326,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4200,6 +4364,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4218,6 +4384,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4259,6 +4427,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4277,6 +4447,8 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
                     "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];

@@ -1,6 +1,7 @@
 /**
- * Building blocks for request schemas. Query values arrive as strings: numbers are
- * coerced, booleans accept exactly `true` or `false`; blank values count as absent.
+ * Building blocks for request schemas. Query values arrive as strings: numbers must be
+ * written in plain decimal (below), booleans accept exactly `true` or `false`; blank values
+ * count as absent.
  */
 import { z } from 'zod';
 import { DOC_EXAMPLE } from './examples.ts';
@@ -8,8 +9,27 @@ import { DOC_EXAMPLE } from './examples.ts';
 export const FINISH_QUALITY = ['below_average', 'average', 'above_average', 'very_high'] as const;
 export const PROPERTY_KIND = ['house', 'apartment'] as const;
 
-export const qInt = () => z.coerce.number().int();
-export const qNum = () => z.coerce.number();
+/**
+ * The one number grammar of query parameters: plain decimal, an optional leading `-`, no
+ * leading zeros, a fraction only where a number (not an integer) is wanted. Number()'s own
+ * grammar is far wider (`0x1F`, ` 1`, `+1`, `1e-400` are all numbers to it), so a value is
+ * checked here before it is converted; `-0` and values too large for a double are refused too.
+ */
+const DECIMAL_INT = /^-?(0|[1-9][0-9]*)$/;
+const DECIMAL_NUM = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+const decimal = (grammar: RegExp, message: string) => (v: unknown, ctx: z.RefinementCtx) => {
+  if (typeof v !== 'string') return v;
+  const n = Number(v);
+  if (grammar.test(v) && Number.isFinite(n) && !Object.is(n, -0)) return n;
+  ctx.addIssue({ code: 'custom', message: `${message}; got ${JSON.stringify(v.slice(0, 40))}` });
+  return z.NEVER;
+};
+const intGrammar = decimal(DECIMAL_INT, 'must be a whole number in plain decimal digits (optional leading -, no leading zeros, no + or spaces)');
+const numGrammar = decimal(DECIMAL_NUM, 'must be a number in plain decimal (digits, optional leading - and .fraction; no exponent, + or spaces)');
+/** A query integer; bounds go inside (`qInt((n) => n.min(1).max(50))`), as the value is a number only after the grammar check. */
+export const qInt = (bounds: (n: z.ZodNumber) => z.ZodNumber = (n) => n) => z.preprocess(intGrammar, bounds(z.number().int()));
+/** A query number; bounds as for qInt. */
+export const qNum = (bounds: (n: z.ZodNumber) => z.ZodNumber = (n) => n) => z.preprocess(numGrammar, bounds(z.number()));
 /** A query boolean with a default; the JSON Schema shows the accepted strings. */
 export const qBool = (dflt: boolean) =>
   z
@@ -41,10 +61,10 @@ export const PostcodeOrSector = z
   )
   .meta({ example: DOC_EXAMPLE.sector });
 export const Outcode = z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?$/, 'must be a UK outcode (district)').meta({ example: DOC_EXAMPLE.outcode });
-export const Lat = qNum().min(49).max(61).meta({ description: 'WGS84 latitude (UK extent)' });
-export const Lng = qNum().min(-9).max(2.5).meta({ description: 'WGS84 longitude (UK extent)' });
-export const Page = qInt().min(1).max(10_000).default(1);
-export const PageSize = (dflt: number, max: number) => qInt().min(1).max(max).default(dflt);
+export const Lat = qNum((n) => n.min(49).max(61)).meta({ description: 'WGS84 latitude (UK extent)' });
+export const Lng = qNum((n) => n.min(-9).max(2.5)).meta({ description: 'WGS84 longitude (UK extent)' });
+export const Page = qInt((n) => n.min(1).max(10_000)).default(1);
+export const PageSize = (dflt: number, max: number) => qInt((n) => n.min(1).max(max)).default(dflt);
 
 /**
  * Refinement for the area endpoints: the location is given in exactly one way

@@ -20,7 +20,7 @@ export const HmoLicencesQuerySchema = z
     status: z.enum([...HMO_STATUSES, 'all']).default('current')
       .meta({ description: 'current (in force on the build date; the default), pending (granted, starting later), expired, or all.' }),
     page: Page,
-    per_page: qInt().min(1).max(50).default(25),
+    per_page: qInt((n) => n.min(1).max(50)).default(25),
   })
   .superRefine(location.refine);
 

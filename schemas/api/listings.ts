@@ -15,12 +15,12 @@ const listingsLocation = locationQuery(LISTINGS_LOCATION);
 const dealsLocation = locationQuery(DEALS_LOCATION);
 
 const priceRange = {
-  min_price: qInt().min(0).optional(),
-  max_price: qInt().min(0).optional(),
+  min_price: qInt((n) => n.min(0)).optional(),
+  max_price: qInt((n) => n.min(0)).optional(),
 };
 const bedroomRange = {
-  min_bedrooms: qInt().min(0).max(20).optional(),
-  max_bedrooms: qInt().min(0).max(20).optional(),
+  min_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
+  max_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
 };
 function ordered(v: { min_price?: number; max_price?: number; min_bedrooms?: number; max_bedrooms?: number }, ctx: z.RefinementCtx): void {
   if (v.min_price !== undefined && v.max_price !== undefined && v.min_price > v.max_price) {
@@ -40,7 +40,7 @@ export const ListingsQuerySchema = z
     property_type: z.enum(LISTING_PROPERTY_TYPES).optional(),
     sort: z.enum(['newest', 'price_asc', 'price_desc', 'distance']).default('newest'),
     page: Page,
-    per_page: qInt().min(1).max(50).default(25),
+    per_page: qInt((n) => n.min(1).max(50)).default(25),
   })
   .superRefine(listingsLocation.refine)
   .superRefine(ordered)
@@ -78,12 +78,12 @@ export const DealsQuerySchema = z
   .strictObject({
     ...dealsLocation.shape,
     strategy: z.enum(['below_market', 'yield']).default('below_market'),
-    min_discount_pct: qNum().min(0).max(90).optional().meta({ description: 'below_market: the least discount to the valuation; default 10.' }),
-    min_yield_pct: qNum().min(0).max(50).optional().meta({ description: 'yield: the least gross yield; default: above the area\'s.' }),
+    min_discount_pct: qNum((n) => n.min(0).max(90)).optional().meta({ description: 'below_market: the least discount to the valuation; default 10.' }),
+    min_yield_pct: qNum((n) => n.min(0).max(50)).optional().meta({ description: 'yield: the least gross yield; default: above the area\'s.' }),
     ...priceRange,
     ...bedroomRange,
     page: Page,
-    per_page: qInt().min(1).max(50).default(20),
+    per_page: qInt((n) => n.min(1).max(50)).default(20),
   })
   .superRefine(dealsLocation.refine)
   .superRefine(ordered)

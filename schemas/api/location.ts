@@ -90,9 +90,7 @@ export function locationQuery(opts: LocationOptions) {
     ...(has('point') ? { lat: Lat.optional(), lng: Lng.optional() } : {}),
     ...(has('point') && opts.radius
       ? {
-          radius_m: qNum()
-            .positive()
-            .max(opts.radius.max)
+          radius_m: qNum((n) => n.positive().max(opts.radius!.max))
             .optional()
             .meta({ description: `Metres around ${opts.radius.anyForm ? 'the place' : 'lat,lng'}; default ${opts.radius.default}, at most ${opts.radius.max}.` }),
         }

@@ -11,7 +11,7 @@ export const TrendsQuerySchema = z
   .strictObject({
     ...TRENDS_LOCATION.shape,
     property_type: z.enum(HOME_TYPES).optional().meta({ description: 'medians and sales of this type only (the index is of all types)' }),
-    months: qInt().min(12).max(120).default(120).meta({ description: 'months of the series, up to 10 years' }),
+    months: qInt((n) => n.min(12).max(120)).default(120).meta({ description: 'months of the series, up to 10 years' }),
   })
   .superRefine(TRENDS_LOCATION.refine);
 
@@ -48,9 +48,9 @@ export const ComparablesQuerySchema = z
   .strictObject({
     ...COMPARABLES_LOCATION.shape,
     property_type: z.enum(HOME_TYPES).optional(),
-    bedrooms: qInt().min(0).max(20).optional(),
-    min_bedrooms: qInt().min(0).max(20).optional(),
-    max_bedrooms: qInt().min(0).max(20).optional(),
+    bedrooms: qInt((n) => n.min(0).max(20)).optional(),
+    min_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
+    max_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
     min_date: z.iso.date().optional(),
     max_date: z.iso.date().optional(),
     sort: z.enum(['distance', 'date', 'similarity']).default('distance').meta({ description: 'similarity needs a uprn (the home compared with)' }),

@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   credits_exhausted: { status: 402, title: 'Credits exhausted' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },

@@ -51,7 +51,7 @@ export const SEARCH_LIMIT_MAX = 50;
 
 export const AddressSearchQuerySchema = z.strictObject({
   q: z.string().trim().min(2).max(200).meta({ description: 'Search string, at least 2 characters.' }),
-  limit: qInt().min(1).default(10).meta({ description: `Results wanted; default 10, capped at ${SEARCH_LIMIT_MAX} (a larger value returns at most ${SEARCH_LIMIT_MAX} and says so in the \`X-Limit-Capped\` header).` }),
+  limit: qInt((n) => n.min(1)).default(10).meta({ description: `Results wanted; default 10, capped at ${SEARCH_LIMIT_MAX} (a larger value returns at most ${SEARCH_LIMIT_MAX} and says so in the \`X-Limit-Capped\` header).` }),
 });
 
 export const AddressMatchSchema = z.object({

@@ -15,8 +15,8 @@ export const LongTermRentsQuerySchema = z
     outcode: Outcode.optional(),
     lat: Lat.optional(),
     lng: Lng.optional(),
-    radius_m: qNum().positive().max(5_000).optional().meta({ description: 'Metres around lat,lng, up to 5 km; required with lat and lng.' }),
-    bedrooms: qInt().min(0).max(20).optional().meta({ description: 'Only this bedroom count; 0 is a studio, 4 or more is the "4+" group.' }),
+    radius_m: qNum((n) => n.positive().max(5_000)).optional().meta({ description: 'Metres around lat,lng, up to 5 km; required with lat and lng.' }),
+    bedrooms: qInt((n) => n.min(0).max(20)).optional().meta({ description: 'Only this bedroom count; 0 is a studio, 4 or more is the "4+" group.' }),
     property_type: z.enum(RENTAL_KIND).optional().meta({ description: 'Only lets of houses or of flats.' }),
   })
   .superRefine((v, ctx) => {
@@ -67,7 +67,7 @@ const Period = z.object({ from: z.string(), to: z.string() });
 export const YieldsQuerySchema = z
   .strictObject({
     ...AREA_RENTS_LOCATION.shape,
-    bedrooms: qInt().min(0).max(20).optional().meta({ description: 'Only this bedroom count; 0 is a studio, 4 or more is the "4+" group.' }),
+    bedrooms: qInt((n) => n.min(0).max(20)).optional().meta({ description: 'Only this bedroom count; 0 is a studio, 4 or more is the "4+" group.' }),
   })
   .superRefine(AREA_RENTS_LOCATION.refine);
 

@@ -21,8 +21,8 @@ export const SchoolsQuerySchema = z
     ...schoolsLocation.shape,
     phase: z.enum(Object.keys(SCHOOL_PHASE_FILTER) as [keyof typeof SCHOOL_PHASE_FILTER, ...(keyof typeof SCHOOL_PHASE_FILTER)[]]).default('all')
       .meta({ description: 'primary and secondary include all-through and middle schools.' }),
-    max_distance_m: qNum().positive().max(20_000).default(5_000).meta({ description: 'Default 5,000, at most 20,000.' }),
-    limit: qInt().min(1).max(50).default(10),
+    max_distance_m: qNum((n) => n.positive().max(20_000)).default(5_000).meta({ description: 'Default 5,000, at most 20,000.' }),
+    limit: qInt((n) => n.min(1).max(50)).default(10),
     include_closed: qBool(false).meta({ description: 'Open establishments only unless true.' }),
   })
   .superRefine(schoolsLocation.refine);

@@ -93,16 +93,16 @@ const Polygon = z
 const strArea = {
   postcode: PostcodeOrSector.optional(),
   outcode: Outcode.optional(),
-  lat: qNum().min(49).max(61).optional(),
-  lng: qNum().min(-9).max(2.5).optional(),
-  radius_m: qNum().positive().max(5_000).optional().meta({ description: 'Metres, up to 5 km; with lat and lng.' }),
+  lat: qNum((n) => n.min(49).max(61)).optional(),
+  lng: qNum((n) => n.min(-9).max(2.5)).optional(),
+  radius_m: qNum((n) => n.positive().max(5_000)).optional().meta({ description: 'Metres, up to 5 km; with lat and lng.' }),
   polygon: Polygon.optional(),
   listing_type: z.enum(LISTING_TYPES).optional(),
-  bedrooms: qInt().min(0).max(20).optional(),
-  min_bedrooms: qInt().min(0).max(20).optional(),
-  max_bedrooms: qInt().min(0).max(20).optional(),
+  bedrooms: qInt((n) => n.min(0).max(20)).optional(),
+  min_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
+  max_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
   property_type: z.enum(PROPERTY_KIND).optional(),
-  min_rating: qNum().min(0).max(5).optional(),
+  min_rating: qNum((n) => n.min(0).max(5)).optional(),
   price_tier: z.array(z.enum(PRICE_TIERS)).optional().meta({ description: 'Repeatable.' }),
 };
 type StrAreaInput = { [K in keyof typeof strArea]?: z.output<(typeof strArea)[K]> };
@@ -140,8 +140,8 @@ export const StrListingsQuerySchema = z
   .strictObject({
     ...strArea,
     sort: z.enum(STR_LISTING_SORTS).default('revenue').meta({ description: 'Highest first (revenue, adr, occupancy, rating; a listing without the figure last), or nearest first (distance: only with a full postcode or lat+lng). Ties by listing_id.' }),
-    page: qInt().min(1).max(10_000).default(1),
-    per_page: qInt().min(1).max(50).default(25),
+    page: qInt((n) => n.min(1).max(10_000)).default(1),
+    per_page: qInt((n) => n.min(1).max(50)).default(25),
   })
   .superRefine((v, ctx) => {
     refineStrArea(v, ctx);

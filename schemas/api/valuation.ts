@@ -34,7 +34,7 @@ export const HmoValuationSchema = z
   .meta({ id: 'HmoValuation' });
 
 export const RentalQuerySchema = z.strictObject({
-  bedrooms: qInt().min(0).max(20).optional().meta({ description: 'Override the recorded bedroom count.' }),
+  bedrooms: qInt((n) => n.min(0).max(20)).optional().meta({ description: 'Override the recorded bedroom count.' }),
 });
 
 /** GET /valuations/{uprn}/rental: a monthly rent from the whole-property lets around the home. */

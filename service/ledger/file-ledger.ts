@@ -178,7 +178,7 @@ class FileLedgerImpl implements FileLedger {
     if (!acc) throw new LedgerError('unknown_account', `unknown account ${reservation.account_id}`);
     const key = answer && meta.idempotency_key;
     // The answer rides in the debit's own record: kept if and only if the charge is.
-    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, at: now.toISOString(), ...(key ? { idem: { k: key, answer } } : {}) });
+    await this.record({ t: 'debit', a: acc.id, c: reservation.cost, e: meta.endpoint, r: meta.request_id, ...(meta.client_request_id ? { cr: meta.client_request_id } : {}), at: now.toISOString(), ...(key ? { idem: { k: key, answer } } : {}) });
     // Held until durable: a retry meanwhile is told the key is in use, never shown an answer
     // whose charge could still fail. From here the kept answer replays.
     if (key) this.claims.delete(idempotencyId(acc.id, key));

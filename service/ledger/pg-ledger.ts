@@ -193,7 +193,7 @@ class PgLedgerImpl implements PgLedger {
       const cycle = await this.cycleOf(a, now);
       if (cycle === undefined) throw new LedgerError('unknown_account', `unknown account ${a}`);
       const at = now.toISOString();
-      const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
+      const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, ...(meta.client_request_id ? { cr: meta.client_request_id } : {}), at };
       for (;;) {
         const debit = [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)];
         const [r] = answer && meta.idempotency_key ? await this.chargeKeeping(debit, a, meta.idempotency_key, answer) : await once<AccountRow & { outcome: string }>(this.pool, 'debit', debit);

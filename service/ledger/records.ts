@@ -13,8 +13,11 @@ export type LedgerRecord =
   | { t: 'revoke'; a: string; keys: string[]; at: string }
   /** Revokes `revoked` and adds key `k` in one record, so a rotation is all or nothing. */
   | { t: 'rotate'; a: string; revoked: string[]; k: string; hash: string; at: string }
-  /** `idem`: the request's Idempotency-Key and its answer, kept with the charge in one record. */
-  | { t: 'debit'; a: string; c: number; e: string; r: string; at: string; idem?: { k: string; answer: IdempotentAnswer } }
+  /**
+   * r: the server's request id; cr: the caller's X-Request-Id, when it sent one; `idem`: the
+   * request's Idempotency-Key and its answer, kept with the charge in one record.
+   */
+  | { t: 'debit'; a: string; c: number; e: string; r: string; cr?: string; at: string; idem?: { k: string; answer: IdempotentAnswer } }
   /** A request the rate window accepted for key `k` (window `w` ms), so the window survives a restart. */
   | { t: 'hit'; a: string; k: string; w: number; at: string }
   | { t: 'upgrade'; a: string; from: Tier; to: Tier; charge_gbp: number | null; fraction: number; at: string }

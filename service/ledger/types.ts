@@ -47,9 +47,12 @@ export interface Reservation {
 
 export interface ChargeMeta {
   endpoint: string; // route id, e.g. "GET /v1/properties/{uprn}"
+  /** The server's own request id (unique). */
   request_id: string;
   /** The Idempotency-Key the request claimed, when `commit` is given its answer to keep. */
   idempotency_key?: string;
+  /** The caller's X-Request-Id, kept beside the server's (not unique: callers choose it). */
+  client_request_id?: string;
 }
 
 export interface UsageQuery {

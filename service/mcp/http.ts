@@ -12,10 +12,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Ledger } from '../ledger/types.ts';
-import { authenticate } from '../middleware/auth.ts';
 import { readJsonBody } from '../middleware/body.ts';
-import type { Router } from '../middleware/router.ts';
+import type { Middleware, Router } from '../middleware/router.ts';
 import type { RouteDef } from '../routes/types.ts';
 import { httpCaller } from './rest.ts';
 import { createMcpServer, toolsOf } from './server.ts';
@@ -43,10 +41,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, body: unknown, k
   }
 }
 
-/** Adds `POST /mcp` (other methods: 405) to the app's router. */
-export function addMcpRoute(router: Router, ledger: Ledger, bodyLimit: number, routes: readonly RouteDef[]): void {
+/** Adds `POST /mcp` (other methods: 405) to the app's router, behind the REST API's own `authenticate`. */
+export function addMcpRoute(router: Router, authenticate: Middleware, bodyLimit: number, routes: readonly RouteDef[]): void {
   const tools = toolsOf(routes);
-  router.add('POST', MCP_PATH, authenticate(ledger), async (ctx) => {
+  router.add('POST', MCP_PATH, authenticate, async (ctx) => {
     const body = await readJsonBody(ctx, bodyLimit);
     // authenticate() has accepted exactly this header; its key is the tool calls' key.
     const key = ctx.get('authorization').slice('Bearer '.length);

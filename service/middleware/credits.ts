@@ -66,7 +66,7 @@ export function credits(ledger: Ledger, metrics: Metrics, cost: number) {
     if (answer) ctx.body = answer.body; // the bytes kept are the bytes sent
     let after: AccountView | void;
     try {
-      const meta = { endpoint: ctx.state.routeId, request_id: ctx.state.requestId, ...(idem ? { idempotency_key: idem.key } : {}) };
+      const meta = { endpoint: ctx.state.routeId, request_id: ctx.state.requestId, ...(ctx.state.clientRequestId ? { client_request_id: ctx.state.clientRequestId } : {}), ...(idem ? { idempotency_key: idem.key } : {}) };
       after = await ledger.commit(reservation, meta, ctx.state.now, answer);
       if (idem) idem.kept = true;
     } catch (err) {

@@ -2,6 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '../../schemas/api/problem.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { CLIENT_CLOSED_STATUS, isClientClosed } from './client-gone.ts';
+import { redactKeys } from './redact.ts';
 import type { ApiState } from './state.ts';
 
 /** An error the API answers with on purpose: a code from DESIGN.md §3 and a safe detail. */
@@ -31,9 +32,11 @@ export function ledgerUnavailable(): ApiError {
   );
 }
 
+/** The problem body; whatever in it came from the request has key-like text redacted. */
 export function problemBody(code: ErrorCode, detail: string, requestId: string, errors?: FieldError[]): Problem {
   const { status, title } = ERROR_CODES[code];
-  return { type: problemType(code), title, status, detail, code, request_id: requestId, ...(errors ? { errors } : {}) };
+  const safe = errors?.map((e) => ({ path: redactKeys(e.path), message: redactKeys(e.message) }));
+  return { type: problemType(code), title, status, detail: redactKeys(detail), code, request_id: requestId, ...(safe ? { errors: safe } : {}) };
 }
 
 export function sendProblem(ctx: ParameterizedContext<ApiState>, err: ApiError): void {

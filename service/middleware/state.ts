@@ -4,7 +4,10 @@ import type { Logger } from '../log.ts';
 
 /** What the middleware chain learns about a request, in ctx.state. */
 export interface ApiState {
+  /** The server's own id for the request: a fresh UUID, unique. */
   requestId: string;
+  /** The caller's `X-Request-Id`, when plain (8-64 of A-Z a-z 0-9 . _ -); kept beside the server's. */
+  clientRequestId?: string;
   log: Logger;
   /** Route template for logs and metrics, e.g. "GET /v1/properties/{uprn}"; "unmatched" if none. */
   routeId: string;

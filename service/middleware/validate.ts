@@ -24,7 +24,9 @@ function arrayKeys(schema: z.ZodType | undefined): Set<string> {
  * confusing type error from the array it would otherwise become).
  */
 function queryObject(raw: Record<string, string | string[] | undefined>, arrays: Set<string>, errors: FieldError[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: `__proto__` is then a key like any other (an unknown one, so a 400) rather
+  // than an assignment to the prototype that drops it silently.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(raw)) {
     if (v === undefined || v === '') continue;
     if (arrays.has(k)) out[k] = (Array.isArray(v) ? v : [v]).filter((s) => s !== '');

@@ -7,11 +7,10 @@
 import type { Ledger } from '../ledger/types.ts';
 import type { RateLimiter } from '../ledger/rate-limiter.ts';
 import type { Metrics } from '../metrics.ts';
-import { authenticate } from '../middleware/auth.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
 import { ApiError } from '../middleware/errors.ts';
 import { rateLimitHeaders } from '../middleware/headers.ts';
-import type { Router } from '../middleware/router.ts';
+import type { Middleware, Router } from '../middleware/router.ts';
 import { V1_PREFIX } from './v1/index.ts';
 
 export const ROTATE_KEY_PATH = `${V1_PREFIX}/account/key/rotate`;
@@ -21,8 +20,8 @@ export const ROTATE_KEY_PATH = `${V1_PREFIX}/account/key/rotate`;
  */
 export const ROTATIONS_PER_ACCOUNT = { limit: 5, windowMs: 3_600_000 };
 
-export function addAccountKeyRoute(router: Router, deps: { ledger: Ledger; limiter: RateLimiter; metrics: Metrics }): void {
-  router.add('POST', ROTATE_KEY_PATH, authenticate(deps.ledger), rateLimit(deps.limiter, deps.metrics), async (ctx) => {
+export function addAccountKeyRoute(router: Router, deps: { ledger: Ledger; limiter: RateLimiter; metrics: Metrics; authenticate: Middleware }): void {
+  router.add('POST', ROTATE_KEY_PATH, deps.authenticate, rateLimit(deps.limiter, deps.metrics), async (ctx) => {
     const accountId = ctx.state.principal!.account_id;
     const d = await deps.limiter.hit(`rotate:${accountId}`, ROTATIONS_PER_ACCOUNT, ctx.state.now.getTime());
     if (!d.allowed) {

@@ -1,6 +1,7 @@
 /**
- * Unmetered operational routes: health, readiness, metrics, status, the OpenAPI
- * document and the docs page (swagger-ui-dist served from node_modules: no CDN).
+ * Unmetered operational routes: health, readiness, status, the OpenAPI document and the
+ * docs page (swagger-ui-dist served from node_modules: no CDN). /metrics has its own port
+ * (metrics-server.ts).
  */
 import type { Ledger } from '../ledger/types.ts';
 import { readFileSync } from 'node:fs';
@@ -9,7 +10,6 @@ import { dirname, join } from 'node:path';
 import type { DataSource } from '../build/source.ts';
 import { ApiError } from '../middleware/errors.ts';
 import type { Ctx, Router } from '../middleware/router.ts';
-import type { Metrics } from '../metrics.ts';
 
 const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const DOC_ASSETS: Record<string, string> = {
@@ -37,7 +37,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id
 /** Everything the page loads comes from this origin; swagger-ui sets inline styles. */
 const DOCS_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
 
-export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: Metrics; openapi: string; ledger: Pick<Ledger, 'health'> }): void {
+export function addOpsRoutes(router: Router, deps: { data: DataSource; openapi: string; ledger: Pick<Ledger, 'health'> }): void {
   const json = (ctx: Ctx, body: unknown, status = 200) => {
     ctx.status = status;
     ctx.body = body;
@@ -49,10 +49,6 @@ export function addOpsRoutes(router: Router, deps: { data: DataSource; metrics: 
     // Not ready while metered calls would all be refused: a load balancer sends them elsewhere.
     if (!deps.ledger.health().writable) throw new ApiError('ledger_unavailable', 'The credit ledger cannot record charges (disk full or read-only); it retries every second.');
     json(ctx, { status: 'ready', build_id: build.id });
-  });
-  router.add('GET', '/metrics', async (ctx) => {
-    ctx.type = deps.metrics.registry.contentType;
-    ctx.body = await deps.metrics.registry.metrics();
   });
   router.add('GET', '/v1/status', (ctx) => {
     const build = deps.data.current();

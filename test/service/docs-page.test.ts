@@ -2,7 +2,7 @@
  * GET /docs in headless Chromium (Debian's package): the self-hosted swagger-ui renders
  * every operation from /v1/openapi.json, and the page loads nothing from another origin.
  * Without /usr/bin/chromium this fails, unless PI_TEST_NO_CHROMIUM=1 (README) says this
- * platform cannot run it: then skipped, saying so. .ci/run installs Debian's package.
+ * platform cannot run it: then skipped, saying so. make test installs Debian's package (scripts/install-system-deps.sh).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,7 +21,7 @@ if (!present && platformCannot) process.stderr.write(`SKIP: ${CHROMIUM} not foun
 describe('docs page', () => {
   if (!present && !platformCannot) {
     it('needs Chromium', () => {
-      expect.fail(`${CHROMIUM} is missing: apt-get install chromium (.ci/run does), or set PI_TEST_NO_CHROMIUM=1 where this platform cannot run it`);
+      expect.fail(`${CHROMIUM} is missing: apt-get install chromium (make test does), or set PI_TEST_NO_CHROMIUM=1 where this platform cannot run it`);
     });
   }
 

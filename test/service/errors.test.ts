@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ERROR_CODES, problemType, type ErrorCode } from '../../schemas/api/problem.ts';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { defineRoute } from '../../service/routes/types.ts';
-import { call, postJson, startTestServer, type Reply, type TestServer } from './support.ts';
+import { call, meteredRoute, postJson, rawExchange, startTestServer, type Reply, type TestServer } from './support.ts';
 
 const boom = defineRoute({
   method: 'GET',
@@ -33,6 +33,7 @@ const EXPECTED: Record<ErrorCode, { status: number; title: string }> = {
   credits_exhausted: { status: 402, title: 'Credits exhausted' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
@@ -61,23 +62,14 @@ function expectProblem(r: Reply, code: ErrorCode, requestId?: string): void {
   expect(r.text).not.toMatch(/\bat .*\.ts:\d+|Error:|stack/);
 }
 
-const spend = defineRoute({
-  method: 'GET',
-  path: '/test/spend',
-  operationId: 'spend',
-  summary: 'answers 200 for 50 credits',
-  tag: 'Test',
-  cost: 50,
-  response: z.object({ ok: z.boolean() }),
-  needsBuild: false,
-  handler: () => ({ ok: true }),
-});
+const spend = meteredRoute('spend', 50);
 
 let s: TestServer;
 let key: string;
 
 beforeAll(async () => {
-  s = await startTestServer({ routes: [...V1_ROUTES, boom, spend] });
+  // A short header timeout, for the 408 test (a whole request's headers arrive at once).
+  s = await startTestServer({ routes: [...V1_ROUTES, boom, spend], env: { HEADERS_TIMEOUT_MS: '1000' } });
   key = (await s.account('business')).key;
 });
 afterAll(() => s.stop());
@@ -233,18 +225,42 @@ describe('problem+json for every error code', () => {
     expect(r.status).toBe(431);
     expect(r.headers['content-type']).toBe('application/problem+json');
     expect(r.json).toMatchObject({ code: 'request_header_fields_too_large', status: 431, type: problemType('request_header_fields_too_large') });
+    // Parser-level answers carry a request id too, the body's.
+    expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.json.request_id).toBe(r.headers['x-request-id']);
     seen.add(r.json.code);
+  });
+
+  it('408 when the request headers do not arrive within HEADERS_TIMEOUT_MS (raw socket), with a request id', async () => {
+    const { head, body } = await rawExchange(s.port, 'GET /v1/account HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+    expect(head).toMatch(/^HTTP\/1\.1 408 Request timeout\r\n/);
+    expect(head).toMatch(/\r\nContent-Type: application\/problem\+json\r\n/);
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})(\r\n|$)/.exec(head)?.[1];
+    expect(id).toBeDefined();
+    const json = JSON.parse(body);
+    expect(json).toMatchObject({ code: 'request_timeout', status: 408, title: 'Request timeout', type: problemType('request_timeout'), request_id: id });
+    seen.add(json.code);
+  });
+
+  it('a malformed request line: 400 from the parser, with a request id', async () => {
+    const { head, body } = await rawExchange(s.port, 'GET /v1/account HTTP/1.1\r\nHost x\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Invalid request\r\n/);
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})(\r\n|$)/.exec(head)?.[1];
+    expect(JSON.parse(body)).toMatchObject({ code: 'invalid_request', request_id: id });
   });
 
   it('500 internal: generic text in the response, the details only in the log; nothing charged', async () => {
     fresh();
     const before = s.ledger.account((await s.ledger.authenticate(key))!.account_id, new Date(s.clock.ms))!.remaining;
     const r = await call(s.base, 'GET', '/v1/test/boom', { key, headers: { 'x-request-id': 'trace-me-500-abc' } });
-    expectProblem(r, 'internal', 'trace-me-500-abc');
+    expectProblem(r, 'internal');
+    // The caller's id is kept beside the server's, which is the one in the body and the log.
+    expect(r.headers['x-client-request-id']).toBe('trace-me-500-abc');
     expect(r.text).not.toContain('secret');
     expect(r.headers['x-credits-cost']).toBe('0');
     expect(r.headers['x-credits-remaining']).toBe(String(before));
-    const logged = s.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === 'trace-me-500-abc' && l.err);
+    const logged = s.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === r.json.request_id && l.err);
+    expect(logged.client_request_id).toBe('trace-me-500-abc');
     expect(logged.err.message).toContain('secret internal detail');
   });
 

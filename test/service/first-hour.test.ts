@@ -3,23 +3,11 @@
  * asserted as the behaviour that replaces it (each of these failed before the fix).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
-import { defineRoute } from '../../service/routes/types.ts';
 import { routesAnswering200 } from './requests.ts';
-import { call, postJson, startTestServer, type TestServer } from './support.ts';
+import { call, meteredRoute, postJson, startTestServer, type TestServer } from './support.ts';
 
-const spend = defineRoute({
-  method: 'GET',
-  path: '/test/spend',
-  operationId: 'spend',
-  summary: 'answers 200 for 50 credits',
-  tag: 'Test',
-  cost: 50,
-  response: z.object({ ok: z.boolean() }),
-  needsBuild: false,
-  handler: () => ({ ok: true }),
-});
+const spend = meteredRoute('spend', 50);
 
 let s: TestServer;
 let key: string;

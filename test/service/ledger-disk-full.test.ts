@@ -96,7 +96,7 @@ describe.runIf(mounted)('the ledger on a full or read-only disk', () => {
     return replies;
   }
 
-  const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec((await call(s.base, 'GET', '/metrics')).text)?.[1]);
+  const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec((await call(s.metricsBase, 'GET', '/metrics')).text)?.[1]);
 
   it('refuses what it cannot record with 503, recovers by itself when space returns, and charges every 2xx exactly once (5 cycles)', async () => {
     for (let cycle = 0; cycle < 5; cycle++) {

@@ -59,7 +59,7 @@ describe('operational endpoints', () => {
 
   it('metrics: requests by route and status, latency, credits, rate limits, build id', async () => {
     await call(s.base, 'GET', '/v1/account', { key });
-    const m = await call(s.base, 'GET', '/metrics');
+    const m = await call(s.metricsBase, 'GET', '/metrics');
     expect(m.status).toBe(200);
     expect(m.headers['content-type']).toMatch(/^text\/plain/);
     expect(m.text).toMatch(/http_requests_total\{method="GET",route="GET \/v1\/account",status="200"\} 1/);
@@ -73,14 +73,27 @@ describe('operational endpoints', () => {
     expect(m.text).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
     // Unknown paths share one label: the cardinality stays bounded.
     await call(s.base, 'GET', '/v1/random-path-123');
-    expect((await call(s.base, 'GET', '/metrics')).text).toMatch(/route="unmatched",status="404"/);
+    expect((await call(s.metricsBase, 'GET', '/metrics')).text).toMatch(/route="unmatched",status="404"/);
+  });
+
+  it('metrics are served on their own port only: the API port answers 404 problem+json', async () => {
+    const api = await call(s.base, 'GET', '/metrics');
+    expect(api.status).toBe(404);
+    expect(api.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(api.text).not.toContain('http_requests_total');
+    // The metrics listener serves /metrics and nothing else.
+    expect((await call(s.metricsBase, 'GET', '/v1/account', { key })).status).toBe(404);
+    expect((await call(s.metricsBase, 'POST', '/metrics')).status).toBe(405);
   });
 
   it('logs: one JSON line per request with the request id, never the key', async () => {
     const r = await call(s.base, 'GET', '/v1/account/usage', { key, headers: { 'x-request-id': 'log-check-0001' } });
-    expect(r.headers['x-request-id']).toBe('log-check-0001');
+    // The server's own id, unique; the caller's beside it.
+    expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['x-client-request-id']).toBe('log-check-0001');
     const lines = s.logs.map((l) => JSON.parse(l));
-    const line = lines.find((l) => l.request_id === 'log-check-0001' && l.msg === 'request');
+    const line = lines.find((l) => l.request_id === r.headers['x-request-id'] && l.msg === 'request');
+    expect(line.client_request_id).toBe('log-check-0001');
     expect(line).toMatchObject({ level: 30, method: 'GET', route: 'GET /v1/account/usage', status: 200 });
     expect(typeof line.ms).toBe('number');
     expect(line.account_id).toMatch(/^acc_/);
@@ -88,9 +101,19 @@ describe('operational endpoints', () => {
     expect(s.logs.join('\n')).not.toContain(key.slice(-16));
   });
 
-  it('an unsafe caller request id is replaced by a fresh one', async () => {
+  it('an unsafe caller request id is dropped: not echoed, not logged', async () => {
     const r = await call(s.base, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.headers['x-client-request-id']).toBeUndefined();
+    expect(s.logs.join('\n')).not.toContain('bad id with spaces');
+  });
+
+  it('one caller id sent twice: two unique server ids, each request logged with both', async () => {
+    const a = await call(s.base, 'GET', '/healthz', { headers: { 'x-request-id': 'same-id-twice' } });
+    const b = await call(s.base, 'GET', '/healthz', { headers: { 'x-request-id': 'same-id-twice' } });
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+    const lines = s.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request' && l.client_request_id === 'same-id-twice');
+    expect(lines.map((l) => l.request_id).sort()).toEqual([a.headers['x-request-id'], b.headers['x-request-id']].sort());
   });
 
   it('every registry route is reachable (no 404/405 for its own method)', async () => {

@@ -66,7 +66,7 @@ describe('rate limit per tier', () => {
   });
 
   it('429s are counted in the metrics', async () => {
-    const m = await call(s.base, 'GET', '/metrics');
+    const m = await call(s.metricsBase, 'GET', '/metrics');
     expect(m.text).toMatch(/rate_limited_total\{route="GET \/v1\/account"\} \d+/);
   });
 });

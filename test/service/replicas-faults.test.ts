@@ -153,7 +153,8 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     try {
       const debits = (await ledger.records()).filter((r) => r.t === 'debit');
       const charged = new Map<string, number>();
-      for (const d of debits) if (d.t === 'debit') charged.set(d.r, (charged.get(d.r) ?? 0) + 1);
+      // Matched by the caller's id (cr): the server's own (r) is a fresh UUID per request.
+      for (const d of debits) if (d.t === 'debit' && d.cr) charged.set(d.cr, (charged.get(d.cr) ?? 0) + 1);
       const byId = new Map(outcomes.map((o) => [o.id, o]));
       for (const [id, times] of charged) expect(times, `${label}: ${id} charged once`).toBe(1);
       const ok = outcomes.filter((o) => o.status === 200);
@@ -192,7 +193,7 @@ describe.skipIf(why !== undefined)('replicas sharing PostgreSQL, under faults', 
     await ledger.close();
     key = created.api_key;
     accountId = created.account.account_id;
-    cluster = await startCluster({ WORKERS: '3', LEDGER_URL: pgs.url, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    cluster = await startCluster({ WORKERS: '3', LEDGER_URL: pgs.url, PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
     startLoad();
     await waitServed(20, 'start');
   }, 600_000);

@@ -42,7 +42,7 @@ function get(port: number, path: string, key: string): Promise<Outcome> {
 /** Starts the server on a free port; resolves once it logs "listening". */
 async function startServer(dataDir: string): Promise<{ port: number; kill: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'service/server.ts'], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));

@@ -44,9 +44,14 @@ describe('server process', () => {
   it('a key created and revoked with the accounts CLI works, then gets 401, in the running server at once', async () => {
     const { dir, cleanup } = tempDir('pi-server-');
     cleanups.push(cleanup);
-    const p = startProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' });
-    const port = (await waitFor(p.lines, 'listening')).port as number;
+    const p = startProcess({ PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' });
+    const listening = await waitFor(p.lines, 'listening');
+    const port = listening.port as number;
     const base = `http://127.0.0.1:${port}`;
+    // /metrics: on METRICS_PORT (its own listener), a 404 on the API port.
+    expect(listening.metrics_port).not.toBe(port);
+    expect((await call(`http://127.0.0.1:${listening.metrics_port as number}`, 'GET', '/metrics')).text).toContain('# TYPE http_requests_total counter');
+    expect((await call(base, 'GET', '/metrics')).status).toBe(404);
     const accounts = (args: string[]) => execFileSync(process.execPath, ['--import', 'tsx', 'service/accounts/cli.ts', ...args], {
       cwd: ROOT, env: { PATH: process.env.PATH ?? '', DATA_DIR: dir }, encoding: 'utf8',
     });
@@ -71,7 +76,7 @@ describe('server process', () => {
     const { account, api_key } = await setup.createAccount({ tier: 'business', name: 'proc' }, new Date());
     await setup.close();
 
-    const p = startProcess({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' });
+    const p = startProcess({ PORT: '0', METRICS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info' });
     const port = (await waitFor(p.lines, 'listening')).port as number;
     const base = `http://127.0.0.1:${port}`;
     expect((await call(base, 'GET', '/healthz')).status).toBe(200);

@@ -2,7 +2,7 @@
  * A real PostgreSQL 15 server for tests and benches: a fresh cluster in a temporary
  * directory, on 127.0.0.1 and a free port, run as the `postgres` user when this is root (the
  * server refuses root), else as this user. Never a mock. Debian's `postgresql` package
- * provides the binaries (`.ci/run` installs it); `postgresUnavailable()` says why not.
+ * provides the binaries (`make test` installs it: scripts/install-system-deps.sh); `postgresUnavailable()` says why not.
  *
  * `pause()` (SIGSTOP) freezes the postmaster and every backend at once, like a network
  * partition seen from the clients. Each backend calls setsid() when it starts, so a signal to
@@ -28,7 +28,7 @@ function cannotStart(): string | undefined {
 /**
  * Why the PostgreSQL tests skip, or undefined when they run. They skip only where
  * PI_TEST_NO_POSTGRES=1 (README) says this platform cannot run PostgreSQL; anywhere else a
- * server that cannot start fails them, saying why (.ci/run installs Debian's package).
+ * server that cannot start fails them, saying why (make test installs Debian's package).
  */
 export function postgresUnavailable(): string | undefined {
   const why = cannotStart();
