@@ -7,7 +7,9 @@ const USAGE = `usage: npm run synth -- --out DIR --addresses N --seed S [--today
   --addresses N    number of residential addresses (UPRNs in the address base), 1 or more
   --seed S         integer seed 0…4294967295: same seed, same bytes
   --today DATE     the generator's "today", end of the price history (default 2025-09-30)
-  --threads T      1 or 2 (default 2 from 20,000 addresses on two cores); never changes the bytes`;
+  --threads T      1 or 2 (default 2 from 20,000 addresses on two cores); never changes the bytes
+  --no-addressbase the region without its AddressBase file, as an open-data deployment has it
+                   (docs/open-data.md); everything else, the truth included, is the same`;
 
 function fail(msg: string): never {
   process.stderr.write(`synth: ${msg}\n\n${USAGE}\n`);
@@ -25,7 +27,7 @@ function intArg(name: string, v: string | undefined, min: number, max: number): 
 let values: Record<string, string | boolean | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { out: { type: 'string' }, addresses: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean' } },
+    options: { out: { type: 'string' }, addresses: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' }, threads: { type: 'string' }, 'no-addressbase': { type: 'boolean' }, help: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   }));
@@ -44,7 +46,7 @@ const threads = values.threads === undefined ? undefined : intArg('threads', val
 if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) fail(`--today must be YYYY-MM-DD, got "${today}"`);
 
 const t0 = performance.now();
-const { files } = await generateRegion({ out, addresses, seed, today, threads });
+const { files } = await generateRegion({ out, addresses, seed, today, threads, ...(values['no-addressbase'] ? { addressBase: false } : {}) });
 const secs = (performance.now() - t0) / 1000;
 let rows = 0;
 let bytes = 0;

@@ -1,6 +1,7 @@
 import { matchByOutcode } from './match-by-outcode.ts';
 import { countRows, queryRows, runSql, sqlText } from '../../../pipeline/sql.ts';
 import { MatchCache, matcherCode } from './match-cache.ts';
+import { MIN_SIMILARITY } from './matcher.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 
 export { MATCH_COLUMNS, type MatchRow } from './match-by-outcode.ts';
@@ -42,6 +43,10 @@ export const matchAddresses: Stage = {
       await cache.complete('epc', 'epc_matches');
       ctx.quality.match_cache = await cache.finish();
       [saleCount, epcCount] = [await countRows(conn, 'sale_matches'), await countRows(conn, 'epc_matches')];
+    }
+    if ((ctx.quality.address_source as { kind?: string } | undefined)?.kind === 'open_data') {
+      await runSql(conn, 'match_open_data_strict_sales', { min_similarity: MIN_SIMILARITY });
+      await runSql(conn, 'match_open_data_strict_epc', { min_similarity: MIN_SIMILARITY });
     }
     const [rates] = await queryRows(conn, sqlText('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);

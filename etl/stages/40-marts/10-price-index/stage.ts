@@ -12,7 +12,7 @@ import { INDEX_BASE_MONTH, MIN_REPEAT_PAIRS, MIN_SALES_12M, buildMonthNo } from 
 export const priceIndexStage: Stage = {
   name: 'price_index',
   description: 'repeat-sales house price index by month for countries, districts, outcodes and sectors; volumes, medians, growth 1/3/5/10 years',
-  reads: ['sales', 'addresses', 'properties'],
+  reads: ['sales', 'sales_unmatched', 'stg_onspd', 'addresses', 'properties'],
   writes: ['price_index_monthly', 'price_growth', 'mart_recent_sales'],
   async run(ctx) {
     const latest = buildMonthNo(ctx.today);
