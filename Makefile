@@ -22,8 +22,8 @@ help: ## List every target
 install: node_modules/.install-stamp ## Install dependencies (exact versions from package-lock.json)
 
 .PHONY: demo
-demo: install ## Generate a synthetic region, publish its ETL build, create a demo key, print example requests, serve on PORT
-	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED)
+demo: install ## Generate a synthetic region, publish its ETL build, create a demo key, print example requests, serve on PORT (OPEN_DATA=1: without AddressBase, docs/open-data.md)
+	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED) $(if $(OPEN_DATA),--no-addressbase)
 	npm run --silent etl -- run --sources $(DATA_DIR)/synth --data-dir $(DATA_DIR)
 	@DATA_DIR=$(DATA_DIR) npm run --silent accounts -- create --tier premium --name demo --json > $(DATA_DIR)/demo-account.json
 	@npx tsx scripts/demo-examples.ts $(DATA_DIR)/demo-account.json $(PORT) $(DATA_DIR)
