@@ -3,7 +3,8 @@
 -- AddressBase build has, with coordinates from OS Open UPRN and country and local authority
 -- from the postcode directory (the certificate's own country where the directory lacks the
 -- postcode). What open data cannot give is left null: no parent UPRN, organisation or
--- classification. A UPRN OS Open UPRN does not know keeps its address without a point.
+-- classification. A UPRN OS Open UPRN does not know has no point, and a property needs one: it
+-- is left out and counted (addresses_open_coverage: certificate_uprns_without_point).
 CREATE OR REPLACE TABLE addresses AS
 WITH pc AS (
   SELECT pcds, country, oslaua FROM stg_onspd
@@ -29,5 +30,5 @@ SELECT
   CAST(NULL AS VARCHAR) AS classification_code
 FROM open_address_fields f
 JOIN cert USING (uprn)
-LEFT JOIN os USING (uprn)
+JOIN os USING (uprn)
 LEFT JOIN pc ON pc.pcds = f.postcode

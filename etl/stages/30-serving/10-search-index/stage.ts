@@ -18,7 +18,7 @@ export const SEARCH_SORT_BYTES_PER_ROW = 140;
 export const searchIndexStage: Stage = {
   name: 'search-index',
   description: 'address search index (word postings, postcode ranges, display rows) written as search-index.bin',
-  reads: ['addresses', 'address_aliases', 'sale_matches', 'ppd_current'],
+  reads: ['addresses', 'address_aliases'],
   writes: [SEARCH_INDEX_FILE],
   reuse: { today: false },
   async run(ctx) {
