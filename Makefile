@@ -29,8 +29,8 @@ console/dist/.stamp: node_modules/.install-stamp $(CONSOLE_SRC)
 console: console/dist/.stamp ## Bundle the customer console (console/src → console/dist, served at /console) and print its size
 
 .PHONY: demo
-demo: install console ## Generate a synthetic region ending last month, publish its ETL build, create a demo key, print example requests, serve on PORT
-	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED) --end-month last-complete
+demo: install console ## Generate a synthetic region ending last month, publish its ETL build, create a demo key, print example requests, serve on PORT (OPEN_DATA=1: without AddressBase, docs/open-data.md)
+	npm run --silent synth -- --out $(DATA_DIR)/synth --addresses $(ADDRESSES) --seed $(SEED) --end-month last-complete $(if $(OPEN_DATA),--no-addressbase)
 	npm run --silent etl -- run --sources $(DATA_DIR)/synth --data-dir $(DATA_DIR)
 	@DATA_DIR=$(DATA_DIR) npm run --silent accounts -- create --tier premium --name demo --json > $(DATA_DIR)/demo-account.json
 	@npx tsx scripts/demo-examples.ts $(DATA_DIR)/demo-account.json $(PORT) $(DATA_DIR)

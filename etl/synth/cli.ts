@@ -12,7 +12,9 @@ const USAGE = `usage: npm run synth -- --out DIR --addresses N --seed S [--end-m
                    (default 2025-08)
   --today DATE     instead of --end-month: the generator's "today" (default 2025-09-30), the
                    data ending the month before
-  --threads T      1 or 2 (default 2 from 20,000 addresses on two cores); never changes the bytes`;
+  --threads T      1 or 2 (default 2 from 20,000 addresses on two cores); never changes the bytes
+  --no-addressbase the region without its AddressBase file, as an open-data deployment has it
+                   (docs/open-data.md); everything else, the truth included, is the same`;
 
 function fail(msg: string): never {
   process.stderr.write(`synth: ${msg}\n\n${USAGE}\n`);
@@ -30,7 +32,7 @@ function intArg(name: string, v: string | undefined, min: number, max: number): 
 let values: Record<string, string | boolean | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { out: { type: 'string' }, addresses: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' }, 'end-month': { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean' } },
+    options: { out: { type: 'string' }, addresses: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' }, 'end-month': { type: 'string' }, threads: { type: 'string' }, 'no-addressbase': { type: 'boolean' }, help: { type: 'boolean' } },
     strict: true,
     allowPositionals: false,
   }));
@@ -54,7 +56,7 @@ const endMonth = endArg === 'last-complete' ? lastCompleteMonth(new Date()) : en
 if (endMonth !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(endMonth)) fail(`--end-month must be YYYY-MM or last-complete, got "${endArg}"`);
 
 const t0 = performance.now();
-const { files } = await generateRegion({ out, addresses, seed, today, endMonth, threads });
+const { files } = await generateRegion({ out, addresses, seed, today, endMonth, threads, ...(values['no-addressbase'] ? { addressBase: false } : {}) });
 const secs = (performance.now() - t0) / 1000;
 let rows = 0;
 let bytes = 0;

@@ -1,6 +1,6 @@
-import { writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { writeFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ADDRESSBASE_CORE_HEADER } from '../../schemas/sources/addressbase.ts';
@@ -44,6 +44,11 @@ export interface GenerateOptions {
   endMonth?: string;
   /** Threads to use, 1 or 2 (lanes.ts); default 2 from 20,000 addresses on a machine with two cores. Never changes the bytes. */
   threads?: number;
+  /**
+   * false: the region as an operator without an AddressBase licence has it (docs/open-data.md):
+   * no AddressBase file; every other file and the truth exactly as with it.
+   */
+  addressBase?: boolean;
 }
 
 export interface FileReport {
@@ -62,6 +67,8 @@ export interface Manifest {
   scrape_date: string;
   files: Record<string, { rows: number; bytes: number; sha256: string }>;
   truth: Record<string, { rows: number; bytes: number; sha256: string }>;
+  /** Present (false) only for a region written without its AddressBase file. */
+  address_base?: false;
 }
 
 /** Paths of the generated sources under OUT (the ETL looks for these names). */
@@ -194,9 +201,15 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
       throw e;
     });
 
-  const reports = results.flatMap((r) => r.reports);
+  let reports = results.flatMap((r) => r.reports);
   const planter = new Planter();
   for (const r of results) Object.assign(planter.expected, r.expected);
+  if (opts.addressBase === false) {
+    // Written as always (the lanes' bytes stay the same), then taken away with its planted rows.
+    rmSync(join(out, dirname(FILES.addressbase)), { recursive: true, force: true });
+    reports = reports.filter((r) => r.file !== FILES.addressbase);
+    delete planter.expected[FILES.addressbase];
+  }
   const planning = buildPlanning(seed, planRegion(addresses));
   const geo: [string, PlanningShape['dataset']][] = [[FILES.flood, 'flood-risk-zone'], [FILES.conservation, 'conservation-area'], [FILES.article4, 'article-4-direction-area']];
   for (const [rel, dataset] of geo) {
@@ -216,6 +229,7 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
     scrape_date: isoDay(scrape),
     files: Object.fromEntries(reports.filter((r) => !r.file.startsWith('truth/')).map(entry)),
     truth: Object.fromEntries(reports.filter((r) => r.file.startsWith('truth/')).map(entry)),
+    ...(opts.addressBase === false ? { address_base: false as const } : {}),
   };
   const mtext = JSON.stringify(manifest, null, 2) + '\n';
   writeFileSync(join(out, 'manifest.json'), mtext);

@@ -37,6 +37,12 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id
 /** Everything the page loads comes from this origin; swagger-ui sets inline styles. */
 const DOCS_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'";
 
+/** A section of the manifest's `quality`, or null when the build has none. */
+function qualityOf(manifest: Record<string, unknown> | undefined, key: string): unknown {
+  const q = manifest?.quality;
+  return q && typeof q === 'object' && key in q ? (q as Record<string, unknown>)[key] : null;
+}
+
 export function addOpsRoutes(router: Router, deps: { data: DataSource; openapi: string; ledger: Pick<Ledger, 'health'> }): void {
   const json = (ctx: Ctx, body: unknown, status = 200) => {
     ctx.status = status;
@@ -60,6 +66,10 @@ export function addOpsRoutes(router: Router, deps: { data: DataSource; openapi: 
       sources: sources.map((s) => ({ name: s.name ?? null, as_of: s.as_of ?? null })),
       // Each source's latest complete month, where its windows end, and how it was decided (etl/pipeline/source-as-of.ts); {} for an older build.
       source_as_of: build?.manifest.source_as_of ?? {},
+      // Which address base the build used and what it covers (docs/open-data.md); null for a
+      // build published before the manifest said.
+      address_source: qualityOf(build?.manifest, 'address_source'),
+      sales_coverage: qualityOf(build?.manifest, 'sales_coverage'),
     });
   });
   router.add('GET', '/v1/openapi.json', (ctx) => {

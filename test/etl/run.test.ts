@@ -66,7 +66,11 @@ describe.skipIf(!hasRaw('SOURCES.md'))('runBuild on the shared real samples', ()
     expect(rows('airbnb_listings')).toBe(2845);
     expect(rows('codepoint')).toBe(27245 + 3650);
     expect(manifest.sources.find((s) => s.path.includes('ni_export'))!.rows_rejected).toBe(1);
-    // No address base among the samples: no properties, and every sale kept as unmatched.
+    // No AddressBase among the samples, so the open-data fallback (docs/open-data.md): the
+    // EPC format samples carry UPRNs, but no OS Open UPRN file places them, so no properties,
+    // and every sale kept as unmatched.
+    expect(manifest.quality.address_source).toMatchObject({ kind: 'open_data', uprns_with_address: 0 });
+    expect((manifest.quality.address_source as { certificate_uprns_without_point: number }).certificate_uprns_without_point).toBeGreaterThan(0);
     expect(manifest.tables.properties!.rows).toBe(0);
     expect(manifest.tables.sales_unmatched!.rows).toBe(rows('price_paid'));
     expect(manifest.quality.ground_truth).toMatch(/not measured/);

@@ -33,13 +33,13 @@ describe('operational endpoints', () => {
   it('healthz is up; readyz and status say no build', async () => {
     expect((await call(s.base, 'GET', '/healthz')).json).toEqual({ status: 'ok' });
     expect((await call(s.base, 'GET', '/readyz')).status).toBe(503);
-    expect((await call(s.base, 'GET', '/v1/status')).json).toEqual({ status: 'no_data', build_id: null, build_created_at: null, sources: [], source_as_of: {} });
+    expect((await call(s.base, 'GET', '/v1/status')).json).toEqual({ status: 'no_data', build_id: null, build_created_at: null, sources: [], source_as_of: {}, address_source: null, sales_coverage: null });
   });
 
   it('a published build is picked up without a restart', async () => {
     publishBuild(s.dataDir);
     expect((await call(s.base, 'GET', '/readyz')).json).toEqual({ status: 'ready', build_id: BUILD_ID });
-    expect((await call(s.base, 'GET', '/v1/status')).json).toEqual({ status: 'ok', build_id: BUILD_ID, build_created_at: '2026-01-15T09:00:00Z', sources: [{ name: 'ppd', as_of: '2025-12-31' }], source_as_of: {} });
+    expect((await call(s.base, 'GET', '/v1/status')).json).toEqual({ status: 'ok', build_id: BUILD_ID, build_created_at: '2026-01-15T09:00:00Z', sources: [{ name: 'ppd', as_of: '2025-12-31' }], source_as_of: {}, address_source: null, sales_coverage: null });
     // Data endpoints not built yet still answer 503 and charge nothing.
     const r = await call(s.base, 'GET', '/v1/properties/12345', { key });
     expect(r.status).toBe(503);

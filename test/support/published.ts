@@ -14,12 +14,12 @@ import { quietLog, synthRegion } from './region.ts';
 export async function publishSynthBuild(
   dataDir: string,
   /** fresh: run the ETL into `dataDir` even when the run's cache holds this build (a test of the ETL's own determinism). */
-  opts: { addresses?: number; seed?: number; now?: Date; fresh?: boolean } = {},
+  opts: { addresses?: number; seed?: number; now?: Date; fresh?: boolean; openData?: boolean } = {},
 ): Promise<{ build_id: string; manifest: Manifest; sourcesDir: string }> {
   const addresses = opts.addresses ?? 2000;
   const seed = opts.seed ?? 11;
   const now = opts.now ?? new Date('2025-10-01T00:00:00Z');
-  const sourcesDir = await synthRegion(addresses, seed);
+  const sourcesDir = await synthRegion(addresses, seed, { openData: opts.openData === true });
   const make = (into: string) => runBuild({ dataDir: into, sourcesDir, log: quietLog, now });
   const cached = opts.fresh ? undefined : await publishCached(`${addresses}-${seed}-${now.toISOString()}-${await sourcesDigest(sourcesDir)}`, dataDir, make);
   const { build_id, manifest } = cached ?? (await make(dataDir));

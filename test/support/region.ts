@@ -23,15 +23,16 @@ if (process.env.VITEST) (await import('vitest')).afterAll(removeFolders);
 
 /**
  * A synthetic region generated once per (addresses, seed) per test process into a temp
- * folder, for tests that need real source files. Returns the sources folder.
+ * folder, for tests that need real source files (`openData`: without its AddressBase file,
+ * docs/open-data.md). Returns the sources folder.
  */
-export function synthRegion(addresses = 2000, seed = 11): Promise<string> {
-  const key = `${addresses}:${seed}`;
+export function synthRegion(addresses = 2000, seed = 11, opts: { openData?: boolean } = {}): Promise<string> {
+  const key = `${addresses}:${seed}${opts.openData ? ':open' : ''}`;
   let p = regions.get(key);
   if (!p) {
     const out = mkdtempSync(join(tmpdir(), `pi-region-${addresses}-`));
     folders.push(out);
-    p = generateRegion({ out, addresses, seed }).then(() => out);
+    p = generateRegion({ out, addresses, seed, ...(opts.openData ? { addressBase: false } : {}) }).then(() => out);
     regions.set(key, p);
   }
   return p;

@@ -1,6 +1,7 @@
 import { matchByOutcode } from './match-by-outcode.ts';
 import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { MatchCache, matcherCode } from './match-cache.ts';
+import { MIN_SIMILARITY } from './matcher.ts';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 
 /** This stage's statements, beside this module. */
@@ -45,6 +46,10 @@ export const matchAddresses: Stage = {
       await cache.complete('epc', 'epc_matches');
       ctx.quality.match_cache = await cache.finish();
       [saleCount, epcCount] = [await countRows(conn, 'sale_matches'), await countRows(conn, 'epc_matches')];
+    }
+    if ((ctx.quality.address_source as { kind?: string } | undefined)?.kind === 'open_data') {
+      await sql.run(conn, 'match_open_data_strict_sales', { min_similarity: MIN_SIMILARITY });
+      await sql.run(conn, 'match_open_data_strict_epc', { min_similarity: MIN_SIMILARITY });
     }
     const [rates] = await queryRows(conn, sql.text('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);

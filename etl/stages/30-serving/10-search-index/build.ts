@@ -9,6 +9,11 @@ export interface IndexRow {
   postcode: string;
   lat: number;
   lng: number;
+  /**
+   * Other wordings of the address (an open-data build's certificate variants and Price Paid
+   * forms: docs/open-data.md), '|'-separated; their words the address lacks are searchable too.
+   */
+  aliases?: string | null;
 }
 
 /** A Uint32Array that grows as values are appended (a number[] of the same values takes twice the memory or more). */
@@ -63,7 +68,7 @@ export async function buildSearchIndex(rows: AsyncIterable<IndexRow> | Iterable<
     pcOf[n] = postcodes.length - 1;
     addr.push(r.address);
     addrOff[n + 1] = addr.length;
-    for (const w of docWords.words(r.address, r.postcode)) {
+    for (const w of docWords.withAliases(r)) {
       let id = wordIds.get(w);
       if (id === undefined) wordIds.set(w, (id = wordIds.size));
       docList.push(id);

@@ -37,4 +37,20 @@ export class DocWordsCache {
     if (pc && t.endsWith(pc)) t = t.slice(0, -pc.length);
     return t.split(' ').filter(Boolean);
   }
+
+  /** The address's words, then each alias word it does not have, in the alias's order. */
+  withAliases(r: { address: string; postcode: string; aliases?: string | null }): string[] {
+    const own = this.words(r.address, r.postcode);
+    if (!r.aliases) return own;
+    const seen = new Set(own);
+    for (const alias of r.aliases.split('|')) {
+      for (const w of this.words(alias, r.postcode)) {
+        if (!seen.has(w)) {
+          seen.add(w);
+          own.push(w);
+        }
+      }
+    }
+    return own;
+  }
 }

@@ -21,11 +21,13 @@ export const SEARCH_SORT_BYTES_PER_ROW = 140;
 export const searchIndexStage: Stage = {
   name: 'search-index',
   description: 'address search index (word postings, postcode ranges, display rows) written as search-index.bin',
-  reads: ['addresses'],
+  reads: ['addresses', 'address_aliases'],
   writes: [SEARCH_INDEX_FILE],
   reuse: { today: false },
   async run(ctx) {
     await countRows(ctx.conn, 'addresses'); // fails clearly when the table is missing
+    const open = (ctx.quality.address_source as { kind?: string } | undefined)?.kind === 'open_data';
+    await sql.run(ctx.conn, 'search_index_aliases', { open });
     const n = Number((await queryRows(ctx.conn, sql.text('search_index_count')))[0]?.n ?? 0);
     const chunks = sortChunks(n, SEARCH_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
     await writeSearchIndexFile(ctx, n, chunks > 1 ? await postcodeCuts(ctx, n, chunks) : []);
@@ -51,9 +53,9 @@ async function* indexRows(ctx: BuildContext, cuts: readonly string[]): AsyncGene
     ? [{ sql: sql.text('search_index_rows'), params: undefined }]
     : keyRanges(cuts).map((params) => ({ sql: sql.text('search_index_rows_between'), params }));
   for (const { sql, params } of reads) {
-    for await (const { rows, columns: [uprn, address, postcode, lat, lng] } of streamColumns(ctx.db, sql, params)) {
+    for await (const { rows, columns: [uprn, address, postcode, lat, lng, aliases] } of streamColumns(ctx.db, sql, params)) {
       for (let i = 0; i < rows; i++) {
-        yield { uprn: Number(uprn![i]), address: String(address![i]), postcode: String(postcode![i]), lat: Number(lat![i]), lng: Number(lng![i]) };
+        yield { uprn: Number(uprn![i]), address: String(address![i]), postcode: String(postcode![i]), lat: Number(lat![i]), lng: Number(lng![i]), aliases: aliases![i] as string | null };
       }
     }
   }

@@ -67,7 +67,7 @@ export async function writeSearchIndexSpilled(
       pcOf.push(postcodes.length - 1);
       addrBytes.pushText(r.address);
       addrOff.push(addrBytes.length);
-      for (const w of docWords.words(r.address, r.postcode)) {
+      for (const w of docWords.withAliases(r)) {
         let id = wordIds.get(w);
         if (id === undefined) {
           wordIds.set(w, (id = wordIds.size));

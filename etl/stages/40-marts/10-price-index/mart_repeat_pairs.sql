@@ -15,6 +15,7 @@ WITH ordered AS (
     lag(property_type) OVER w AS prev_type,
     lag(category) OVER w AS prev_category
   FROM mart_market_sales
+  WHERE uprn IS NOT NULL
   WINDOW w AS (PARTITION BY uprn ORDER BY date, price, transaction_id)
 )
 SELECT

@@ -16,7 +16,7 @@ const sql = sqlFolder(import.meta.dirname);
 export const priceIndexStage: Stage = {
   name: 'price_index',
   description: 'repeat-sales house price index by month for countries, districts, outcodes and sectors; volumes, medians, growth 1/3/5/10 years',
-  reads: ['sales', 'addresses', 'properties'],
+  reads: ['sales', 'sales_unmatched', 'stg_onspd', 'addresses', 'properties'],
   writes: ['price_index_monthly', 'price_growth', 'mart_recent_sales'],
   async run(ctx) {
     // The index, its growth and the 12-month figures end at Price Paid's latest month, not the build's.

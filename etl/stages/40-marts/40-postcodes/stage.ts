@@ -12,7 +12,7 @@ const sql = sqlFolder(import.meta.dirname);
 export const postcodesStage: Stage = {
   name: 'postcodes',
   description: 'one row per postcode from ONSPD and Code-Point (ONSPD wins) with address counts and the 5-year median price',
-  reads: ['stg_onspd', 'stg_codepoint', 'addresses', 'sales'],
+  reads: ['stg_onspd', 'stg_codepoint', 'addresses', 'sales', 'sales_unmatched'],
   writes: ['postcode_places', 'postcodes'],
   derives: { postcode_places: ['stg_onspd', 'stg_codepoint', 'addresses'] },
   async run(ctx) {

@@ -13,7 +13,7 @@ const sql = sqlFolder(import.meta.dirname);
 export const qualityStage: Stage = {
   name: 'quality',
   description: 'matching precision and recall and the bedrooms rule against ground truth, when present',
-  reads: ['sale_matches', 'properties', 'truth/*.csv'],
+  reads: ['sale_matches', 'properties', 'addresses', 'truth/*.csv'],
   writes: [],
   async run(ctx) {
     const salesTruth = join(ctx.sourcesDir, 'truth', 'sales.csv');
@@ -33,6 +33,14 @@ export const qualityStage: Stage = {
       const [b] = await queryRows(ctx.conn, sql.text('quality_bedrooms_rule'), { truth_properties: propsTruth });
       const compared = Number(b?.compared ?? 0);
       ctx.quality.bedrooms_rule = { compared, exact_share: compared > 0 ? Number(b?.exact) / compared : null };
+      if ((ctx.quality.address_source as { kind?: string } | undefined)?.kind === 'open_data') {
+        const [o] = await queryRows(ctx.conn, sql.text('quality_open_addresses'), { truth_properties: propsTruth });
+        const n = (k: string) => Number(o?.[k] ?? 0);
+        ctx.quality.open_data_truth = {
+          true_homes: n('true_homes'), homes_with_address: n('homes_with_address'), share_with_address: n('true_homes') > 0 ? n('homes_with_address') / n('true_homes') : null,
+          addresses_not_true_homes: n('addresses_not_true_homes'), postcode_agrees: n('postcode_agrees'),
+        };
+      }
     }
   },
 };
