@@ -46,7 +46,7 @@ export class BuildResources {
   /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
   readonly records = new Lazy<RecordFile>('property records', () => loadPropertyRecords(this.build.dir));
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
-  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', async () => SaleValuer.open(await this.store.get()));
+  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', async () => SaleValuer.open(await this.store.get(), flaggedDistricts(this.build.manifest)));
   /** Undefined when the build cannot serve HMO valuations. */
   readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', async () => openHmoValuer(this.build, await this.store.get(), () => this.records.get()));
   /** Every postcode's point. */
@@ -118,4 +118,13 @@ export class BuildResources {
   async close(): Promise<void> {
     for (const r of this.all) await r.close().catch(() => undefined);
   }
+}
+
+/**
+ * The districts whose index the build flagged against UK HPI (manifest `quality.index_vs_ukhpi`,
+ * docs/marts.md): their index carries no High sale valuation. None for an older build.
+ */
+export function flaggedDistricts(manifest: Record<string, unknown>): ReadonlySet<string> {
+  const check = (manifest.quality as Record<string, unknown> | undefined)?.index_vs_ukhpi as { flagged?: unknown } | undefined;
+  return new Set(Array.isArray(check?.flagged) ? check.flagged.map(String) : []);
 }

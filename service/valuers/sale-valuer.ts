@@ -83,7 +83,7 @@ export class SaleValuer {
     return { postcode, estimate, areaSqft: area > 0 ? area : null };
   }
 
-  static async open(store: BuildStore): Promise<SaleValuer> {
+  static async open(store: BuildStore, flaggedDistricts: ReadonlySet<string> = new Set()): Promise<SaleValuer> {
     // A build without the price tables (e.g. a search-only fixture) opens an empty model:
     // every home then has no valuation, and nothing is re-tried per request.
     const complete = ['properties', 'sales', 'price_index_monthly'].every((t) => store.tables.has(t));
@@ -109,7 +109,8 @@ export class SaleValuer {
       s[t] = Number(ix.log_index![r]);
       e[t] = ix.enough_sales![r] === true ? 1 : 0;
     }
-    const lookup = new IndexLookup(index, end);
+    // A district whose index the build flagged against UK HPI gets no High answer (issue 48).
+    const lookup = new IndexLookup(index, end, flaggedDistricts);
 
     const keys = await q('valuation_home_keys');
     const pathOf: AreaPath[] = [];
