@@ -206,8 +206,11 @@ describe('GET /v1/postcodes/{postcode}', () => {
     const want = await one(`SELECT count(*) AS n, count(flood_zone) AS located, count(*) FILTER (WHERE flood_zone_2) AS z2, count(*) FILTER (WHERE flood_zone_3) AS z3,
       count(*) FILTER (WHERE conservation_area) AS ca, count(*) FILTER (WHERE article_4) AS a4 FROM properties WHERE postcode = '${postcode}'`);
     const types = await q(`SELECT coalesce(property_type, 'unknown') AS value, count(*) AS count FROM properties WHERE postcode = '${postcode}' GROUP BY 1 ORDER BY count DESC, value`);
-    const sales12 = await one(`SELECT count(*) AS n FROM sales s JOIN properties p USING (uprn) WHERE p.postcode = '${postcode}' AND s.date > DATE '2024-10-01' AND s.date <= DATE '2025-10-01'`);
-    const sold5 = await one(`SELECT median(s.price) AS m, count(*) AS n FROM sales s JOIN addresses a USING (uprn) WHERE a.postcode = '${postcode}' AND s.date > DATE '2020-10-01' AND s.date <= DATE '2025-10-01'`);
+    // Every sale at the postcode: its homes' matched sales and those recorded there without a UPRN (docs/open-data.md).
+    const atPostcode = `(SELECT s.price, s.date FROM sales s JOIN properties p USING (uprn) WHERE p.postcode = '${postcode}'
+      UNION ALL SELECT price, date FROM sales_unmatched WHERE postcode = '${postcode}' AND price > 0)`;
+    const sales12 = await one(`SELECT count(*) AS n FROM ${atPostcode} WHERE date > DATE '2024-10-01' AND date <= DATE '2025-10-01'`);
+    const sold5 = await one(`SELECT median(price) AS m, count(*) AS n FROM ${atPostcode} WHERE date > DATE '2020-10-01' AND date <= DATE '2025-10-01'`);
     const dir = await one(`SELECT * FROM postcodes WHERE postcode = '${postcode}'`);
     expect(r.json).toMatchObject({
       postcode, sector: dir.sector, outcode: dir.outcode, country: dir.country, status: 'live', date_terminated: null,

@@ -2,7 +2,8 @@
 -- address-base addresses now there, how many of them have flood flags (located UPRNs; the flags
 -- are null without coordinates), how many lie in each flood zone, a conservation area or an
 -- Article 4 area, and the matched sales of those homes in the 12 months to the end of Price Paid's latest month
--- ($1, where its windows end, never the build date);
+-- ($1, where its windows end, never the build date), and at a postcode also the sales recorded
+-- there that no UPRN could be given (docs/open-data.md: every sale counts in its area);
 -- the mean position of the located addresses, their most common country and post town.
 -- Made in memory when the build opens; keyed "level:code".
 CREATE TABLE lk_area_counts AS
@@ -19,6 +20,12 @@ recent AS (
   FROM sales
   WHERE date > $1::DATE - INTERVAL 12 MONTH AND date <= $1::DATE
   GROUP BY uprn
+),
+unplaced AS (
+  SELECT 'postcode' AS level, postcode AS code, count(*) AS n
+  FROM sales_unmatched
+  WHERE price > 0 AND date > $1::DATE - INTERVAL 12 MONTH AND date <= $1::DATE
+  GROUP BY postcode
 )
 SELECT level || ':' || code AS key, level, code,
        count(*)::INTEGER AS addresses,
@@ -29,7 +36,7 @@ SELECT level || ':' || code AS key, level, code,
        count(*) FILTER (WHERE flood_zone_3)::INTEGER AS flood_zone_3,
        count(*) FILTER (WHERE conservation_area)::INTEGER AS conservation_area,
        count(*) FILTER (WHERE article_4)::INTEGER AS article_4,
-       coalesce(sum(recent.n), 0)::INTEGER AS sales_12m,
+       (coalesce(sum(recent.n), 0) + coalesce(max(unplaced.n), 0))::INTEGER AS sales_12m,
        avg(lat) AS lat, avg(lng) AS lng, mode(country) AS country, mode(post_town) AS post_town
-FROM by_level LEFT JOIN recent USING (uprn)
+FROM by_level LEFT JOIN recent USING (uprn) LEFT JOIN unplaced USING (level, code)
 GROUP BY ALL
