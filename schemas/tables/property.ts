@@ -99,7 +99,7 @@ export const PROPERTY_TABLES: TableContract[] = [
       c('postcode', 'VARCHAR', '', 'Price Paid', 'as recorded'), c('saon', 'VARCHAR', '', 'Price Paid', ''), c('paon', 'VARCHAR', '', 'Price Paid', ''),
       c('street', 'VARCHAR', '', 'Price Paid', ''), c('town', 'VARCHAR', '', 'Price Paid', ''), c('property_type', 'VARCHAR', 'D/S/T/F/O', 'Price Paid', ''),
       c('new_build', 'BOOLEAN', '', 'Price Paid', ''), c('tenure', 'VARCHAR', 'F/L/U', 'Price Paid', ''), c('category', 'VARCHAR', 'A/B', 'Price Paid', ''),
-      c('reason', 'VARCHAR', '', 'address match', 'no_postcode_candidates, no_number_match, ambiguous, low_similarity, or low_similarity_sparse_base (an open-data build: docs/open-data.md)'),
+      c('reason', 'VARCHAR', '', 'address match', 'no_postcode_candidates, no_number_match, ambiguous, low_similarity, low_similarity_sparse_base or other_postcode_sparse_base (an open-data build: docs/open-data.md)'),
     ],
   },
   {

@@ -50,6 +50,7 @@ export const matchAddresses: Stage = {
     if ((ctx.quality.address_source as { kind?: string } | undefined)?.kind === 'open_data') {
       await sql.run(conn, 'match_open_data_strict_sales', { min_similarity: MIN_SIMILARITY });
       await sql.run(conn, 'match_open_data_strict_epc', { min_similarity: MIN_SIMILARITY });
+      await sql.run(conn, 'match_open_data_strict_street');
     }
     const [rates] = await queryRows(conn, sql.text('match_rates'));
     ctx.matchRates.sales_matched_share = Number(rates?.sales ?? 0);
