@@ -58,11 +58,11 @@ describe('a client that has gone', () => {
       await ex.closed;
       await until(async () => (await open()) === 0, 'the server to see the close');
       gate.resolve();
-      await until(() => logLines().some((l) => l.request_id === `gone-at-once-${i}` && l.msg === 'request'), 'the access log line');
+      await until(() => logLines().some((l) => l.client_request_id === `gone-at-once-${i}` && l.msg === 'request'), 'the access log line');
     }
     expect(s.ledger.account(acc.id, new Date(s.clock.ms))!.remaining).toBe(before);
     expect(s.ledger.usage({ account_id: acc.id }, new Date(s.clock.ms)).total_calls).toBe(0);
-    const lines = logLines().filter((l) => String(l.request_id).startsWith('gone-at-once-'));
+    const lines = logLines().filter((l) => String(l.client_request_id).startsWith('gone-at-once-'));
     expect(lines.filter((l) => l.msg === 'request').map((l) => l.status)).toEqual(Array(runs).fill(499));
     expect(lines.filter((l) => l.msg === 'client closed the connection')).toHaveLength(runs);
     expect(lines.every((l) => (l.level as number) < 50 && l.err === undefined)).toBe(true);
@@ -81,8 +81,8 @@ describe('a client that has gone', () => {
     // Node's parser also reports the early end to server.ts's clientError, which answers the
     // half-closed socket 400 "Malformed HTTP request"; never a 500.
     expect((await ex.closed).toString('latin1')).not.toMatch(/^HTTP\/1\.1 5/);
-    await until(() => logLines().some((l) => l.request_id === 'cut-short-body-1' && l.msg === 'request'), 'the access log line');
-    const lines = logLines().filter((l) => l.request_id === 'cut-short-body-1');
+    await until(() => logLines().some((l) => l.client_request_id === 'cut-short-body-1' && l.msg === 'request'), 'the access log line');
+    const lines = logLines().filter((l) => l.client_request_id === 'cut-short-body-1');
     expect(lines.find((l) => l.msg === 'request')).toMatchObject({ status: 499 });
     expect(lines.find((l) => l.msg === 'client closed the connection')).toMatchObject({ level: 30 }); // pino's info;
     expect(lines.some((l) => l.msg === 'unhandled error' || l.err !== undefined || (l.level as number) >= 50)).toBe(false);
@@ -105,9 +105,9 @@ describe('a client that has gone', () => {
       if (i % 2 === 0) ex.socket.resetAndDestroy();
       else ex.socket.end();
       await ex.closed;
-      await until(() => logLines().some((l) => l.request_id === `slow-body-${i}` && l.msg === 'request'), 'the access log line');
+      await until(() => logLines().some((l) => l.client_request_id === `slow-body-${i}` && l.msg === 'request'), 'the access log line');
     }
-    const lines = logLines().filter((l) => String(l.request_id).startsWith('slow-body-'));
+    const lines = logLines().filter((l) => String(l.client_request_id).startsWith('slow-body-'));
     expect(lines.filter((l) => l.msg === 'request').map((l) => l.status)).toEqual(Array(n).fill(499));
     expect(lines.some((l) => (l.level as number) >= 50 || l.err !== undefined)).toBe(false);
     expect(await count499('POST /v1/valuations/str-estimate')).toBe(before + n);
