@@ -10,11 +10,15 @@
  * - Reservations are rows: a reservation is taken under the account lock only if the cost
  *   fits in remaining − (live holds), so concurrent requests on any replicas can never spend
  *   past the balance; commit deletes the hold and debits in one transaction (committed,
- *   i.e. durable, before the response); a hold left by a dead replica expires. Both are one
- *   round trip (ledger_reserve / ledger_charge, pg/migrations/004_cheaper_hot_path.sql); when
- *   the account is due a renewal they do nothing and the renewal runs here, then they retry.
- *   A metered 2xx costs four round trips: key and account (authenticateAccount), the rate
- *   window (pg-rate-limiter.ts), the hold, the charge (which returns the new balance).
+ *   i.e. durable, before the response); a hold left by a dead replica expires. When the
+ *   account is due a renewal they do nothing and the renewal runs here, then they retry.
+ * - A metered 2xx makes four calls: key and account (authenticateAccount), the rate window
+ *   (pg-rate-limiter.ts), the hold, the charge (which returns the new balance). Each is
+ *   batched with the same calls of this process's other requests (pg/batcher.ts, ADR 0008):
+ *   one statement per batch (key_account_many.sql, ledger_hold_many, ledger_charge_many of
+ *   pg/migrations/006_batched_hot_path.sql), deciding each element as the single-request
+ *   functions of migration 004 do, so a batch of charges costs one transaction and one
+ *   WAL flush.
  * - PostgreSQL unreachable, restarting or paused: reserve answers `unavailable`, commit and
  *   every other call reject with LedgerUnavailableError (503 ledger_unavailable); nothing is
  *   served free, and the pool reconnects by itself when the server is back.
@@ -25,6 +29,7 @@ import type { RateLimit, Tier } from '../../schemas/plans.ts';
 import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, newId } from './keys.ts';
 import { checkCost, checkNewAccount, checkTier, planChange } from './checks.ts';
 import { LedgerError, LedgerUnavailableError } from './errors.ts';
+import { Batcher, byIndex, type BatcherOptions } from './pg/batcher.ts';
 import { createPool, isUnavailable, once, q, transaction, type Queryable } from './pg/client.ts';
 import { migratePool } from './pg/migrate.ts';
 import { upgradeRecord, type LedgerRecord } from './records.ts';
@@ -42,6 +47,8 @@ export interface PgLedgerOptions {
   timeoutMs?: number;
   /** How long a hold counts if its request never settles (its replica died); default 120 s. */
   reservationTtlS?: number;
+  /** How the hot path's calls are batched (pg/batcher.ts; ADR 0008). */
+  batch?: BatcherOptions;
 }
 
 export interface PgLedger extends Ledger {
@@ -81,6 +88,22 @@ const toRec = (r: AccountRow): AccountRec => ({
   },
 });
 
+type KeyRow = AccountRow & { i: number; key_id: string };
+type HoldRow = { i: number; outcome: string; remaining: string | null; reservation_id: string | null };
+type ChargeRow = AccountRow & { i: number; outcome: string };
+interface Hold {
+  accountId: string;
+  cost: number;
+  cycle: number;
+}
+/** One charge: the hold it settles and the `debit` record it writes. */
+interface Charge {
+  hold: string;
+  cycle: number;
+  day: string;
+  rec: Extract<LedgerRecord, { t: 'debit' }>;
+}
+
 const billingParams = (id: string, b: BillingState) => [id, b.tier, b.cycle, b.grant, b.spent, b.used, b.pending, b.freeGranted];
 
 export async function openPgLedger(opts: PgLedgerOptions): Promise<PgLedger> {
@@ -103,6 +126,10 @@ class PgLedgerImpl implements PgLedger {
   private closed = false;
   private settles = 0;
   private readonly created = new Map<string, Date>();
+  // The hot path's three calls, each batched per process (ADR 0008): one statement per batch.
+  private readonly keys: Batcher<string, KeyRow | undefined>;
+  private readonly holds: Batcher<Hold, HoldRow | undefined>;
+  private readonly charges: Batcher<Charge, ChargeRow | undefined>;
 
   constructor(
     readonly pool: pg.Pool,
@@ -110,6 +137,26 @@ class PgLedgerImpl implements PgLedger {
   ) {
     this.clock = opts.clock ?? (() => new Date());
     this.ttlS = opts.reservationTtlS ?? 120;
+    this.keys = new Batcher(async (hashes) => byIndex(await once<KeyRow>(pool, 'key_account_many', [hashes]), hashes.length), opts.batch);
+    this.holds = new Batcher(async (hs) => {
+      const rows = await once<HoldRow>(pool, 'reserve_many', [hs.map((h) => h.accountId), hs.map((h) => h.cost), hs.map((h) => h.cycle), this.ttlS]);
+      return byIndex(rows, hs.length);
+    }, opts.batch);
+    this.charges = new Batcher(async (cs) => {
+      // Issue 45's kept answers join here: one more array argument (or statement in this
+      // transaction) written for each charge whose outcome is 'ok', committed with its debit.
+      const rows = await once<ChargeRow>(pool, 'debit_many', [
+        cs.map((c) => c.hold),
+        cs.map((c) => c.rec.a),
+        cs.map((c) => c.cycle),
+        cs.map((c) => c.rec.c),
+        cs.map((c) => c.rec.e),
+        cs.map((c) => c.day),
+        cs.map((c) => c.rec.at),
+        cs.map((c) => JSON.stringify(c.rec)),
+      ]);
+      return byIndex(rows, cs.length);
+    }, opts.batch);
   }
 
   async authenticate(apiKey: string): Promise<KeyPrincipal | undefined> {
@@ -122,8 +169,8 @@ class PgLedgerImpl implements PgLedger {
 
   async authenticateAccount(apiKey: string, now: Date): Promise<{ principal: KeyPrincipal; account: AccountView } | undefined> {
     if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return undefined;
-    // The key and its account in one round trip; rolled over under the lock only when due.
-    const [row] = await this.run(() => once<AccountRow & { key_id: string }>(this.pool, 'key_account', [hashApiKey(apiKey)]));
+    // The key and its account in one call (batched); rolled over under the lock only when due.
+    const row = await this.run(() => this.keys.submit(hashApiKey(apiKey)));
     if (!row) return undefined;
     const principal = { account_id: row.id, key_id: row.key_id };
     let acc: AccountRec | undefined = toRec(row);
@@ -144,7 +191,7 @@ class PgLedgerImpl implements PgLedger {
         const cycle = await this.cycleOf(accountId, now);
         if (cycle === undefined) return { ok: false, reason: 'unknown_account' };
         for (;;) {
-          const [r] = await once<{ outcome: string; remaining: string | null; reservation_id: string | null }>(this.pool, 'reserve', [accountId, cost, cycle, this.ttlS]);
+          const r = await this.holds.submit({ accountId, cost, cycle });
           switch (r!.outcome) {
             case 'ok':
               return { ok: true, reservation: { id: String(r!.reservation_id), account_id: accountId, cost } };
@@ -170,9 +217,9 @@ class PgLedgerImpl implements PgLedger {
       const cycle = await this.cycleOf(a, now);
       if (cycle === undefined) throw new LedgerError('unknown_account', `unknown account ${a}`);
       const at = now.toISOString();
-      const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
+      const rec: Charge['rec'] = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, at };
       for (;;) {
-        const [r] = await once<AccountRow & { outcome: string }>(this.pool, 'debit', [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)]);
+        const r = await this.charges.submit({ hold: id, cycle, day: at.slice(0, 10), rec });
         switch (r!.outcome) {
           case 'ok': // the account as the charge left it
             return accountView(toRec(r!));
