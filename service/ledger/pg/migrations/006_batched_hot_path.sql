@@ -123,3 +123,26 @@ BEGIN
   END LOOP;
 END
 $$;
+
+-- The single-request functions of migration 004 become batches of one, so each decision is
+-- written once (above); a replica still on the previous code calls them unchanged.
+CREATE OR REPLACE FUNCTION rate_hit(p_key text, p_limit integer, p_window_ms bigint, p_now_ms bigint)
+RETURNS TABLE (allowed boolean, counted integer, oldest_ms bigint)
+LANGUAGE sql AS $$
+  SELECT m.allowed, m.counted, m.oldest_ms FROM rate_hit_many(ARRAY[p_key], ARRAY[p_limit], ARRAY[p_window_ms], ARRAY[p_now_ms]) m
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_hold(p_account text, p_cost integer, p_cycle integer, p_ttl_s double precision)
+RETURNS TABLE (outcome text, remaining bigint, hold uuid)
+LANGUAGE sql AS $$
+  SELECT m.outcome, m.remaining, m.hold FROM ledger_hold_many(ARRAY[p_account], ARRAY[p_cost], ARRAY[p_cycle], p_ttl_s) m
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_charge(p_hold uuid, p_account text, p_cycle integer, p_cost integer, p_endpoint text, p_day date, p_at timestamptz, p_rec jsonb)
+RETURNS TABLE (outcome text, acc_id text, acc_name text, acc_created_at timestamptz, acc_rate_limit jsonb, acc_tier text, acc_cycle integer,
+               acc_grant_credits bigint, acc_spent bigint, acc_used bigint, acc_pending_tier text, acc_free_granted boolean)
+LANGUAGE sql AS $$
+  SELECT m.outcome, m.acc_id, m.acc_name, m.acc_created_at, m.acc_rate_limit, m.acc_tier, m.acc_cycle, m.acc_grant_credits, m.acc_spent, m.acc_used,
+         m.acc_pending_tier, m.acc_free_granted
+    FROM ledger_charge_many(ARRAY[p_hold], ARRAY[p_account], ARRAY[p_cycle], ARRAY[p_cost], ARRAY[p_endpoint], ARRAY[p_day], ARRAY[p_at], ARRAY[p_rec]) m
+$$;
