@@ -9,15 +9,15 @@
  * request. CPU time per request barely moves with other load on the machine, unlike req/s.
  *
  * `--variants 1:256,2:256,1:1` runs this code with those batching settings (pg/batcher.ts:
- * batches in flight per kind : calls per batch at most; `1:1` is one call per statement, as
- * before batching, on the new functions); default `1:256`, the shipped default.
+ * batches in flight per kind : calls per batch at most; `1:1` is one call at a time per kind);
+ * default `2:256`, the shipped default.
  *
  * `--baseline DIR` also runs another version of the code (a `git archive <rev> service schemas`
  * unpacked in DIR, with a node_modules link), alternating with this one round by round, each
  * round on a fresh cluster: before/after in one run on a busy machine.
  *
  * `nice -n 19 npx tsx bench/pg-ledger-cost.ts [--seconds 10] [--runs 3] [--accounts 40]
- *   [--concurrency 40] [--baseline DIR] [--variants 1:256] [--statements] [--out FILE]`
+ *   [--concurrency 40] [--baseline DIR] [--variants 2:256] [--statements] [--out FILE]`
  * (`--statements`: pg_stat_statements' top statements by time for the last round of each
  * version). Prints, and writes every round and the medians to `--out` (default
  * bench/results/pg-ledger-cost-c<concurrency>.json).
@@ -41,7 +41,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '40' },
     baseline: { type: 'string' },
     statements: { type: 'boolean', default: false },
-    variants: { type: 'string', default: '1:256' },
+    variants: { type: 'string', default: '2:256' },
     out: { type: 'string' },
   },
 });

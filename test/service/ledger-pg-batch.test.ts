@@ -24,7 +24,7 @@ describe('Batcher', () => {
       sent.push(xs);
       if (sent.length === 1) await gate;
       return xs.map((x) => x * 10);
-    });
+    }, { inFlight: 1 });
     const first = [1, 2, 3].map((x) => b.submit(x));
     await new Promise((r) => setImmediate(r));
     const second = [4, 5].map((x) => b.submit(x));
