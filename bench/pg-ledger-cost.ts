@@ -4,17 +4,25 @@
  * rate-limit.ts: hit; credits.ts: reserve, commit, account), `--concurrency` at once over
  * `--accounts` enterprise accounts (the mixed bench's: 1e9 per 10 s, so every accepted time
  * stays in the window), against a real PostgreSQL on loopback (test/support/postgres.ts).
- * Reports requests/s, PostgreSQL CPU ms per request (postmaster and its children, from /proc)
- * and this client's CPU ms per request.
+ * Reports requests/s, PostgreSQL CPU ms per request (postmaster and its children, from /proc;
+ * every request here is a metered 2xx, so per request is per 2xx) and this client's CPU ms per
+ * request. CPU time per request barely moves with other load on the machine, unlike req/s.
+ *
+ * `--variants 1:256,2:256,1:1` runs this code with those batching settings (pg/batcher.ts:
+ * batches in flight per kind : calls per batch at most; `1:1` is one call at a time per kind);
+ * default `2:256`, the shipped default.
  *
  * `--baseline DIR` also runs another version of the code (a `git archive <rev> service schemas`
  * unpacked in DIR, with a node_modules link), alternating with this one round by round, each
  * round on a fresh cluster: before/after in one run on a busy machine.
  *
  * `nice -n 19 npx tsx bench/pg-ledger-cost.ts [--seconds 10] [--runs 3] [--accounts 40]
- *   [--concurrency 40] [--baseline DIR] [--statements]` (`--statements`: pg_stat_statements'
- * top statements by time for the last round of each version). Prints; writes nothing.
+ *   [--concurrency 40] [--baseline DIR] [--variants 2:256] [--statements] [--out FILE]`
+ * (`--statements`: pg_stat_statements' top statements by time for the last round of each
+ * version). Prints, and writes every round and the medians to `--out` (default
+ * bench/results/pg-ledger-cost-c<concurrency>.json).
  */
+import { writeFileSync } from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,6 +41,8 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '40' },
     baseline: { type: 'string' },
     statements: { type: 'boolean', default: false },
+    variants: { type: 'string', default: '2:256' },
+    out: { type: 'string' },
   },
 });
 const seconds = Number(values.seconds);
@@ -40,16 +50,21 @@ const runs = Number(values.runs);
 const nAccounts = Number(values.accounts);
 const concurrency = Number(values.concurrency);
 
+interface Batch {
+  inFlight: number;
+  maxBatch: number;
+}
 interface Impl {
   label: string;
-  openPgLedger(o: { url: string }): Promise<Omit<Ledger, 'authenticateAccount'> & Partial<Pick<Ledger, 'authenticateAccount'>>>;
-  pgRateLimiter(o: { url: string }): RateLimiter & { close(): Promise<void> };
+  batch?: Batch;
+  openPgLedger(o: { url: string; batch?: Batch }): Promise<Omit<Ledger, 'authenticateAccount'> & Partial<Pick<Ledger, 'authenticateAccount'>>>;
+  pgRateLimiter(o: { url: string; batch?: Batch }): RateLimiter & { close(): Promise<void> };
 }
 
-async function load(label: string, root: string): Promise<Impl> {
+async function load(label: string, root: string, batch?: Batch): Promise<Impl> {
   const l = (await import(resolve(root, 'service/ledger/pg-ledger.ts'))) as Pick<Impl, 'openPgLedger'>;
   const r = (await import(resolve(root, 'service/ledger/pg-rate-limiter.ts'))) as Pick<Impl, 'pgRateLimiter'>;
-  return { label, openPgLedger: l.openPgLedger, pgRateLimiter: r.pgRateLimiter };
+  return { label, ...(batch ? { batch } : {}), openPgLedger: l.openPgLedger, pgRateLimiter: r.pgRateLimiter };
 }
 
 const ENDPOINT = 'GET /v1/properties/{uprn}';
@@ -88,8 +103,8 @@ async function round(impl: Impl, statements: boolean): Promise<Round> {
     settings: { max_connections: 400, ...(statements ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : {}) },
   });
   try {
-    const ledger = await impl.openPgLedger({ url: pg.url });
-    const limiter = impl.pgRateLimiter({ url: pg.url });
+    const ledger = await impl.openPgLedger({ url: pg.url, ...(impl.batch ? { batch: impl.batch } : {}) });
+    const limiter = impl.pgRateLimiter({ url: pg.url, ...(impl.batch ? { batch: impl.batch } : {}) });
     const keys: string[] = [];
     for (let a = 0; a < nAccounts; a++) keys.push((await ledger.createAccount({ tier: 'enterprise', name: `cost-${a}`, rateLimit }, new Date())).api_key);
     if (statements) pg.tool('psql', ['-h', '127.0.0.1', '-p', String(pg.port), '-U', 'pi', '-d', 'pi', '-c', 'CREATE EXTENSION pg_stat_statements']);
@@ -157,8 +172,17 @@ async function round(impl: Impl, statements: boolean): Promise<Round> {
   }
 }
 
-const impls = [await load('this', resolve('.')), ...(values.baseline ? [await load('baseline', values.baseline)] : [])];
-console.log(`load average before: ${loadAverage().join(' ')}; ${nAccounts} accounts, concurrency ${concurrency}, ${runs} × ${seconds} s per version`);
+const variants = values.variants.split(',').map((v): Batch => {
+  const [inFlight, maxBatch] = v.split(':').map(Number);
+  if (!(inFlight! >= 1 && maxBatch! >= 1)) throw new Error(`--variants: expected inFlight:maxBatch, got ${v}`);
+  return { inFlight: inFlight!, maxBatch: maxBatch! };
+});
+const impls = [
+  ...(await Promise.all(variants.map((b) => load(variants.length === 1 ? 'this' : `this ${b.inFlight}:${b.maxBatch}`, resolve('.'), b)))),
+  ...(values.baseline ? [await load('baseline', values.baseline)] : []),
+];
+const loadBefore = loadAverage();
+console.log(`load average before: ${loadBefore.join(' ')}; ${nAccounts} accounts, concurrency ${concurrency}, ${runs} × ${seconds} s per version`);
 const samples = new Map<string, Round[]>(impls.map((i) => [i.label, []]));
 for (let k = 0; k < runs; k++) {
   // Alternate which version goes first, so a drift in the machine's load favours neither.
@@ -170,10 +194,29 @@ for (let k = 0; k < runs; k++) {
     console.log(`  PostgreSQL ms/req by process: ${Object.entries(r.pg_split).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   }
 }
+const medians: Record<string, { rps: number; pg_ms_per_req: number; client_ms_per_req: number; rounds: number }> = {};
 for (const [label, rs] of samples) {
-  console.log(
-    `${label}: median ${Math.round(median(rs.map((r) => r.rps)))} req/s, PostgreSQL ${r2(median(rs.map((r) => r.pg_ms_per_req)))} ms CPU/req, ` +
-      `client ${r2(median(rs.map((r) => r.client_ms_per_req)))} ms CPU/req (${rs.length} rounds)`,
-  );
+  const m = { rps: Math.round(median(rs.map((r) => r.rps))), pg_ms_per_req: r2(median(rs.map((r) => r.pg_ms_per_req))), client_ms_per_req: r2(median(rs.map((r) => r.client_ms_per_req))), rounds: rs.length };
+  medians[label] = m;
+  console.log(`${label}: median ${m.rps} req/s, PostgreSQL ${m.pg_ms_per_req} ms CPU/req, client ${m.client_ms_per_req} ms CPU/req (${m.rounds} rounds)`);
 }
-console.log(`load average after: ${loadAverage().join(' ')}`);
+const loadAfter = loadAverage();
+console.log(`load average after: ${loadAfter.join(' ')}`);
+const out = values.out ?? `bench/results/pg-ledger-cost-c${concurrency}.json`;
+writeFileSync(
+  out,
+  `${JSON.stringify(
+    {
+      bench: 'pg-ledger-cost',
+      at: new Date().toISOString(),
+      load: { accounts: nAccounts, concurrency, seconds, runs, alternated: true, fresh_cluster_per_round: true },
+      machine_load_average: { before: loadBefore, after: loadAfter },
+      baseline: values.baseline ?? null,
+      medians,
+      rounds: Object.fromEntries(samples),
+    },
+    null,
+    2,
+  )}\n`,
+);
+console.log(`wrote ${out}`);

@@ -10,11 +10,15 @@
  * - Reservations are rows: a reservation is taken under the account lock only if the cost
  *   fits in remaining − (live holds), so concurrent requests on any replicas can never spend
  *   past the balance; commit deletes the hold and debits in one transaction (committed,
- *   i.e. durable, before the response); a hold left by a dead replica expires. Both are one
- *   round trip (ledger_reserve / ledger_charge, pg/migrations/004_cheaper_hot_path.sql); when
- *   the account is due a renewal they do nothing and the renewal runs here, then they retry.
- *   A metered 2xx costs four round trips: key and account (authenticateAccount), the rate
- *   window (pg-rate-limiter.ts), the hold, the charge (which returns the new balance).
+ *   i.e. durable, before the response); a hold left by a dead replica expires. When the
+ *   account is due a renewal they do nothing and the renewal runs here, then they retry.
+ * - A metered 2xx makes four calls: key and account (authenticateAccount), the rate window
+ *   (pg-rate-limiter.ts), the hold, the charge (which returns the new balance). Each is
+ *   batched with the same calls of this process's other requests (pg/batcher.ts, ADR 0013):
+ *   one statement per batch (key_account_many.sql, ledger_hold_many, ledger_charge_many of
+ *   pg/migrations/007_batched_hot_path.sql), deciding each element as the single-request
+ *   functions of migration 004 do, so a batch of charges costs one transaction and one
+ *   WAL flush.
  * - PostgreSQL unreachable, restarting or paused: reserve answers `unavailable`, commit and
  *   every other call reject with LedgerUnavailableError (503 ledger_unavailable); nothing is
  *   served free, and the pool reconnects by itself when the server is back.
@@ -25,6 +29,7 @@ import type { RateLimit, Tier } from '../../schemas/plans.ts';
 import { MAX_KEY_LENGTH, generateApiKey, hashApiKey, newId } from './keys.ts';
 import { checkCost, checkNewAccount, checkTier, planChange } from './checks.ts';
 import { LedgerError, LedgerUnavailableError } from './errors.ts';
+import { Batcher, byIndex, type BatcherOptions } from './pg/batcher.ts';
 import { createPool, isUnavailable, once, q, transaction, type Queryable } from './pg/client.ts';
 import { migratePool } from './pg/migrate.ts';
 import { upgradeRecord, type LedgerRecord } from './records.ts';
@@ -57,6 +62,8 @@ export interface PgLedgerOptions {
   reservationTtlS?: number;
   /** How long an Idempotency-Key claim holds if its request never ends (its replica died); default IDEMPOTENCY_CLAIM_TTL_S. */
   idempotencyClaimTtlS?: number;
+  /** How the hot path's calls are batched (pg/batcher.ts; ADR 0013). */
+  batch?: BatcherOptions;
 }
 
 export interface PgLedger extends Ledger {
@@ -98,6 +105,33 @@ const toRec = (r: AccountRow): AccountRec => ({
 
 /** How long a request holds an Idempotency-Key before another replica may take it over (a dead worker's claim). */
 export const IDEMPOTENCY_CLAIM_TTL_S = 60;
+type KeyRow = AccountRow & { i: number; key_id: string };
+type HoldRow = { i: number; outcome: string; remaining: string | null; reservation_id: string | null };
+type ChargeRow = AccountRow & { i: number; outcome: string };
+interface Hold {
+  accountId: string;
+  cost: number;
+  cycle: number;
+}
+/** One charge: the hold it settles and the `debit` record it writes. */
+interface Charge {
+  hold: string;
+  cycle: number;
+  day: string;
+  rec: Extract<LedgerRecord, { t: 'debit' }>;
+}
+
+/** debit_many's arguments for a batch of charges (one array per column, in the batch's order). */
+const chargeArgs = (cs: readonly Charge[]): unknown[] => [
+  cs.map((c) => c.hold),
+  cs.map((c) => c.rec.a),
+  cs.map((c) => c.cycle),
+  cs.map((c) => c.rec.c),
+  cs.map((c) => c.rec.e),
+  cs.map((c) => c.day),
+  cs.map((c) => c.rec.at),
+  cs.map((c) => JSON.stringify(c.rec)),
+];
 
 const billingParams = (id: string, b: BillingState) => [id, b.tier, b.cycle, b.grant, b.spent, b.used, b.pending, b.freeGranted];
 
@@ -125,6 +159,10 @@ class PgLedgerImpl implements PgLedger {
   private readonly idemHeld = new Map<string, string>();
   private idemClaims = 0;
   private readonly claimTtlS: number;
+  // The hot path's three calls, each batched per process (ADR 0013): one statement per batch.
+  private readonly keys: Batcher<string, KeyRow | undefined>;
+  private readonly holds: Batcher<Hold, HoldRow | undefined>;
+  private readonly charges: Batcher<Charge, ChargeRow | undefined>;
 
   constructor(
     readonly pool: pg.Pool,
@@ -133,6 +171,17 @@ class PgLedgerImpl implements PgLedger {
     this.clock = opts.clock ?? (() => new Date());
     this.ttlS = opts.reservationTtlS ?? 120;
     this.claimTtlS = opts.idempotencyClaimTtlS ?? IDEMPOTENCY_CLAIM_TTL_S;
+    this.keys = new Batcher(async (hashes) => byIndex(await once<KeyRow>(pool, 'key_account_many', [hashes]), hashes.length), opts.batch);
+    this.holds = new Batcher(async (hs) => {
+      const rows = await once<HoldRow>(pool, 'reserve_many', [hs.map((h) => h.accountId), hs.map((h) => h.cost), hs.map((h) => h.cycle), this.ttlS]);
+      return byIndex(rows, hs.length);
+    }, opts.batch);
+    this.charges = new Batcher(async (cs) => {
+      // A charge with an Idempotency-Key's answer to keep is not batched: chargeKeeping writes
+      // it and the answer in one transaction of its own (rare: only calls that send the key).
+      const rows = await once<ChargeRow>(pool, 'debit_many', chargeArgs(cs));
+      return byIndex(rows, cs.length);
+    }, opts.batch);
   }
 
   async authenticate(apiKey: string): Promise<KeyPrincipal | undefined> {
@@ -145,8 +194,8 @@ class PgLedgerImpl implements PgLedger {
 
   async authenticateAccount(apiKey: string, now: Date): Promise<{ principal: KeyPrincipal; account: AccountView } | undefined> {
     if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_KEY_LENGTH) return undefined;
-    // The key and its account in one round trip; rolled over under the lock only when due.
-    const [row] = await this.run(() => once<AccountRow & { key_id: string }>(this.pool, 'key_account', [hashApiKey(apiKey)]));
+    // The key and its account in one call (batched); rolled over under the lock only when due.
+    const row = await this.run(() => this.keys.submit(hashApiKey(apiKey)));
     if (!row) return undefined;
     const principal = { account_id: row.id, key_id: row.key_id };
     let acc: AccountRec | undefined = toRec(row);
@@ -167,7 +216,7 @@ class PgLedgerImpl implements PgLedger {
         const cycle = await this.cycleOf(accountId, now);
         if (cycle === undefined) return { ok: false, reason: 'unknown_account' };
         for (;;) {
-          const [r] = await once<{ outcome: string; remaining: string | null; reservation_id: string | null }>(this.pool, 'reserve', [accountId, cost, cycle, this.ttlS]);
+          const r = await this.holds.submit({ accountId, cost, cycle });
           switch (r!.outcome) {
             case 'ok':
               return { ok: true, reservation: { id: String(r!.reservation_id), account_id: accountId, cost } };
@@ -193,10 +242,10 @@ class PgLedgerImpl implements PgLedger {
       const cycle = await this.cycleOf(a, now);
       if (cycle === undefined) throw new LedgerError('unknown_account', `unknown account ${a}`);
       const at = now.toISOString();
-      const rec: LedgerRecord = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, ...(meta.client_request_id ? { cr: meta.client_request_id } : {}), at };
+      const rec: Charge['rec'] = { t: 'debit', a, c: cost, e: meta.endpoint, r: meta.request_id, ...(meta.client_request_id ? { cr: meta.client_request_id } : {}), at };
       for (;;) {
-        const debit = [id, a, cycle, cost, meta.endpoint, at.slice(0, 10), at, JSON.stringify(rec)];
-        const [r] = answer && meta.idempotency_key ? await this.chargeKeeping(debit, a, meta.idempotency_key, answer) : await once<AccountRow & { outcome: string }>(this.pool, 'debit', debit);
+        const charge: Charge = { hold: id, cycle, day: at.slice(0, 10), rec };
+        const r = answer && meta.idempotency_key ? (await this.chargeKeeping(charge, a, meta.idempotency_key, answer))[0] : await this.charges.submit(charge);
         switch (r!.outcome) {
           case 'ok': // the account as the charge left it
             return accountView(toRec(r!));
@@ -274,10 +323,11 @@ class PgLedgerImpl implements PgLedger {
    * request's (expired and taken over) cannot keep its answer: the charge is rolled back and
    * the call refused (503), so one key is never charged twice.
    */
-  private async chargeKeeping(debit: unknown[], accountId: string, key: string, answer: IdempotentAnswer): Promise<(AccountRow & { outcome: string })[]> {
+  /** A charge and its Idempotency-Key's kept answer in one transaction: the answer is kept if and only if the charge is. */
+  private async chargeKeeping(charge: Charge, accountId: string, key: string, answer: IdempotentAnswer): Promise<ChargeRow[]> {
     const claim = this.idemHeld.get(`${accountId}\t${key}`);
     const rows = await transaction(this.pool, async (c) => {
-      const out = await q<AccountRow & { outcome: string }>(c, 'debit', debit);
+      const out = await q<ChargeRow>(c, 'debit_many', chargeArgs([charge]));
       if (out[0]?.outcome !== 'ok') return out;
       const kept = await q(c, 'idempotency_keep', [accountId, key, claim ?? null, answer.status, JSON.stringify(answer.headers), answer.body, answer.created_at]);
       if (kept.length === 0) throw new LedgerUnavailableError(new Error(`the claim on Idempotency-Key ${JSON.stringify(key)} expired before its charge`));

@@ -188,7 +188,7 @@ describe.skipIf(why !== undefined)('PostgreSQL ledger hot path', () => {
     const [h1, h2] = [await hold(), await hold()];
     const l = await openPgLedger({ url });
     try {
-      // Every migration after 3 applied (4, and any later: 006 idempotency keys).
+      // Every migration after 3 applied (4, and any later: 006 idempotency keys, 007 the batched hot path).
       const applied = (await c.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version);
       expect(applied).toEqual(migrations().map((m) => m.version));
       expect(applied).toContain(4);

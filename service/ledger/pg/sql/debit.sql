@@ -1,1 +1,0 @@
-SELECT outcome, acc_id AS id, acc_name AS name, acc_created_at AS created_at, acc_rate_limit AS rate_limit, acc_tier AS tier, acc_cycle AS cycle, acc_grant_credits AS grant_credits, acc_spent AS spent, acc_used AS used, acc_pending_tier AS pending_tier, acc_free_granted AS free_granted FROM ledger_charge($1, $2, $3, $4, $5, $6, $7, $8)

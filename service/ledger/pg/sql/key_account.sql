@@ -1,1 +1,0 @@
-SELECT k.key_id, a.id, a.name, a.created_at, a.rate_limit, a.tier, a.cycle, a.grant_credits, a.spent, a.used, a.pending_tier, a.free_granted FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1 AND k.revoked_at IS NULL

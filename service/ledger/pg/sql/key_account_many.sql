@@ -1,0 +1,1 @@
+SELECT h.i::integer AS i, k.key_id, a.id, a.name, a.created_at, a.rate_limit, a.tier, a.cycle, a.grant_credits, a.spent, a.used, a.pending_tier, a.free_granted FROM unnest($1::text[]) WITH ORDINALITY h(hash, i) JOIN api_keys k ON k.hash = h.hash AND k.revoked_at IS NULL JOIN accounts a ON a.id = k.account_id
