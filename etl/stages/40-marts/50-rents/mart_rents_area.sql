@@ -112,8 +112,10 @@ SELECT
   CASE WHEN m.n >= $min_lets THEN 'evidence' WHEN m.n = 0 THEN 'ons_district' WHEN m.prior_level IS NOT NULL THEN 'shrunk' ELSE 'evidence_thin' END AS source,
   m.guarded AS median_pcm,
   round(m.mean_pcm * m.guarded / m.median_pcm, 2) AS mean_pcm,
-  m.p25_pcm * m.guarded / m.median_pcm AS p25_pcm,
-  m.p75_pcm * m.guarded / m.median_pcm AS p75_pcm,
+  -- Scaled with the median, and kept either side of it: p × g ÷ m can land an ulp past g when
+  -- p equals m (a group of equal rents), which would break the quartiles' order.
+  least(m.p25_pcm * m.guarded / m.median_pcm, m.guarded) AS p25_pcm,
+  greatest(m.p75_pcm * m.guarded / m.median_pcm, m.guarded) AS p75_pcm,
   CAST(CASE WHEN m.n = 0 THEN m.ons_n ELSE m.n END AS INTEGER) AS sample_size,
   m.n AS evidence_count,
   la.la_code,
