@@ -4,6 +4,7 @@ import { aroundEcho, type AroundPoint } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 const OPEN = new Set(['Open', 'Open, but proposed to close']);
 
@@ -21,10 +22,12 @@ export default defineRoute({
   response: SchoolsSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data }) => {
     const set = await data.schools.get().catch(notServedYet('GET /schools'));
     if (!set) return notServedYet('GET /schools')();
     const place = (await aroundOrNotFound(query, SCHOOLS_LOCATION, data, query.max_distance_m)) as AroundPoint; // the schema takes no outcode
+    await requireCovered('gias', place, data);
     const phases = new Set<string>(SCHOOL_PHASE_FILTER[query.phase]);
     const found: { i: number; d: number }[] = [];
     set.schools.forEach((s, i) => {

@@ -1,0 +1,41 @@
+/**
+ * Which countries each source covers, and why a place outside them has no answer: the one
+ * rule for places no source covers (docs/api.md, "Coverage: places no source covers"). An
+ * endpoint whose answer needs a source asks `notCoveredReason`; a place in none of the
+ * source's countries is a free 404 `not_covered` naming the source and why, never a 200 with
+ * nothing or a "too few sales" that hides the true reason.
+ */
+import { SCOTTISH_SALES_NOT_OPEN } from './scotland.ts';
+
+export interface SourceCoverage {
+  /** The countries (as the build names them: England, Wales, Scotland) the source covers. */
+  countries: readonly string[];
+  /** Why a place elsewhere has nothing from it: names the source. */
+  why: string;
+}
+
+export const SOURCE_COVERAGE = {
+  price_paid: { countries: ['England', 'Wales'], why: SCOTTISH_SALES_NOT_OPEN },
+  gias: {
+    countries: ['England'],
+    why: 'GIAS (Get Information About Schools) covers schools in England only; Wales\'s and Scotland\'s school registers are not loaded',
+  },
+} as const satisfies Record<string, SourceCoverage>;
+
+export type CoveredSource = keyof typeof SOURCE_COVERAGE;
+
+/**
+ * Why `source` has nothing for a place in `countries` (the countries its postcodes lie in), or
+ * null when it covers the place. A place in at least one covered country is covered (a
+ * border outcode); a place whose country is not known (empty list) is not refused here.
+ */
+export function notCoveredReason(source: CoveredSource, countries: readonly string[]): string | null {
+  const c = SOURCE_COVERAGE[source];
+  if (countries.length === 0 || countries.some((x) => (c.countries as readonly string[]).includes(x))) return null;
+  return c.why;
+}
+
+/** The country a GSS local authority code lies in, by its first letter; null for another letter. */
+export function countryOfAreaCode(code: string): string | null {
+  return ({ E: 'England', W: 'Wales', S: 'Scotland', N: 'Northern Ireland' } as Record<string, string>)[code[0] ?? ''] ?? null;
+}

@@ -1,0 +1,40 @@
+import type { BuildResources } from '../build/resources.ts';
+import { countryOfAreaCode, notCoveredReason, type CoveredSource } from '../domain/coverage.ts';
+import { ApiError } from '../middleware/errors.ts';
+
+/** A resolved place (location/resolve.ts Place, or location/around.ts Around): what its country is read from. */
+export interface PlaceForCoverage {
+  kind: string;
+  label: string;
+  uprn?: number | null;
+  postcode?: string | null;
+  sector?: string | null;
+  outcode?: string | null;
+  la_code: string | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+/**
+ * The countries a place lies in: a UPRN's record's; a postcode's, sector's or outcode's
+ * postcodes'; a local authority's by its code; a point's nearest postcode's (within 2 km).
+ * Empty when the build cannot tell (the place is then not refused as uncovered).
+ */
+export async function placeCountries(place: PlaceForCoverage, data: BuildResources): Promise<readonly string[]> {
+  const countries = await data.pointCountry.get();
+  if (place.kind === 'uprn' && place.uprn != null) {
+    const c = (await data.records.get()).get(place.uprn)?.country;
+    if (c != null) return [String(c)];
+  }
+  const area = place.postcode ?? place.sector ?? place.outcode;
+  if (area) return countries.ofArea(area);
+  if (place.la_code) return [countryOfAreaCode(place.la_code)].filter((c): c is string => c !== null);
+  if (place.lat !== null && place.lng !== null) return [countries.at(place.lat, place.lng)?.country].filter((c): c is string => c != null);
+  return [];
+}
+
+/** Throws the free 404 `not_covered` when `source` covers none of the place's countries (docs/api.md, "Coverage"). */
+export async function requireCovered(source: CoveredSource, place: PlaceForCoverage, data: BuildResources): Promise<void> {
+  const why = notCoveredReason(source, await placeCountries(place, data));
+  if (why !== null) throw new ApiError('not_covered', `${place.label} is outside the data's coverage: ${why}.`);
+}
