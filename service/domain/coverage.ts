@@ -7,6 +7,19 @@
  */
 import { SCOTTISH_SALES_NOT_OPEN } from './scotland.ts';
 
+/** A resolved place (service/location's Place or Around, a STR area): what its country is read from. */
+export interface PlaceForCoverage {
+  kind: string;
+  label: string;
+  uprn?: number | null;
+  postcode?: string | null;
+  sector?: string | null;
+  outcode?: string | null;
+  la_code: string | null;
+  lat: number | null;
+  lng: number | null;
+}
+
 export interface SourceCoverage {
   /** The countries (as the build names them: England, Wales, Scotland) the source covers. */
   countries: readonly string[];
@@ -29,10 +42,20 @@ export type CoveredSource = keyof typeof SOURCE_COVERAGE;
  * null when it covers the place. A place in at least one covered country is covered (a
  * border outcode); a place whose country is not known (empty list) is not refused here.
  */
-export function notCoveredReason(source: CoveredSource, countries: readonly string[]): string | null {
-  const c = SOURCE_COVERAGE[source];
-  if (countries.length === 0 || countries.some((x) => (c.countries as readonly string[]).includes(x))) return null;
+export function notCoveredReason(source: CoveredSource | SourceCoverage, countries: readonly string[]): string | null {
+  const c: SourceCoverage = typeof source === 'string' ? SOURCE_COVERAGE[source] : source;
+  if (countries.length === 0 || countries.some((x) => c.countries.includes(x))) return null;
   return c.why;
+}
+
+/**
+ * The short-term-let source's coverage in one build: Inside Airbnb scrapes chosen cities, so it
+ * covers the countries the build's listings lie in (`listingCountries`), and nothing elsewhere.
+ */
+export function strCoverage(listingCountries: Iterable<string | null>): SourceCoverage {
+  const countries = [...new Set([...listingCountries].filter((c): c is string => c !== null))].sort();
+  const where = countries.length === 0 ? 'no country' : countries.join(', ');
+  return { countries, why: `the short-term-let listings (Inside Airbnb's city scrapes) of this build cover ${where} only` };
 }
 
 /** The country a GSS local authority code lies in, by its first letter; null for another letter. */

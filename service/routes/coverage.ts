@@ -1,19 +1,8 @@
 import type { BuildResources } from '../build/resources.ts';
-import { countryOfAreaCode, notCoveredReason, type CoveredSource } from '../domain/coverage.ts';
-import { ApiError } from '../middleware/errors.ts';
+import { countryOfAreaCode, notCoveredReason, type CoveredSource, type PlaceForCoverage, type SourceCoverage } from '../domain/coverage.ts';
 
-/** A resolved place (location/resolve.ts Place, or location/around.ts Around): what its country is read from. */
-export interface PlaceForCoverage {
-  kind: string;
-  label: string;
-  uprn?: number | null;
-  postcode?: string | null;
-  sector?: string | null;
-  outcode?: string | null;
-  la_code: string | null;
-  lat: number | null;
-  lng: number | null;
-}
+export type { PlaceForCoverage };
+import { ApiError } from '../middleware/errors.ts';
 
 /**
  * The countries a place lies in: a UPRN's record's; a postcode's, sector's or outcode's
@@ -33,8 +22,13 @@ export async function placeCountries(place: PlaceForCoverage, data: BuildResourc
   return [];
 }
 
-/** Throws the free 404 `not_covered` when `source` covers none of the place's countries (docs/api.md, "Coverage"). */
-export async function requireCovered(source: CoveredSource, place: PlaceForCoverage, data: BuildResources): Promise<void> {
-  const why = notCoveredReason(source, await placeCountries(place, data));
+/**
+ * Throws the free 404 `not_covered` when `source` covers none of the place's countries
+ * (docs/api.md, "Coverage"); else the countries (empty when the build cannot tell).
+ */
+export async function requireCovered(source: CoveredSource | SourceCoverage, place: PlaceForCoverage, data: BuildResources): Promise<readonly string[]> {
+  const countries = await placeCountries(place, data);
+  const why = notCoveredReason(source, countries);
   if (why !== null) throw new ApiError('not_covered', `${place.label} is outside the data's coverage: ${why}.`);
+  return countries;
 }
