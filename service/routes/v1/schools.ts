@@ -15,7 +15,7 @@ export default defineRoute({
   summary: 'Nearest schools with phase and inspection rating',
   description:
     'The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. ' +
-    'Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: elsewhere the list is empty.',
+    'Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: a Welsh or Scottish place is a free 404 not_covered.',
   tag: 'Location',
   cost: 2,
   query: SchoolsQuerySchema,
