@@ -453,7 +453,7 @@ export interface paths {
         };
         /**
          * Street-level crime by category near a point, last 12 months
-         * @description Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, with the rate per 1,000 addresses beside the local authority's. Positions are police.uk's anonymised snap points, so counts near the edge of a radius are approximate. A location no police.uk force covers (Scotland) is a 404.
+         * @description Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, with the rate per 1,000 addresses beside the local authority's. Positions are police.uk's anonymised snap points, so counts near the edge of a radius are approximate. A location no police.uk force covers (Scotland) is a free 404 not_covered.
          *
          *     Cost: 2 credits.
          */
@@ -475,7 +475,7 @@ export interface paths {
         };
         /**
          * Nearest schools with phase and inspection rating
-         * @description The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: elsewhere the list is empty.
+         * @description The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: a Welsh or Scottish place is a free 404 not_covered.
          *
          *     Cost: 2 credits.
          */
@@ -4099,7 +4099,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];

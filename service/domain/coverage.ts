@@ -33,6 +33,10 @@ export const SOURCE_COVERAGE = {
     countries: ['England'],
     why: 'GIAS (Get Information About Schools) covers schools in England only; Wales\'s and Scotland\'s school registers are not loaded',
   },
+  police_uk: {
+    countries: ['England', 'Wales'],
+    why: 'police.uk street-level crime comes from the forces of England, Wales and Northern Ireland; Police Scotland does not publish to it',
+  },
 } as const satisfies Record<string, SourceCoverage>;
 
 export type CoveredSource = keyof typeof SOURCE_COVERAGE;

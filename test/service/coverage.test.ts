@@ -91,6 +91,18 @@ describe('a place no source covers: a free 404 not_covered naming the source', (
   });
 });
 
+describe('crime: police.uk has no Scottish force', () => {
+  it('a Scottish postcode is a free 404 not_covered naming police.uk; a Welsh one is covered', async () => {
+    const r = await get(`/crime?postcode=${pc(place.Scotland)}`);
+    expect(r.status, r.text).toBe(404);
+    expect(r.json.code).toBe('not_covered');
+    expect(r.json.detail).toContain('Police Scotland does not publish to it');
+    expect(r.headers['x-credits-cost']).toBe('0');
+    const w = await get(`/crime?postcode=${pc(place.Wales)}`);
+    expect(w.status, w.text).toBe(200);
+  });
+});
+
 describe('a covered place where nothing matches: 200, an empty list and its sample size', () => {
   it('comparables in England with a date range after the data ends', async () => {
     const r = await get(`/prices/comparables?postcode=${pc(place.England)}&min_date=2099-01-01`);
