@@ -58,8 +58,10 @@ export function notCoveredReason(source: CoveredSource | SourceCoverage, countri
  */
 export function strCoverage(listingCountries: Iterable<string | null>): SourceCoverage {
   const countries = [...new Set([...listingCountries].filter((c): c is string => c !== null))].sort();
-  const where = countries.length === 0 ? 'no country' : countries.join(', ');
-  return { countries, why: `the short-term-let listings (Inside Airbnb's city scrapes) of this build cover ${where} only` };
+  const why = countries.length === 0
+    ? 'this build has no short-term-let listings (Inside Airbnb\'s city scrapes)'
+    : `the short-term-let listings (Inside Airbnb's city scrapes) of this build cover ${countries.join(', ')} only`;
+  return { countries, why };
 }
 
 /** The country a GSS local authority code lies in, by its first letter; null for another letter. */
