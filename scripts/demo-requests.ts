@@ -4,6 +4,7 @@
  * demo data (test/service/demo-examples.test.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PLANS, type Tier } from '../schemas/plans.ts';
 import { V1_ROUTES } from '../service/routes/v1/index.ts';
@@ -16,7 +17,16 @@ export interface DemoExample {
   body?: object;
 }
 
-export interface DemoProperty { uprn: string; postcode: string; sector: string; outcode: string; la_code: string; lat: number; lng: number; address: string }
+export interface DemoProperty {
+  uprn: string; postcode: string; sector: string; outcode: string; la_code: string; lat: number; lng: number; address: string;
+  /**
+   * The postcode of the open school nearest the property (null when the build has none): the
+   * schools example asks there. The synthetic region draws schools at England's density per
+   * home, so its few thousand homes hold a handful of schools, and the property may have none
+   * within the default 5 km.
+   */
+  school_postcode?: string | null;
+}
 
 /**
  * The property every example is about: one with a sale, a floor area and a position, in the
@@ -35,7 +45,14 @@ export async function demoProperty(dataDir: string): Promise<DemoProperty> {
          AND la_code IS NOT NULL ORDER BY uprn LIMIT 1`,
     )).getRowObjectsJson() as unknown as DemoProperty[];
     if (!p) throw new Error('the current build has no property with a sale and a floor area');
-    return p;
+    const schools = join(resolve(dataDir), 'current', 'schools.parquet');
+    if (!existsSync(schools)) return { ...p, school_postcode: null };
+    const [school] = (await conn.runAndReadAll(
+      `SELECT postcode FROM read_parquet('${schools.replaceAll("'", "''")}')
+       WHERE status LIKE 'Open%' AND postcode IS NOT NULL AND lat IS NOT NULL
+       ORDER BY (lat - ${Number(p.lat)}) ^ 2 + ((lng - ${Number(p.lng)}) * cos(radians(${Number(p.lat)}))) ^ 2, urn LIMIT 1`,
+    )).getRowObjectsJson() as unknown as { postcode: string }[];
+    return { ...p, school_postcode: school?.postcode ?? null };
   } finally {
     conn.closeSync();
     db.closeSync();
@@ -57,7 +74,7 @@ export function demoExamples(p: DemoProperty): DemoExample[] {
     '/listings': `/listings?postcode=${pc}`,
     '/sourcing/deals': `/sourcing/deals?outcode=${p.outcode}`,
     '/crime': `/crime?lat=${p.lat}&lng=${p.lng}`,
-    '/schools': `/schools?lat=${p.lat}&lng=${p.lng}`,
+    '/schools': p.school_postcode ? `/schools?postcode=${encodeURIComponent(p.school_postcode)}` : `/schools?lat=${p.lat}&lng=${p.lng}`,
     '/flood-risk': `/flood-risk?postcode=${pc}`,
     '/planning/constraints': `/planning/constraints?uprn=${p.uprn}`,
     '/hmo/licences': `/hmo/licences?postcode=${pc}`,

@@ -28,6 +28,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   unauthorized: 'Missing, malformed, unknown or revoked API key.',
   credits_exhausted: 'The call costs more credits than remain. Upgrade (credits are available at once), or wait for the cycle to renew; the Free tier\'s one-time allowance never renews.',
   not_found: 'Unknown UPRN, or no data for the location.',
+  not_covered: 'The place lies outside what the endpoint\'s source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged.',
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
   request_timeout: 'The request headers or body did not arrive in time; the connection is closed.',
   payload_too_large: 'The JSON body exceeds the size limit.',
@@ -47,6 +48,7 @@ export function errorCodesOf(route: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = ['invalid_request', 'unauthorized'];
   if (route.cost > 0) codes.push('credits_exhausted', 'idempotency_key_mismatch', 'idempotency_key_in_use');
   if (route.mayNotFind) codes.push('not_found');
+  if (route.mayNotCover) codes.push('not_covered');
   if (route.body) codes.push('payload_too_large', 'unsupported_media_type');
   codes.push('rate_limited', 'internal');
   if (route.needsBuild) codes.push('data_unavailable');
@@ -78,6 +80,7 @@ const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
   unauthorized: 'The API key is malformed, unknown or revoked.',
   credits_exhausted: 'This call costs 50 credits and 12 remain this cycle. Upgrade (the new allowance is available at once), or wait for the cycle to renew.',
   not_found: 'No property with UPRN 1.',
+  not_covered: 'EH9 is outside the data\'s coverage: Scottish sale prices are not open data (Registers of Scotland does not publish them under an open licence; HM Land Registry Price Paid covers England and Wales only).',
   method_not_allowed: 'DELETE is not allowed here; use GET.',
   request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'The request body exceeds 65536 bytes.',
@@ -163,7 +166,7 @@ function operation(route: RouteDef, components: Json): Json {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of byStatus) {
-    // One response per status: two codes sharing a status (the 503s) are described together.
+    // One response per status: two codes sharing a status (the 503s, the 404s) are described together.
     responses[status] = codes.length === 1
       ? { $ref: `#/components/responses/${codes[0]}` }
       : {

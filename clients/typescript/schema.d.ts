@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Listing-level short-term-let performance in an area, paged
-         * @description The listings behind GET /str/market, with its location forms and filters (a full postcode selects listings within 1 km of its point; a sector or outcode those placed in it). Sorted by `sort` (revenue, adr, occupancy or rating highest first, distance nearest first), paged by `page` and `per_page` (at most 50); a page past the end is a 400. Figures are the last 12 months estimated from the calendar and reviews (docs/str.md); positions rounded to about 100 m. 404 when no listing is selected after the filters.
+         * @description The listings behind GET /str/market, with its location forms and filters (a full postcode selects listings within 1 km of its point; a sector or outcode those placed in it). Sorted by `sort` (revenue, adr, occupancy or rating highest first, distance nearest first), paged by `page` and `per_page` (at most 50); a page past the end is a 400. Figures are the last 12 months estimated from the calendar and reviews (docs/str.md); positions rounded to about 100 m. A place the listings source does not cover is a 404 `not_covered`; a covered place with no listing passing the filters is an empty page (`total` 0).
          *
          *     Cost: 3 credits.
          */
@@ -453,7 +453,7 @@ export interface paths {
         };
         /**
          * Street-level crime by category near a point, last 12 months
-         * @description Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, with the rate per 1,000 addresses beside the local authority's. Positions are police.uk's anonymised snap points, so counts near the edge of a radius are approximate. A location no police.uk force covers (Scotland) is a 404.
+         * @description Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, with the rate per 1,000 addresses beside the local authority's. Positions are police.uk's anonymised snap points, so counts near the edge of a radius are approximate. A location no police.uk force covers (Scotland) is a free 404 not_covered.
          *
          *     Cost: 2 credits.
          */
@@ -475,7 +475,7 @@ export interface paths {
         };
         /**
          * Nearest schools with phase and inspection rating
-         * @description The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: elsewhere the list is empty.
+         * @description The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: a Welsh or Scottish place is a free 404 not_covered.
          *
          *     Cost: 2 credits.
          */
@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "not_covered" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -1709,6 +1709,32 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+        not_covered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/not-covered",
+                 *       "title": "Not covered by the data",
+                 *       "status": 404,
+                 *       "detail": "EH9 is outside the data's coverage: Scottish sale prices are not open data (Registers of Scotland does not publish them under an open licence; HM Land Registry Price Paid covers England and Wales only).",
+                 *       "code": "not_covered",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Wrong method for this path; see the Allow header. */
         method_not_allowed: {
             headers: {
@@ -2235,7 +2261,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -2444,7 +2496,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -2686,7 +2764,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
             415: components["responses"]["unsupported_media_type"];
@@ -2775,7 +2879,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -2853,7 +2983,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3084,7 +3240,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3273,7 +3455,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3361,7 +3569,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3642,7 +3876,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3839,7 +4099,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3954,7 +4240,33 @@ export interface operations {
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
-            404: components["responses"]["not_found"];
+            /** @description `not_found`: Unknown UPRN, or no data for the location. `not_covered`: The place lies outside what the endpoint's source covers (Scottish sale prices are not open data; GIAS covers England); the detail names the source and why. No credits charged. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                    "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://property-intelligence.example/problems/not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "detail": "No property with UPRN 1.",
+                     *       "code": "not_found",
+                     *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["idempotency_key_in_use"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];

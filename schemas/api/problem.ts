@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   unauthorized: { status: 401, title: 'Unauthorized' },
   credits_exhausted: { status: 402, title: 'Credits exhausted' },
   not_found: { status: 404, title: 'Not found' },
+  not_covered: { status: 404, title: 'Not covered by the data' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },

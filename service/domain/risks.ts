@@ -124,8 +124,36 @@ function mees(r: RiskRecord): boolean {
   return r.country !== SCOTLAND;
 }
 
+/** The layers each planning flag is read from; a flag none of whose layers the build loaded is unknown. */
+const FLAG_LAYERS = {
+  conservation_area: [CONSERVATION],
+  article_4: [ARTICLE_4],
+  listed_building: [...LISTED],
+} as const;
+
+/** The planning.data.gov.uk datasets the build loaded: its planning files' names without extension. */
+export function loadedLayers(sources: readonly SourceAsOf[]): Set<string> {
+  return new Set(sources.filter((s) => s.name === 'planning').map((s) => (s.path.split('/').pop() ?? '').replace(/\.[^.]*$/, '')));
+}
+
+/**
+ * The record with every planning flag whose layer is not in the build made null (unknown, never
+ * "not designated"), and the coverage note naming those layers (docs/api.md, "Coverage").
+ */
+export function withUnloadedLayers(r: RiskRecord, sources: readonly SourceAsOf[]): { record: RiskRecord; missing: string[] } {
+  const loaded = loadedLayers(sources);
+  const missing = (Object.keys(FLAG_LAYERS) as (keyof typeof FLAG_LAYERS)[]).filter((f) => !FLAG_LAYERS[f].some((d) => loaded.has(d)));
+  const record = { ...r };
+  for (const f of missing) record[f] = null;
+  if (!loaded.has(FLOOD_DATASET)) Object.assign(record, { flood_zone: null, flood_zone_2: null, flood_zone_3: null });
+  return { record, missing: loaded.has(FLOOD_DATASET) ? missing : ['flood_zone', ...missing] };
+}
+
 /** The whole response for one property. */
-export function assembleRisks(r: RiskRecord, rows: readonly DesignationRow[], sources: readonly SourceAsOf[], buildId: string): Risks {
+export function assembleRisks(raw: RiskRecord, rows: readonly DesignationRow[], sources: readonly SourceAsOf[], buildId: string): Risks {
+  const { record: r, missing } = withUnloadedLayers(raw, sources);
+  const coverage = planningCoverage(r.country);
+  const unloaded = missing.length === 0 ? null : `No layer for ${missing.join(', ')} is loaded in this build, so ${missing.length === 1 ? 'that flag is' : 'those flags are'} unknown (null), not false.`;
   const designation = (d: DesignationRow): Designation => ({ dataset: d.dataset, entity: d.entity, reference: d.reference, name: d.name });
   const current = rating(r.epc_current_rating);
   return {
@@ -151,7 +179,7 @@ export function assembleRisks(r: RiskRecord, rows: readonly DesignationRow[], so
       below_letting_minimum: current === null || !mees(r) ? null : belowLettingMinimum(current),
     },
     // Outside England no layer was loaded: the flags above are null, and this says why.
-    coverage: planningCoverage(r.country),
+    coverage: unloaded === null || !coverage.covered ? coverage : { ...coverage, note: coverage.note === null ? unloaded : `${coverage.note} ${unloaded}` },
     flags: riskFlags(r, rows.map(designation), current),
     as_of: asOfBySource(sources, r.country),
     build_id: buildId,

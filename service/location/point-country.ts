@@ -24,11 +24,39 @@ export class PointCountry {
     private readonly points: Points,
     private readonly country: Uint8Array,
     private readonly names: readonly string[],
+    private readonly areas: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {}
 
   static build(lat: ArrayLike<number>, lng: ArrayLike<number>, country: readonly string[]): PointCountry {
     const names = [...new Set(country)].sort();
     return new PointCountry(new Points(lat, lng), Uint8Array.from(country, (c) => names.indexOf(c)), names);
+  }
+
+  /**
+   * From the postcode directory's rows: the points are those with a position; `areas` maps
+   * each postcode, sector and outcode to the countries its postcodes lie in.
+   */
+  static fromPostcodes(rows: readonly { postcode: string; lat: number | null; lng: number | null; country: string }[]): PointCountry {
+    const placed = rows.filter((r) => r.lat !== null && r.lng !== null);
+    const areas = new Map<string, Set<string>>();
+    for (const r of rows) {
+      for (const key of [r.postcode, r.postcode.slice(0, -2), r.postcode.split(' ')[0]!]) {
+        const set = areas.get(key) ?? new Set<string>();
+        areas.set(key, set.add(r.country));
+      }
+    }
+    const names = [...new Set(placed.map((r) => r.country))].sort();
+    return new PointCountry(
+      new Points(placed.map((r) => r.lat!), placed.map((r) => r.lng!)),
+      Uint8Array.from(placed, (r) => names.indexOf(r.country)),
+      names,
+      new Map([...areas].map(([k, v]) => [k, [...v].sort()])),
+    );
+  }
+
+  /** The countries the postcodes of a postcode, sector or outcode lie in; empty when the build has none. */
+  ofArea(code: string): readonly string[] {
+    return this.areas.get(code) ?? [];
   }
 
   /** The nearest postcode centroid's country within NEAREST_POSTCODE_MAX_M (local metres), or null. */
@@ -41,7 +69,8 @@ export class PointCountry {
 
 export async function loadPointCountry(store: BuildStore): Promise<PointCountry> {
   const c = await store.queryColumns('postcode_countries_all');
-  return PointCountry.build((c.lat as unknown[]).map(Number), (c.lng as unknown[]).map(Number), (c.country as unknown[]).map(String));
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return PointCountry.fromPostcodes(c.postcode!.map((p, i) => ({ postcode: String(p), lat: num(c.lat![i]), lng: num(c.lng![i]), country: String(c.country![i]) })));
 }
 
 /** A bare point's coverage by the England-only planning layers: by its nearest postcode's country, else not determined. */

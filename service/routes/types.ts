@@ -36,6 +36,8 @@ interface RouteMeta {
   cost: number;
   /** Whether 404 not_found is a documented outcome. */
   mayNotFind?: boolean;
+  /** Whether 404 not_covered is (a place outside its sources' coverage: routes/coverage.ts). */
+  mayNotCover?: boolean;
 }
 
 /** One endpoint as the app, the OpenAPI document and the cost table read it (types erased). */

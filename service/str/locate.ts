@@ -8,11 +8,14 @@ import { normalisePostcode } from '../../schemas/address-normalise.ts';
 import type { BuildResources } from '../build/resources.ts';
 import { postcodeRow } from '../location/resolve.ts';
 import type { StrMarketSet } from './market-set.ts';
+import type { PlaceForCoverage } from '../domain/coverage.ts';
 
 export interface Located {
   idx: readonly number[];
   label: string;
   point: { lat: number; lng: number } | null;
+  /** What the place's country is read from, for the source's coverage (routes/coverage.ts); a polygon has none. */
+  place: PlaceForCoverage;
 }
 
 /** The location fields of both endpoints' queries. */
@@ -40,7 +43,7 @@ export function parsePolygon(text: string): [number, number][] {
 export async function locateListings(set: StrMarketSet, q: StrArea, data: BuildResources): Promise<Located | { not_found: string }> {
   if (q.outcode !== undefined) {
     const code = q.outcode.toUpperCase();
-    return { idx: set.outcode(code), label: code, point: null };
+    return { idx: set.outcode(code), label: code, point: null, place: { kind: 'outcode', label: code, outcode: code, la_code: null, lat: null, lng: null } };
   }
   if (q.postcode !== undefined) {
     const compact = q.postcode.toUpperCase().replace(/\s+/g, '');
@@ -49,17 +52,19 @@ export async function locateListings(set: StrMarketSet, q: StrArea, data: BuildR
       const row = await postcodeRow(pc, data);
       if (!row || row.lat == null || row.lng == null) return { not_found: `No location known for postcode ${pc}.` };
       const point = { lat: Number(row.lat), lng: Number(row.lng) };
-      return { idx: set.within(point.lat, point.lng, POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}`, point };
+      return { idx: set.within(point.lat, point.lng, POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}`, point, place: { kind: 'postcode', label: pc, postcode: pc, la_code: null, ...point } };
     }
     // A sector: the outcode and the sector digit (its last character).
     const sector = `${compact.slice(0, -1)} ${compact.slice(-1)}`;
-    return { idx: set.sector(sector), label: sector, point: null };
+    return { idx: set.sector(sector), label: sector, point: null, place: { kind: 'sector', label: sector, sector, la_code: null, lat: null, lng: null } };
   }
   if (q.polygon !== undefined) {
     const ring = parsePolygon(q.polygon);
-    return { idx: set.inPolygon(ring), label: `polygon of ${ring.length} points`, point: null };
+    const label = `polygon of ${ring.length} points`;
+    return { idx: set.inPolygon(ring), label, point: null, place: { kind: 'polygon', label, la_code: null, lat: null, lng: null } };
   }
   const [lat, lng, r] = [q.lat!, q.lng!, q.radius_m!];
-  return { idx: set.within(lat, lng, r), label: `within ${Math.round(r)} m of ${lat}, ${lng}`, point: { lat, lng } };
+  const label = `within ${Math.round(r)} m of ${lat}, ${lng}`;
+  return { idx: set.within(lat, lng, r), label, point: { lat, lng }, place: { kind: 'point', label: `${lat},${lng}`, la_code: null, lat, lng } };
 }
 

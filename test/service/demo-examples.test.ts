@@ -8,7 +8,15 @@ import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { createPropertyIntelligenceClient, type PropertyIntelligenceClient } from '../../clients/typescript/index.ts';
 import { clientCall } from '../support/client-call.ts';
 import { publishSynthBuild } from '../support/published.ts';
+import { buildSql } from './build-sql.ts';
 import { startTestServer, type TestServer } from './support.ts';
+
+/** Great-circle metres, written out here (not the service's own distance). */
+const haversine = (lat1: number, lng1: number, lat2: number, lng2: number): number => {
+  const r = (x: number) => (x * Math.PI) / 180;
+  const a = Math.sin(r(lat2 - lat1) / 2) ** 2 + Math.cos(r(lat1)) * Math.cos(r(lat2)) * Math.sin(r(lng2 - lng1) / 2) ** 2;
+  return 12_742_000 * Math.asin(Math.sqrt(a));
+};
 
 /**
  * The requests `make demo` prints, sent to a server over a published synthetic build: every
@@ -49,6 +57,26 @@ describe('the demo\'s printed examples', () => {
       expect(r.response.status, `${e.path} (sent as ${r.response.url}): ${JSON.stringify(r.error ?? r.data)}`).toBeLessThan(300);
     }
     expect([...status.keys()].sort()).toEqual(V1_ROUTES.map((r) => r.operationId).sort());
+  });
+
+  it('the schools example finds schools: the postcode of the open school SQL finds nearest the demo property', async () => {
+    const p = await demoProperty(s.dataDir);
+    const db = await buildSql(s.dataDir);
+    try {
+      const open = await db.q(`SELECT postcode, lat, lng FROM schools WHERE status LIKE 'Open%' AND postcode IS NOT NULL AND lat IS NOT NULL`);
+      expect(open.length).toBeGreaterThan(0);
+      const d = (r: Record<string, unknown>) => haversine(p.lat, p.lng, Number(r.lat), Number(r.lng));
+      const nearest = open.reduce((a, b) => (d(b) < d(a) ? b : a));
+      expect(p.school_postcode).toBe(nearest.postcode);
+      const e = examples.find((x) => x.route.operationId === 'getSchools')!;
+      expect(e.path).toBe(`/schools?postcode=${encodeURIComponent(String(nearest.postcode))}`);
+      const r = await clientCall(api, 'GET', `/v1${e.path}`);
+      s.clock.advance(paceSeconds(DEMO_TIER) * 1000);
+      expect(r.response.status).toBe(200);
+      expect((r.data as { count: number }).count).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
   });
 
   it('the OpenAPI document\'s example values are the demo property\'s, and each answers 2xx on the demo data', async () => {

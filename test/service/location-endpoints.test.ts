@@ -69,12 +69,13 @@ describe('GET /v1/crime', () => {
     expect(byUprn.json.location).toMatchObject({ kind: 'uprn', label: u!.address, lat: Number(u!.lat), lng: Number(u!.lng), radius_m: 300 });
   });
 
-  it('404 where no police.uk force publishes (Edinburgh), free', async () => {
+  it('404 not_covered where no police.uk force publishes (Edinburgh), free', async () => {
     const [p] = await rows(`SELECT postcode FROM postcodes WHERE la_code = 'S12000036' AND address_count > 0 LIMIT 1`);
     const r = await get(`/v1/crime?postcode=${encodeURIComponent(p!.postcode)}&radius_m=300`);
     expect(r.status).toBe(404);
     expect(r.headers['x-credits-cost']).toBe('0');
-    expect(r.json.detail).toMatch(/no Scottish force/);
+    expect(r.json.code).toBe('not_covered');
+    expect(r.json.detail).toMatch(/Police Scotland does not publish to it/);
   });
 
   it('400 naming the conflict for every malformed location, free', async () => {

@@ -122,12 +122,12 @@ describe('GET /v1/properties/{uprn}/sales', () => {
     expect((await get('/v1/properties/12x/sales')).status).toBe(400);
   });
 
-  it('a Scottish home: 404 saying Scottish sale prices are not open data (Registers of Scotland), charged nothing', async () => {
+  it('a Scottish home: a free 404 not_covered saying Scottish sale prices are not open data (Registers of Scotland)', async () => {
     const { uprn } = await one(`SELECT uprn FROM properties WHERE country = 'Scotland' ORDER BY uprn LIMIT 1`);
     const r = await get(`/v1/properties/${uprn}/sales`);
     expect(r.status).toBe(404);
-    expect(r.json.code).toBe('not_found');
-    expect(r.json.detail).toContain(`No sale prices for UPRN ${uprn}`);
+    expect(r.json.code).toBe('not_covered');
+    expect(r.json.detail).toContain(`UPRN ${uprn} is outside the data's coverage`);
     expect(r.json.detail).toMatch(/Scottish sale prices are not open data \(Registers of Scotland/);
     expect(r.headers['x-credits-cost']).toBe('0');
   });

@@ -87,13 +87,15 @@ describe('GET /v1/str/listings', () => {
     }
   });
 
-  it('404s: an outcode without listings, or filters nothing passes; nothing charged', async () => {
+  it('an outcode the build does not know is a free 404; filters nothing passes are an empty, charged page', async () => {
     const none = await get('outcode=ZE3');
     expect(none.status).toBe(404);
-    expect(none.json.detail).toBe('No short-term-let listings in ZE3.');
+    expect(none.json.code).toBe('not_found');
+    expect(none.json.detail).toBe('No postcode of the build lies in or within 2 km of ZE3, so which source covers it is not known.');
+    expect(none.headers['x-credits-cost']).toBe('0');
     const filtered = await get(`outcode=${outcode}&bedrooms=20`);
-    expect(filtered.status).toBe(404);
-    expect(filtered.json.detail).toMatch(/match the filters/);
-    expect(filtered.headers['x-credits-cost']).toBe('0');
+    expect(filtered.status).toBe(200);
+    expect(filtered.json).toMatchObject({ location: outcode, page: 1, total: 0, listings: [] });
+    expect(filtered.headers['x-credits-cost']).toBe('3');
   });
 });

@@ -83,11 +83,12 @@ describe('POST /v1/valuations/development-gdv', () => {
     expect(hi.json.lines[0].gbp_per_sqft).toBeCloseTo(r.json.lines[0].gbp_per_sqft * GDV_FINISH_FACTOR.very_high, 1);
   });
 
-  it('no sales within 10 km (Scotland is not in Price Paid): 404 saying why, charged nothing', async () => {
+  it('a Scottish site (Scotland is not in Price Paid): a free 404 not_covered saying why', async () => {
     if (!edinburgh) return expect.fail('the region has no Scottish home');
     const r = await post({ lat: edinburgh.lat, lng: edinburgh.lng, units: flats });
     expect(r.status).toBe(404);
-    expect(r.json.detail).toContain('10 km');
+    expect(r.json.code).toBe('not_covered');
+    expect(r.json.detail).toContain('Scottish sale prices are not open data');
     expect(r.headers['x-credits-cost']).toBe('0');
   });
 

@@ -92,14 +92,14 @@ describe('GET /v1/valuations/{uprn}/sale', () => {
     }
   }, 180_000);
 
-  it('a Scottish home, even with a certificate\'s floor area, is a 404 saying Scottish sale prices are not open data, charged nothing', async () => {
+  it('a Scottish home, even with a certificate\'s floor area, is a free 404 not_covered saying Scottish sale prices are not open data', async () => {
     if (!scottish) return expect.fail('the region has no Scottish home');
     if (!scottishWithArea) return expect.fail('no Scottish home has a floor area');
     for (const home of [scottish, scottishWithArea]) {
       const r = await get(home.uprn);
       expect(r.status).toBe(404);
-      expect(r.json.code).toBe('not_found');
-      expect(r.json.detail).toContain(`No sale valuation for UPRN ${home.uprn}`);
+      expect(r.json.code).toBe('not_covered');
+      expect(r.json.detail).toContain(`UPRN ${home.uprn} is outside the data's coverage`);
       expect(r.json.detail).toMatch(/Scottish sale prices are not open data/);
       expect(r.json.detail).toMatch(/Registers of Scotland/);
       expect(r.headers['x-credits-cost']).toBe('0');

@@ -115,6 +115,34 @@ describe('outside England (the planning and flood layers\' coverage)', () => {
     });
   }
   it('an English home is covered, with no note', () => {
-    expect(assembleRisks(record({}), [], [], 'b1').coverage).toEqual({ area: 'England', covered: true, note: null });
+    expect(assembleRisks(record({}), [], ALL_LAYERS, 'b1').coverage).toEqual({ area: 'England', covered: true, note: null });
+  });
+});
+
+/** A build's planning files: every layer the flags read, as planning.data.gov.uk names its downloads. */
+const ALL_LAYERS = ['flood-risk-zone', 'conservation-area', 'article-4-direction-area', 'listed-building-outline'].map((n) => ({ name: 'planning', path: `planning/${n}.geojson`, as_of: '2025-08-01' }));
+
+describe('a flag whose layer the build did not load', () => {
+  const noListed = ALL_LAYERS.filter((s) => !s.path.includes('listed'));
+  it('is null, not false, and the coverage note names it; the loaded layers keep their false', () => {
+    const r = assembleRisks(record({ listed_building: false, conservation_area: false, article_4: false, flood_zone: 1, flood_zone_2: false, flood_zone_3: false }), [], noListed, 'b1');
+    expect(r.planning.listed_building).toBeNull();
+    expect(r.planning.conservation_area).toBe(false);
+    expect(r.planning.article_4).toBe(false);
+    expect(r.flood).toMatchObject({ flood_zone: 1, flood_zone_2: false, flood_zone_3: false });
+    expect(r.coverage).toEqual({ area: 'England', covered: true, note: 'No layer for listed_building is loaded in this build, so that flag is unknown (null), not false.' });
+    expect(RisksSchema.parse(r)).toEqual(r);
+  });
+  it('a listed building of a build with the layer stays true and is flagged', () => {
+    const r = assembleRisks(record({ listed_building: true }), [], ALL_LAYERS, 'b1');
+    expect(r.planning.listed_building).toBe(true);
+    expect(r.flags.map((f) => f.code)).toContain('listed_building');
+  });
+  it('without a flood layer the zone and both flood flags are null and no flood flag is raised', () => {
+    const noFlood = ALL_LAYERS.filter((s) => !s.path.includes('flood'));
+    const r = assembleRisks(record({ flood_zone: 3, flood_zone_2: true, flood_zone_3: true }), [], noFlood, 'b1');
+    expect(r.flood).toMatchObject({ flood_zone: null, flood_zone_2: null, flood_zone_3: null });
+    expect(r.flags.map((f) => f.code)).not.toContain('flood_zone_3');
+    expect(r.coverage.note).toBe('No layer for flood_zone is loaded in this build, so that flag is unknown (null), not false.');
   });
 });

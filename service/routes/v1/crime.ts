@@ -6,6 +6,7 @@ import { aroundOrNotFound } from '../place.ts';
 import type { CrimeSet } from '../../location/sets.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 /** A point's local authority when the location did not say: its nearest postcode's within 1 km. */
 function nearestLa(set: CrimeSet, lat: number, lng: number): string | null {
@@ -25,17 +26,19 @@ export default defineRoute({
   description:
     'Crimes police.uk published for the last 12 months within `radius_m` (default 800, at most 1,600) of a UPRN, postcode or point, by category and month, ' +
     'with the rate per 1,000 addresses beside the local authority\'s. Positions are police.uk\'s anonymised snap points, so counts near the edge of a radius are approximate. ' +
-    'A location no police.uk force covers (Scotland) is a 404.',
+    'A location no police.uk force covers (Scotland) is a free 404 not_covered.',
   tag: 'Location',
   cost: 2,
   query: CrimeQuerySchema,
   response: CrimeSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data }) => {
     const set = await data.crime.get().catch(notServedYet('GET /crime'));
     if (!set) return notServedYet('GET /crime')();
     const place = (await aroundOrNotFound(query, CRIME_LOCATION, data)) as AroundPoint; // the schema takes no outcode
+    await requireCovered('police_uk', place, data);
     const hits: number[] = [];
     set.grid.within(place.lat, place.lng, place.radius_m, (i) => hits.push(i));
     let addresses = 0;

@@ -7,6 +7,7 @@ import { sourceAsOfEntry } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -25,11 +26,13 @@ export default defineRoute({
   response: ComparablesSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data, build }) => {
     const store = await data.store.get();
     if (!store.tables.has('sales') || !store.tables.has('properties')) notServedYet('GET /prices/comparables')();
     const [idx, records] = await Promise.all([data.comparables.get(), data.records.get()]);
     const place = await placeOrNotFound(toLocation(query, COMPARABLES_LOCATION), data);
+    await requireCovered('price_paid', place, data);
     if (place.lat === null || place.lng === null) throw new ApiError('not_found', `${place.label} has no position to search around.`);
     const radius = radiusOf(query, COMPARABLES_LOCATION)!;
     const found = soldComparables(idx, records, { lat: place.lat, lng: place.lng, self: place.uprn }, radius, query);

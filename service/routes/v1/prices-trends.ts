@@ -7,6 +7,7 @@ import { priceTrend } from '../../lookups/price-trends.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 type Level = 'sector' | 'outcode' | 'district' | 'country';
 
@@ -27,10 +28,12 @@ export default defineRoute({
   response: TrendsSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data, build }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /prices/trends'));
     if (!t.has.has('index') || !t.has.has('sales') || !t.has.has('area_stats')) notServedYet('GET /prices/trends')();
     const place = await placeOrNotFound(toLocation(query, TRENDS_LOCATION), data);
+    await requireCovered('price_paid', place, data);
     const [level, code]: [Level, string | null] =
       place.kind === 'outcode' ? ['outcode', place.outcode] : place.kind === 'local_authority' ? ['district', place.la_code] : ['sector', place.sector];
     if (code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);

@@ -5,11 +5,11 @@ import { priceToday } from '../../domain/lookups.ts';
 import { PPD_TENURE_NAMES, PPD_TYPE_NAMES } from '../../../schemas/property-types.ts';
 import { monthText } from '../../../schemas/months.ts';
 import { sourceAsOfEntry } from '../../lookups/tables.ts';
-import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 import { textOrNull as str } from '../../store/values.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -27,13 +27,14 @@ export default defineRoute({
   response: PropertySalesSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ params, data, build }) => {
     const tables = await data.lookups.get().catch(notServedYet('GET /properties/{uprn}/sales'));
     if (!tables.has.has('sales')) notServedYet('GET /properties/{uprn}/sales')();
     const uprn = Number(params.uprn);
     const record = (await data.records.get()).get(uprn);
     if (!record) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    if (record.country === SCOTLAND) throw new ApiError('not_found', `No sale prices for UPRN ${params.uprn}: ${SCOTTISH_SALES_NOT_OPEN}.`);
+    await requireCovered('price_paid', { kind: 'uprn', label: `UPRN ${uprn}`, uprn, la_code: null, lat: null, lng: null }, data);
     const rows = tables.sales!.get(uprn);
     const valuer = await data.saleValuer.get();
     const lookup = valuer.lookup;

@@ -4,6 +4,7 @@ import { aroundEcho, type AroundPoint } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 const OPEN = new Set(['Open', 'Open, but proposed to close']);
 
@@ -14,17 +15,19 @@ export default defineRoute({
   summary: 'Nearest schools with phase and inspection rating',
   description:
     'The nearest schools (GIAS establishments) to a UPRN, postcode or point, nearest first, within `max_distance_m`; open ones unless `include_closed`. ' +
-    'Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: elsewhere the list is empty.',
+    'Ofsted rating and date where the extract carries them (null otherwise). GIAS covers England: a Welsh or Scottish place is a free 404 not_covered.',
   tag: 'Location',
   cost: 2,
   query: SchoolsQuerySchema,
   response: SchoolsSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data }) => {
     const set = await data.schools.get().catch(notServedYet('GET /schools'));
     if (!set) return notServedYet('GET /schools')();
     const place = (await aroundOrNotFound(query, SCHOOLS_LOCATION, data, query.max_distance_m)) as AroundPoint; // the schema takes no outcode
+    await requireCovered('gias', place, data);
     const phases = new Set<string>(SCHOOL_PHASE_FILTER[query.phase]);
     const found: { i: number; d: number }[] = [];
     set.schools.forEach((s, i) => {

@@ -6,6 +6,7 @@ import { aroundEcho } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -24,10 +25,12 @@ export default defineRoute({
   response: DealsSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data }) => {
     const set = await data.deals.get().catch(notServedYet('GET /sourcing/deals'));
     if (!set) return notServedYet('GET /sourcing/deals')();
     const place = await aroundOrNotFound(query, DEALS_LOCATION, data);
+    await requireCovered('price_paid', place, data); // deals are priced against sale valuations and yields
     const { deals, considered } = scoreDeals(forSaleAt(set, place, query), (i) => set.listings.listings[i]!, (i) => set.evidence[i], query);
     // Only the deals up to the page's end are ranked and drawn (a wide radius holds thousands).
     const end = query.page * query.per_page;

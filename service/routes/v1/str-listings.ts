@@ -5,6 +5,8 @@ import { locateListings } from '../../str/locate.ts';
 import { listingRowView, listingsSorted } from '../../str/listing-rows.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { strCoverage } from '../../domain/coverage.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -14,25 +16,28 @@ export default defineRoute({
   description:
     'The listings behind GET /str/market, with its location forms and filters (a full postcode selects listings within 1 km of its point; a sector or outcode those placed in it). ' +
     'Sorted by `sort` (revenue, adr, occupancy or rating highest first, distance nearest first), paged by `page` and `per_page` (at most 50); a page past the end is a 400. ' +
-    'Figures are the last 12 months estimated from the calendar and reviews (docs/str.md); positions rounded to about 100 m. 404 when no listing is selected after the filters.',
+    'Figures are the last 12 months estimated from the calendar and reviews (docs/str.md); positions rounded to about 100 m. A place the listings source does not cover is a 404 `not_covered`; a covered place with no listing passing the filters is an empty page (`total` 0).',
   tag: 'Short-term lets',
   cost: 3,
   query: StrListingsQuerySchema,
   response: StrListingsSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data }) => {
     const set = await data.strMarket.get().catch(notServedYet('GET /str/listings'));
     const rows = await data.strListingRows.get().catch(notServedYet('GET /str/listings'));
     const found = await locateListings(set, query, data);
     if ('not_found' in found) throw new ApiError('not_found', found.not_found);
     const s = set.listings;
+    // A place the listings source does not cover is a free 404; a covered one with none is an empty page.
+    if (found.idx.length === 0 && found.place.kind !== 'polygon' && (await requireCovered(strCoverage(s.country), found.place, data)).length === 0) {
+      throw new ApiError('not_found', `No postcode of the build lies in or within 2 km of ${found.place.label}, so which source covers it is not known.`);
+    }
     const idx = found.idx.filter((i) => passes(s, i, query));
-    if (found.idx.length === 0) throw new ApiError('not_found', `No short-term-let listings in ${found.label}.`);
-    if (idx.length === 0) throw new ApiError('not_found', `None of the ${found.idx.length} short-term-let listings in ${found.label} match the filters.`);
     const order = listingsSorted(rows, s, idx, found.point, query.sort);
     const pages = Math.ceil(order.length / query.per_page);
-    if (query.page > pages) {
+    if (query.page > Math.max(pages, 1)) {
       throw new ApiError('invalid_request', `page ${query.page} is past the last page (${pages} pages of ${query.per_page}).`, [{ path: 'query.page', message: `at most ${pages}` }]);
     }
     const page = order.slice((query.page - 1) * query.per_page, query.page * query.per_page);

@@ -5,6 +5,8 @@ import { ApiError } from '../../middleware/errors.ts';
 import { locateListings } from '../../str/locate.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { strCoverage } from '../../domain/coverage.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -21,6 +23,7 @@ export default defineRoute({
   response: StrMarketSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data }) => {
     const set = await data.strMarket.get().catch(notServedYet('GET /str/market'));
     const found = await locateListings(set, query, data);
@@ -30,6 +33,7 @@ export default defineRoute({
     // Ascending rows: the months are read in memory order.
     const idx = Int32Array.from(located.filter((i) => passes(s, i, query))).sort();
     if (located.length === 0) {
+      await requireCovered(strCoverage(s.country), found.place, data);
       // A sector or outcode finds only listings placed by postcode: when the build has listings
       // without one, the cause may be missing postcode data, not an empty area. Say so.
       const unplaced = query.outcode !== undefined || query.postcode !== undefined ? set.unplacedCount() : 0;

@@ -4,6 +4,7 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -18,8 +19,10 @@ export default defineRoute({
   response: SaleValuationSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ params, data }) => {
     const valuer = await data.saleValuer.get().catch(notServedYet('GET /valuations/{uprn}/sale'));
+    await requireCovered('price_paid', { kind: 'uprn', label: `UPRN ${params.uprn}`, uprn: params.uprn, la_code: null, lat: null, lng: null }, data);
     const r = valuer.valuation(params.uprn);
     if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
     return r.valuation;

@@ -9,6 +9,7 @@ import { toLocation } from '../../../schemas/api/location.ts';
 import { placeOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
+import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -26,10 +27,12 @@ export default defineRoute({
   response: YieldsSchema,
   needsBuild: true,
   mayNotFind: true,
+  mayNotCover: true,
   handler: async ({ query, data, build }) => {
     const t = await data.lookups.get().catch(notServedYet('GET /yields'));
     if (!t.has.has('area_stats') || t.salesMonth === null) notServedYet('GET /yields')();
     const place = await placeOrNotFound(toLocation(query, AREA_RENTS_LOCATION), data);
+    await requireCovered('price_paid', place, data);
     const asked = askedArea(place);
     if (asked.code === null) throw new ApiError('not_found', `No postcode sector is known for ${place.label}.`);
     const area = { level: asked.level, code: asked.code };

@@ -1,3 +1,4 @@
--- Every postcode with a position and a country: the points a bare lat/lng is placed in a
--- country by (service/location/point-country.ts; the planning layers cover England only).
-SELECT lat, lng, country FROM postcodes WHERE lat IS NOT NULL AND lng IS NOT NULL AND country IS NOT NULL
+-- Every postcode with a country: a bare lat/lng is placed in a country by the nearest one with
+-- a position (the planning layers cover England only), an outcode or sector by the countries
+-- of its postcodes (which sources cover it: service/domain/coverage.ts).
+SELECT postcode, lat, lng, country FROM postcodes WHERE country IS NOT NULL
