@@ -2137,8 +2137,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2207,8 +2207,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2277,8 +2277,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2416,8 +2416,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2489,8 +2489,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2565,8 +2565,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2650,8 +2650,8 @@ export interface operations {
                     lat?: number;
                     lng?: number;
                     units: {
-                        /** @enum {string} */
-                        property_type: "house" | "flat";
+                        /** @description One of house, flat (any case; also detached, semi-detached, terraced, bungalow, apartment, maisonette). */
+                        property_type: string;
                         bedrooms: number;
                         floor_area_sqft: number;
                         count: number;
@@ -2725,8 +2725,8 @@ export interface operations {
     getSoldComparables: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -2734,7 +2734,8 @@ export interface operations {
                 lng?: number;
                 /** @description Metres around the place; default 500, at most 2000. */
                 radius_m?: number;
-                property_type?: "Detached" | "Semi-Detached" | "Terraced" | "Flat";
+                /** @description One of Detached, Semi-Detached, Terraced, Flat (any case; also apartment, maisonette). */
+                property_type?: string;
                 bedrooms?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
@@ -2812,14 +2813,14 @@ export interface operations {
     getPriceTrends: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description Local authority district, GSS code */
                 local_authority?: string;
                 /** @description medians and sales of this type only (the index is of all types) */
-                property_type?: "Detached" | "Semi-Detached" | "Terraced" | "Flat";
+                property_type?: string;
                 /** @description months of the series, up to 10 years */
                 months?: number;
             };
@@ -2902,7 +2903,7 @@ export interface operations {
                 /** @description Only this bedroom count; 0 is a studio, 4 or more is the "4+" group. */
                 bedrooms?: number;
                 /** @description Only lets of houses or of flats. */
-                property_type?: "house" | "flat";
+                property_type?: string;
             };
             header?: {
                 /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
@@ -2971,8 +2972,8 @@ export interface operations {
     getHmoRents: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description Local authority district, GSS code */
@@ -3045,8 +3046,8 @@ export interface operations {
     getYields: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description Local authority district, GSS code */
@@ -3144,11 +3145,8 @@ export interface operations {
                     bedrooms?: number;
                     /** @description Default: the greater of 1 and bedrooms - 1. */
                     bathrooms?: number;
-                    /**
-                     * @description Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have.
-                     * @enum {string}
-                     */
-                    property_type?: "house" | "apartment";
+                    /** @description Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have. */
+                    property_type?: string;
                     /**
                      * @description Multiplies the comparables' ADR: below_average 0.90, average 1, above_average 1.05, very_high 1.10.
                      * @default average
@@ -3236,7 +3234,8 @@ export interface operations {
                 bedrooms?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
-                property_type?: "house" | "apartment";
+                /** @description One of house, apartment (any case; also detached, semi-detached, terraced, bungalow, flat, maisonette). */
+                property_type?: string;
                 min_rating?: number;
                 /** @description Repeatable. */
                 price_tier?: ("Budget" | "Economy" | "Midscale" | "Upscale" | "Luxury")[];
@@ -3322,7 +3321,8 @@ export interface operations {
                 bedrooms?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
-                property_type?: "house" | "apartment";
+                /** @description One of house, apartment (any case; also detached, semi-detached, terraced, bungalow, flat, maisonette). */
+                property_type?: string;
                 min_rating?: number;
                 /** @description Repeatable. */
                 price_tier?: ("Budget" | "Economy" | "Midscale" | "Upscale" | "Luxury")[];
@@ -3398,8 +3398,8 @@ export interface operations {
     getListings: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
@@ -3413,7 +3413,8 @@ export interface operations {
                 max_price?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
-                property_type?: "detached" | "semi-detached" | "terraced" | "flat" | "bungalow" | "other";
+                /** @description One of detached, semi-detached, terraced, flat, bungalow, other (any case; also apartment, maisonette). */
+                property_type?: string;
                 sort?: "newest" | "price_asc" | "price_desc" | "distance";
                 page?: number;
                 per_page?: number;
@@ -3524,8 +3525,8 @@ export interface operations {
     getSourcingDeals: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
@@ -3748,8 +3749,8 @@ export interface operations {
     getCrime: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -3876,8 +3877,8 @@ export interface operations {
     getSchools: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -3996,8 +3997,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -4061,8 +4062,8 @@ export interface operations {
     getFloodRisk: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -4136,8 +4137,8 @@ export interface operations {
     getPlanningConstraints: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
@@ -4210,8 +4211,8 @@ export interface operations {
     getHmoLicences: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */

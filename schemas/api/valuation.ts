@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FINISH_QUALITY, Postcode, qBool, qInt } from './common.ts';
 import { UprnValue } from './location.ts';
+import { houseOrFlatParam } from './property-type.ts';
 
 export const SaleValuationSchema = z
   .object({
@@ -65,7 +66,7 @@ export const DevelopmentGdvBodySchema = z
     units: z
       .array(
         z.strictObject({
-          property_type: z.enum(['house', 'flat']),
+          property_type: houseOrFlatParam(),
           bedrooms: z.number().int().min(0).max(10),
           floor_area_sqft: z.number().positive().max(20_000),
           count: z.number().int().min(1).max(1_000),
