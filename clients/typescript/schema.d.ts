@@ -751,7 +751,8 @@ export interface components {
                 habitable_rooms: number | null;
                 /** @description as on the certificate: House, Flat, Bungalow, Maisonette, Park home */
                 property_type: string | null;
-                built_form: string | null;
+                /** @description the certificate's built form (Mid-Terrace, Detached …), named as the property record names it */
+                build_form: string | null;
                 construction_age: string | null;
                 /** @description where the certificate export has it */
                 main_fuel: string | null;
@@ -924,7 +925,7 @@ export interface components {
             /** @enum {string} */
             sort: "distance" | "date" | "similarity";
             /** @description homes matching, each once with its latest sale in the date range */
-            total_count: number;
+            total: number;
             page: number;
             per_page: number;
             total_pages: number;
@@ -994,7 +995,7 @@ export interface components {
         };
         LongTermRents: {
             /** @description Area label: the sector, the outcode, or the radius around the point. */
-            location: string;
+            location_label: string;
             area: {
                 /** @enum {string} */
                 level: "sector" | "outcode" | "radius";
@@ -1192,6 +1193,7 @@ export interface components {
         };
         /** @description location, country and currency always; the other sections as named in include. */
         StrMarket: {
+            /** @description the place searched, as a label (the spec's string): the postcode, sector, outcode, or the radius around the point */
             location: string;
             /** @enum {string} */
             country: "England" | "Wales" | "Scotland";
@@ -1274,7 +1276,8 @@ export interface components {
             };
         };
         StrListings: {
-            location: string;
+            /** @description the place searched, as written for a reader: the postcode, sector, outcode, or the radius around the point */
+            location_label: string;
             /** @enum {string} */
             sort: "revenue" | "adr" | "occupancy" | "rating" | "distance";
             page: number;

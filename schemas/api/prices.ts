@@ -97,7 +97,7 @@ export const ComparablesSchema = z
       min_date: z.string().nullable(), max_date: z.string().nullable(),
     }),
     sort: z.enum(['distance', 'date', 'similarity']),
-    total_count: z.number().int().meta({ description: 'homes matching, each once with its latest sale in the date range' }),
+    total: z.number().int().meta({ description: 'homes matching, each once with its latest sale in the date range' }),
     page: z.number().int(),
     per_page: z.number().int(),
     total_pages: z.number().int(),

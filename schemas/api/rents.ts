@@ -46,7 +46,7 @@ export const RentBedroomStatsSchema = z.object({
 
 export const LongTermRentsSchema = z
   .object({
-    location: z.string().meta({ description: 'Area label: the sector, the outcode, or the radius around the point.' }),
+    location_label: z.string().meta({ description: 'Area label: the sector, the outcode, or the radius around the point.' }),
     area: z.object({
       level: z.enum(['sector', 'outcode', 'radius']),
       code: z.string().nullable(),

@@ -173,7 +173,7 @@ const StrListing = z.object({
 
 export const StrListingsSchema = z
   .object({
-    location: z.string(),
+    location_label: z.string().meta({ description: 'the place searched, as written for a reader: the postcode, sector, outcode, or the radius around the point' }),
     sort: z.enum(STR_LISTING_SORTS),
     page: z.number().int(),
     per_page: z.number().int(),
@@ -198,7 +198,7 @@ const Sections = {
 
 export const StrMarketSchema = z
   .object({
-    location: z.string(),
+    location: z.string().meta({ description: 'the place searched, as a label (the spec\'s string): the postcode, sector, outcode, or the radius around the point' }),
     country: z.enum(['England', 'Wales', 'Scotland']),
     currency: z.literal('GBP'),
     listings: z.number().int().meta({ description: 'the listings selected (location and filters): the count every figure rests on' }),

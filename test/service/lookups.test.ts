@@ -395,7 +395,7 @@ describe('GET /v1/prices/comparables', () => {
       expect(ComparablesSchema.parse(r.json)).toEqual(r.json);
       out.push(...r.json.comparables);
       if (page >= r.json.total_pages) {
-        expect(out).toHaveLength(r.json.total_count);
+        expect(out).toHaveLength(r.json.total);
         return out;
       }
     }
@@ -485,7 +485,7 @@ describe('GET /v1/prices/comparables', () => {
     expect(missing.status).toBe(404);
     // A valid place with nothing sold around it: a 200 with no results, page 1 of 0.
     const empty = await get('/v1/prices/comparables?lat=55.9&lng=-1.0&radius_m=100');
-    expect(empty.json).toMatchObject({ total_count: 0, total_pages: 0, page: 1, comparables: [] });
+    expect(empty.json).toMatchObject({ total: 0, total_pages: 0, page: 1, comparables: [] });
   });
 });
 
