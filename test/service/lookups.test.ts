@@ -344,6 +344,16 @@ describe('GET /v1/prices/trends', () => {
       expect(m.median_price).toBe(byMonth.get(m.month)?.med ?? null);
     }
     expect(flats.json.property_type).toBe('Flat');
+    // Another endpoint's word for a flat, in any case, is the same filter; a house names no single type here.
+    const apartments = await get(`/v1/prices/trends?outcode=${outcode}&property_type=APARTMENT&months=120`);
+    expect(apartments.json.property_type).toBe('Flat');
+    expect(apartments.json.months).toEqual(flats.json.months);
+    const house = await get(`/v1/prices/trends?outcode=${outcode}&property_type=house`);
+    expect(house.status).toBe(400);
+    expect(house.json.errors).toEqual([
+      { path: 'query.property_type', message: 'property_type "house" has no match here; accepted: Detached, Semi-Detached, Terraced, Flat (any case; also apartment, maisonette)' },
+    ]);
+    expect(house.headers['x-credits-cost']).toBe('0');
   });
 
   it('a thin sector answers with its wider area\'s index and says so; a UPRN and a full postcode answer for their sector', async () => {
