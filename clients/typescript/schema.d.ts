@@ -837,7 +837,8 @@ export interface components {
             currency: "GBP";
         };
         RentalValuation: {
-            uprn: string;
+            /** @description The valued property (an integer, as the vocabulary has it: the spec names no form here, unlike the sale valuation's string echo). */
+            uprn: number;
             postcode: string | null;
             /** @description Bedrooms the search used: the `bedrooms` query, else the property record. */
             bedrooms: number;

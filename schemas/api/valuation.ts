@@ -41,7 +41,7 @@ export const RentalQuerySchema = z.strictObject({
 /** GET /valuations/{uprn}/rental: a monthly rent from the whole-property lets around the home. */
 export const RentalValuationSchema = z
   .object({
-    uprn: z.string(),
+    uprn: z.number().int().meta({ description: 'The valued property (an integer, as the vocabulary has it: the spec names no form here, unlike the sale valuation\'s string echo).' }),
     postcode: z.string().nullable(),
     bedrooms: z.number().int().meta({ description: 'Bedrooms the search used: the `bedrooms` query, else the property record.' }),
     monthly_rent: z.number().meta({ description: 'Point estimate, GBP per month: the comparables\' median weighted by distance, recency and kind, to £5.' }),
