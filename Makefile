@@ -58,8 +58,9 @@ CLIENT := clients/typescript
 $(CLIENT)/node_modules/.install-stamp: $(CLIENT)/package.json $(CLIENT)/package-lock.json
 	npm --prefix $(CLIENT) install --no-audit --no-fund --loglevel=error
 	@touch $@
-client: install $(CLIENT)/node_modules/.install-stamp ## Regenerate docs/openapi.json and the typed client's types (clients/typescript/schema.d.ts), then compile the client
+client: install $(CLIENT)/node_modules/.install-stamp ## Regenerate docs/openapi.json, the vocabulary table of docs/api.md and the typed client's types (clients/typescript/schema.d.ts), then compile the client
 	npx tsx service/openapi.ts --write
+	npx tsx scripts/vocabulary.ts --write
 	npm --prefix $(CLIENT) run --silent generate
 	npm --prefix $(CLIENT) run --silent check
 

@@ -17,6 +17,15 @@ export async function contract(base: string, key: string): Promise<void> {
   const search = await api.GET('/addresses/search', { params: { query: { q: 'high street', limit: 5 } } });
   if (search.data) {
     const uprn: number = search.data.results[0]!.uprn;
+    // A UPRN from any answer (a number here, a string in the sale valuation's echo) goes into
+    // any operation as it is: path, query and body UPRNs accept both forms.
+    const record = await api.GET('/properties/{uprn}', { params: { path: { uprn } } });
+    const sale = await api.GET('/valuations/{uprn}/sale', { params: { path: { uprn } } });
+    if (record.data && sale.data) {
+      const echoed: string = sale.data.uprn;
+      await api.GET('/risks/{uprn}', { params: { path: { uprn: echoed } } });
+      await api.GET('/prices/comparables', { params: { query: { uprn: record.data.uprn, property_type: 'apartment' } } });
+    }
     // A UPRN from a search result goes into the STR estimate as it is (a number).
     const str = await api.POST('/valuations/str-estimate', { body: { uprn, bedrooms: 2 } });
     if (str.data) {

@@ -751,7 +751,8 @@ export interface components {
                 habitable_rooms: number | null;
                 /** @description as on the certificate: House, Flat, Bungalow, Maisonette, Park home */
                 property_type: string | null;
-                built_form: string | null;
+                /** @description the certificate's built form (Mid-Terrace, Detached …), named as the property record names it */
+                build_form: string | null;
                 construction_age: string | null;
                 /** @description where the certificate export has it */
                 main_fuel: string | null;
@@ -836,7 +837,8 @@ export interface components {
             currency: "GBP";
         };
         RentalValuation: {
-            uprn: string;
+            /** @description The valued property (an integer, as the vocabulary has it: the spec names no form here, unlike the sale valuation's string echo). */
+            uprn: number;
             postcode: string | null;
             /** @description Bedrooms the search used: the `bedrooms` query, else the property record. */
             bedrooms: number;
@@ -924,7 +926,7 @@ export interface components {
             /** @enum {string} */
             sort: "distance" | "date" | "similarity";
             /** @description homes matching, each once with its latest sale in the date range */
-            total_count: number;
+            total: number;
             page: number;
             per_page: number;
             total_pages: number;
@@ -994,7 +996,7 @@ export interface components {
         };
         LongTermRents: {
             /** @description Area label: the sector, the outcode, or the radius around the point. */
-            location: string;
+            location_label: string;
             area: {
                 /** @enum {string} */
                 level: "sector" | "outcode" | "radius";
@@ -1192,6 +1194,7 @@ export interface components {
         };
         /** @description location, country and currency always; the other sections as named in include. */
         StrMarket: {
+            /** @description the place searched, as a label (the spec's string): the postcode, sector, outcode, or the radius around the point */
             location: string;
             /** @enum {string} */
             country: "England" | "Wales" | "Scotland";
@@ -1274,7 +1277,8 @@ export interface components {
             };
         };
         StrListings: {
-            location: string;
+            /** @description the place searched, as written for a reader: the postcode, sector, outcode, or the radius around the point */
+            location_label: string;
             /** @enum {string} */
             sort: "revenue" | "adr" | "occupancy" | "rating" | "distance";
             page: number;
@@ -2163,8 +2167,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2233,8 +2237,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2329,8 +2333,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2468,8 +2472,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2567,8 +2571,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2643,8 +2647,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -2728,8 +2732,8 @@ export interface operations {
                     lat?: number;
                     lng?: number;
                     units: {
-                        /** @enum {string} */
-                        property_type: "house" | "flat";
+                        /** @description One of house, flat (any case; also detached, semi-detached, terraced, bungalow, apartment, maisonette). */
+                        property_type: string;
                         bedrooms: number;
                         floor_area_sqft: number;
                         count: number;
@@ -2829,8 +2833,8 @@ export interface operations {
     getSoldComparables: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -2838,7 +2842,8 @@ export interface operations {
                 lng?: number;
                 /** @description Metres around the place; default 500, at most 2000. */
                 radius_m?: number;
-                property_type?: "Detached" | "Semi-Detached" | "Terraced" | "Flat";
+                /** @description One of Detached, Semi-Detached, Terraced, Flat (any case; also apartment, maisonette). */
+                property_type?: string;
                 bedrooms?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
@@ -2942,14 +2947,14 @@ export interface operations {
     getPriceTrends: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description Local authority district, GSS code */
                 local_authority?: string;
                 /** @description medians and sales of this type only (the index is of all types) */
-                property_type?: "Detached" | "Semi-Detached" | "Terraced" | "Flat";
+                property_type?: string;
                 /** @description months of the series, up to 10 years */
                 months?: number;
             };
@@ -3058,7 +3063,7 @@ export interface operations {
                 /** @description Only this bedroom count; 0 is a studio, 4 or more is the "4+" group. */
                 bedrooms?: number;
                 /** @description Only lets of houses or of flats. */
-                property_type?: "house" | "flat";
+                property_type?: string;
             };
             header?: {
                 /** @description Any unique string (1–255 printable ASCII characters, e.g. a UUID). A retry with the same key and the same request within 24 h gets the first 2xx answer again (`Idempotent-Replayed: true`) and is not charged again; the same key with another request is a 422; while the first request runs, a 409 with Retry-After. Non-2xx answers are not kept. */
@@ -3127,8 +3132,8 @@ export interface operations {
     getHmoRents: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description Local authority district, GSS code */
@@ -3201,8 +3206,8 @@ export interface operations {
     getYields: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description Local authority district, GSS code */
@@ -3326,11 +3331,8 @@ export interface operations {
                     bedrooms?: number;
                     /** @description Default: the greater of 1 and bedrooms - 1. */
                     bathrooms?: number;
-                    /**
-                     * @description Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have.
-                     * @enum {string}
-                     */
-                    property_type?: "house" | "apartment";
+                    /** @description Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have. */
+                    property_type?: string;
                     /**
                      * @description Multiplies the comparables' ADR: below_average 0.90, average 1, above_average 1.05, very_high 1.10.
                      * @default average
@@ -3418,7 +3420,8 @@ export interface operations {
                 bedrooms?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
-                property_type?: "house" | "apartment";
+                /** @description One of house, apartment (any case; also detached, semi-detached, terraced, bungalow, flat, maisonette). */
+                property_type?: string;
                 min_rating?: number;
                 /** @description Repeatable. */
                 price_tier?: ("Budget" | "Economy" | "Midscale" | "Upscale" | "Luxury")[];
@@ -3530,7 +3533,8 @@ export interface operations {
                 bedrooms?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
-                property_type?: "house" | "apartment";
+                /** @description One of house, apartment (any case; also detached, semi-detached, terraced, bungalow, flat, maisonette). */
+                property_type?: string;
                 min_rating?: number;
                 /** @description Repeatable. */
                 price_tier?: ("Budget" | "Economy" | "Midscale" | "Upscale" | "Luxury")[];
@@ -3632,8 +3636,8 @@ export interface operations {
     getListings: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
@@ -3647,7 +3651,8 @@ export interface operations {
                 max_price?: number;
                 min_bedrooms?: number;
                 max_bedrooms?: number;
-                property_type?: "detached" | "semi-detached" | "terraced" | "flat" | "bungalow" | "other";
+                /** @description One of detached, semi-detached, terraced, flat, bungalow, other (any case; also apartment, maisonette). */
+                property_type?: string;
                 sort?: "newest" | "price_asc" | "price_desc" | "distance";
                 page?: number;
                 per_page?: number;
@@ -3758,8 +3763,8 @@ export interface operations {
     getSourcingDeals: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */
@@ -4008,8 +4013,8 @@ export interface operations {
     getCrime: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -4162,8 +4167,8 @@ export interface operations {
     getSchools: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -4308,8 +4313,8 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                /** @description Unique Property Reference Number */
-                uprn: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn: string | number;
             };
             cookie?: never;
         };
@@ -4373,8 +4378,8 @@ export interface operations {
     getFloodRisk: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
@@ -4448,8 +4453,8 @@ export interface operations {
     getPlanningConstraints: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 /** @description WGS84 latitude (UK extent) */
                 lat?: number;
                 /** @description WGS84 longitude (UK extent) */
@@ -4522,8 +4527,8 @@ export interface operations {
     getHmoLicences: {
         parameters: {
             query?: {
-                /** @description Unique Property Reference Number */
-                uprn?: string;
+                /** @description Unique Property Reference Number, as a number or a numeric string */
+                uprn?: string | number;
                 postcode?: string;
                 outcode?: string;
                 /** @description WGS84 latitude (UK extent) */

@@ -37,12 +37,21 @@ export const qBool = (dflt: boolean) =>
     .default(dflt ? 'true' : 'false')
     .transform((v) => v === 'true');
 
-/** A UPRN as written (1 to 12 digits), parsed to the number handlers use (12 digits fit a double exactly). */
+/**
+ * A UPRN in any parameter (path, query or body): a number, or a numeric string of 1 to 12
+ * digits, parsed to the number handlers use (12 digits fit a double exactly). Both forms are
+ * published, so a UPRN from any answer goes into any operation of the typed client as it is.
+ */
+const UPRN_MESSAGE = 'must be a UPRN: 1 to 12 digits';
 export const Uprn = z
-  .string()
-  .regex(/^[0-9]{1,12}$/, 'must be a UPRN: 1 to 12 digits')
-  .meta({ description: 'Unique Property Reference Number', example: DOC_EXAMPLE.uprn })
-  .transform(Number);
+  .union(
+    [
+      z.string().regex(/^[0-9]{1,12}$/, UPRN_MESSAGE).transform(Number),
+      z.number(UPRN_MESSAGE).int(UPRN_MESSAGE).min(0, UPRN_MESSAGE).max(999_999_999_999, UPRN_MESSAGE),
+    ],
+    { error: UPRN_MESSAGE },
+  )
+  .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: DOC_EXAMPLE.uprn });
 /** Full postcode, any case, optional space. */
 export const Postcode = z
   .string()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LISTING_PROPERTY_TYPES } from '../sources/listings.ts';
 import { Page, qInt, qNum } from './common.ts';
 import { LocationEcho, locationQuery, type LocationOptions } from './location.ts';
+import { listingTypeParam } from './property-type.ts';
 
 export const LISTINGS_RADIUS = { default: 1_000, max: 5_000 } as const;
 export const DEALS_RADIUS = { default: 2_000, max: 10_000 } as const;
@@ -37,7 +38,7 @@ export const ListingsQuerySchema = z
     type: z.enum(['sale', 'rent']).default('sale'),
     ...priceRange,
     ...bedroomRange,
-    property_type: z.enum(LISTING_PROPERTY_TYPES).optional(),
+    property_type: listingTypeParam().optional(),
     sort: z.enum(['newest', 'price_asc', 'price_desc', 'distance']).default('newest'),
     page: Page,
     per_page: qInt((n) => n.min(1).max(50)).default(25),

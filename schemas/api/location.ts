@@ -13,9 +13,7 @@ import { DOC_EXAMPLE } from './examples.ts';
 import { Lat, Lng, Outcode, Postcode, PostcodeOrSector, qNum, Uprn } from './common.ts';
 
 /** A UPRN as a numeric string (query strings) or a number (JSON bodies); the number after parsing. */
-export const UprnValue = z
-  .union([Uprn, z.number().int().min(0).max(999_999_999_999)])
-  .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: DOC_EXAMPLE.uprn });
+export const UprnValue = Uprn;
 
 export const LocalAuthority = z
   .string()

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Page, PageSize, qInt } from './common.ts';
 import { locationQuery } from './location.ts';
+import { homeTypeParam } from './property-type.ts';
 import { SourceAsOfSchema } from './property-history.ts';
 import { HOME_TYPES } from '../property-types.ts';
 
@@ -10,7 +11,7 @@ export const TRENDS_LOCATION = locationQuery({ forms: ['uprn', 'sector', 'postco
 export const TrendsQuerySchema = z
   .strictObject({
     ...TRENDS_LOCATION.shape,
-    property_type: z.enum(HOME_TYPES).optional().meta({ description: 'medians and sales of this type only (the index is of all types)' }),
+    property_type: homeTypeParam().optional().meta({ description: 'medians and sales of this type only (the index is of all types)' }),
     months: qInt((n) => n.min(12).max(120)).default(120).meta({ description: 'months of the series, up to 10 years' }),
   })
   .superRefine(TRENDS_LOCATION.refine);
@@ -47,7 +48,7 @@ export const COMPARABLES_LOCATION = locationQuery({ forms: ['uprn', 'postcode', 
 export const ComparablesQuerySchema = z
   .strictObject({
     ...COMPARABLES_LOCATION.shape,
-    property_type: z.enum(HOME_TYPES).optional(),
+    property_type: homeTypeParam().optional(),
     bedrooms: qInt((n) => n.min(0).max(20)).optional(),
     min_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
     max_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
@@ -96,7 +97,7 @@ export const ComparablesSchema = z
       min_date: z.string().nullable(), max_date: z.string().nullable(),
     }),
     sort: z.enum(['distance', 'date', 'similarity']),
-    total_count: z.number().int().meta({ description: 'homes matching, each once with its latest sale in the date range' }),
+    total: z.number().int().meta({ description: 'homes matching, each once with its latest sale in the date range' }),
     page: z.number().int(),
     per_page: z.number().int(),
     total_pages: z.number().int(),

@@ -50,7 +50,7 @@ export const CertificateSchema = z.object({
   floor_area_m2: z.number().nullable(),
   habitable_rooms: z.number().int().nullable(),
   property_type: z.string().nullable().meta({ description: 'as on the certificate: House, Flat, Bungalow, Maisonette, Park home' }),
-  built_form: z.string().nullable(),
+  build_form: z.string().nullable().meta({ description: 'the certificate\'s built form (Mid-Terrace, Detached …), named as the property record names it' }),
   construction_age: z.string().nullable(),
   main_fuel: z.string().nullable().meta({ description: 'where the certificate export has it' }),
   occupancy: z.string().nullable().meta({ description: 'the certificate\'s TENURE field: owner-occupied, rental (private or social) as recorded, not legal tenure' }),

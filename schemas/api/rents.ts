@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { MIN_LETS, MIN_YIELD_SALES } from '../tables/market.ts';
 import { Lat, Lng, Outcode, PostcodeOrSector, qInt, qNum } from './common.ts';
 import { locationQuery } from './location.ts';
+import { houseOrFlatParam } from './property-type.ts';
 
 export const RENTAL_KIND = ['house', 'flat'] as const;
 
@@ -17,7 +18,7 @@ export const LongTermRentsQuerySchema = z
     lng: Lng.optional(),
     radius_m: qNum((n) => n.positive().max(5_000)).optional().meta({ description: 'Metres around lat,lng, up to 5 km; required with lat and lng.' }),
     bedrooms: qInt((n) => n.min(0).max(20)).optional().meta({ description: 'Only this bedroom count; 0 is a studio, 4 or more is the "4+" group.' }),
-    property_type: z.enum(RENTAL_KIND).optional().meta({ description: 'Only lets of houses or of flats.' }),
+    property_type: houseOrFlatParam().optional().meta({ description: 'Only lets of houses or of flats.' }),
   })
   .superRefine((v, ctx) => {
     const point = v.lat !== undefined || v.lng !== undefined || v.radius_m !== undefined;
@@ -45,7 +46,7 @@ export const RentBedroomStatsSchema = z.object({
 
 export const LongTermRentsSchema = z
   .object({
-    location: z.string().meta({ description: 'Area label: the sector, the outcode, or the radius around the point.' }),
+    location_label: z.string().meta({ description: 'Area label: the sector, the outcode, or the radius around the point.' }),
     area: z.object({
       level: z.enum(['sector', 'outcode', 'radius']),
       code: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FINISH_QUALITY, PROPERTY_KIND, Outcode, Postcode, PostcodeOrSector, Uprn, qInt, qNum } from './common.ts';
 import { UprnValue } from './location.ts';
+import { houseOrApartmentParam } from './property-type.ts';
 import { PRICE_TIERS } from '../tables/str.ts';
 
 const Month3 = z.enum(['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']);
@@ -14,7 +15,7 @@ export const StrEstimateBodySchema = z
     lng: z.number().min(-9).max(2.5).optional(),
     bedrooms: z.number().int().min(0).max(20).optional().meta({ description: 'Required, except with uprn: then it defaults to the property record\'s bedrooms (400 when the record has none). 0 is a studio.' }),
     bathrooms: z.number().int().min(0).max(20).optional().meta({ description: 'Default: the greater of 1 and bedrooms - 1.' }),
-    property_type: z.enum(PROPERTY_KIND).optional().meta({ description: 'Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have.' }),
+    property_type: houseOrApartmentParam().optional().meta({ description: 'Default: from the property record with uprn (Flat: apartment, else house), else the type most nearby listings with as many bedrooms have.' }),
     finish_quality: z.enum(FINISH_QUALITY).default('average').meta({ description: 'Multiplies the comparables\' ADR: below_average 0.90, average 1, above_average 1.05, very_high 1.10.' }),
     include_comparables: z.boolean().default(false).meta({ description: 'When true, comps.comparables lists the listings used.' }),
   })
@@ -101,7 +102,7 @@ const strArea = {
   bedrooms: qInt((n) => n.min(0).max(20)).optional(),
   min_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
   max_bedrooms: qInt((n) => n.min(0).max(20)).optional(),
-  property_type: z.enum(PROPERTY_KIND).optional(),
+  property_type: houseOrApartmentParam().optional(),
   min_rating: qNum((n) => n.min(0).max(5)).optional(),
   price_tier: z.array(z.enum(PRICE_TIERS)).optional().meta({ description: 'Repeatable.' }),
 };
@@ -172,7 +173,7 @@ const StrListing = z.object({
 
 export const StrListingsSchema = z
   .object({
-    location: z.string(),
+    location_label: z.string().meta({ description: 'the place searched, as written for a reader: the postcode, sector, outcode, or the radius around the point' }),
     sort: z.enum(STR_LISTING_SORTS),
     page: z.number().int(),
     per_page: z.number().int(),
@@ -197,7 +198,7 @@ const Sections = {
 
 export const StrMarketSchema = z
   .object({
-    location: z.string(),
+    location: z.string().meta({ description: 'the place searched, as a label (the spec\'s string): the postcode, sector, outcode, or the radius around the point' }),
     country: z.enum(['England', 'Wales', 'Scotland']),
     currency: z.literal('GBP'),
     listings: z.number().int().meta({ description: 'the listings selected (location and filters): the count every figure rests on' }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FINISH_QUALITY, Postcode, qBool, qInt } from './common.ts';
 import { UprnValue } from './location.ts';
+import { houseOrFlatParam } from './property-type.ts';
 
 export const SaleValuationSchema = z
   .object({
@@ -40,7 +41,7 @@ export const RentalQuerySchema = z.strictObject({
 /** GET /valuations/{uprn}/rental: a monthly rent from the whole-property lets around the home. */
 export const RentalValuationSchema = z
   .object({
-    uprn: z.string(),
+    uprn: z.number().int().meta({ description: 'The valued property (an integer, as the vocabulary has it: the spec names no form here, unlike the sale valuation\'s string echo).' }),
     postcode: z.string().nullable(),
     bedrooms: z.number().int().meta({ description: 'Bedrooms the search used: the `bedrooms` query, else the property record.' }),
     monthly_rent: z.number().meta({ description: 'Point estimate, GBP per month: the comparables\' median weighted by distance, recency and kind, to £5.' }),
@@ -65,7 +66,7 @@ export const DevelopmentGdvBodySchema = z
     units: z
       .array(
         z.strictObject({
-          property_type: z.enum(['house', 'flat']),
+          property_type: houseOrFlatParam(),
           bedrooms: z.number().int().min(0).max(10),
           floor_area_sqft: z.number().positive().max(20_000),
           count: z.number().int().min(1).max(1_000),

@@ -1,7 +1,7 @@
 import { chooseArea, type ChosenFigure } from '../domain/area-evidence.ts';
 import type { Place } from '../location/resolve.ts';
 import { MAX_BEDROOM_GROUP } from '../domain/rents.ts';
-import { areaChain, num, str, type Row } from './areas.ts';
+import { areaChain, num, r2, str, type Row } from './areas.ts';
 import type { KeyedRows } from './keyed.ts';
 import type { LookupTables } from './tables.ts';
 
@@ -57,7 +57,7 @@ export function areaYield(t: LookupTables, area: { level: RentLevel; code: strin
   return {
     bedrooms: b,
     gross_yield_pct: num(r.gross_yield_pct)!,
-    median_rent_pcm: num(r.median_pcm)!,
+    median_rent_pcm: r2(num(r.median_pcm))!,
     rent_sample_size: Number(r.sample_size),
     rent_source: source as 'evidence' | 'shrunk' | 'ons_district' | 'evidence_thin',
     rent_prior_level: str(r.prior_level),

@@ -86,7 +86,8 @@ export function areaChain(t: LookupTables, level: 'sector' | 'outcode' | 'distri
   return chain;
 }
 
-const r2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+/** Money to the penny, rates to 2 decimals; null stays null. */
+export const r2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 
 /** An area's prices: the 12-month median, £/sq ft, and growth by the index chosen along its chain (GET /areas/{code}). */
 export function areaPrices(t: LookupTables, level: Exclude<AreaLevel, 'postcode'>, code: string) {
@@ -134,7 +135,8 @@ export function areaShortTermLets(t: LookupTables, level: Exclude<AreaLevel, 'po
         to_month: str(s.to_month)?.slice(0, 7) ?? null,
         adr: r2(num(s.adr)),
         occupancy: num(s.occupancy) === null ? null : Math.round(Number(s.occupancy) * 1000) / 1000,
-        booked_nights: num(s.booked_nights),
+        // An estimate (listings' reviews scaled by stay length and review rate): whole nights.
+        booked_nights: num(s.booked_nights) === null ? null : Math.round(Number(s.booked_nights)),
       }
     : null;
 }

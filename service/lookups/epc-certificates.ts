@@ -23,7 +23,7 @@ export function certificateView(r: Row, asOf: string) {
     floor_area_m2: m2,
     habitable_rooms: int(r.number_habitable_rooms),
     property_type: str(r.property_type),
-    built_form: str(r.built_form),
+    build_form: str(r.built_form),
     construction_age: str(r.construction_age_band),
     main_fuel: str(r.main_fuel),
     occupancy: str(r.tenure),

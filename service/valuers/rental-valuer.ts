@@ -34,7 +34,7 @@ export class RentalValuer {
     const r = valueRental({ bedrooms, flat: p.property_type === 'Flat', floor_area_sqft: area }, lets, idx.growthPerMonth);
     if (r.kind === 'not_found') return { kind: 'not_found', reason: `No rental valuation for UPRN ${uprn}: ${r.reason}` };
     const postcode = p.postcode === null || p.postcode === undefined ? null : String(p.postcode);
-    return { kind: 'valued', valuation: { uprn: String(uprn), postcode, bedrooms, ...r.estimate, as_of: idx.asOf, currency: 'GBP' as const } };
+    return { kind: 'valued', valuation: { uprn, postcode, bedrooms, ...r.estimate, as_of: idx.asOf, currency: 'GBP' as const } };
   }
 }
 

@@ -32,6 +32,19 @@ const DEMO_TIER = /accounts -- create --tier (\w+)/.exec(MAKEFILE)![1] as Tier;
 const DEMO_ADDRESSES = Number(/^ADDRESSES \?= (\d+)$/m.exec(MAKEFILE)![1]);
 const DEMO_SEED = Number(/^SEED \?= (\d+)$/m.exec(MAKEFILE)![1]);
 
+/**
+ * Numbers in an answer written with more than 4 decimals (`978.665631459995`), as
+ * `operation path=value`; coordinates (7 decimals as the sources give them, ~1 cm) aside.
+ */
+function unroundedNumbers(node: unknown, path: string): string[] {
+  if (Array.isArray(node)) return node.flatMap((v, i) => unroundedNumbers(v, `${path}[${i}]`));
+  if (node && typeof node === 'object') return Object.entries(node).flatMap(([k, v]) => unroundedNumbers(v, `${path}.${k}`));
+  if (typeof node !== 'number' || Number.isInteger(node)) return [];
+  const decimals = String(node).split('.')[1]?.length ?? 0;
+  const coordinate = /\.(lat|lng|latitude|longitude)$/.test(path);
+  return decimals > (coordinate ? 7 : 4) ? [`${path}=${node}`] : [];
+}
+
 let s: TestServer;
 let api: PropertyIntelligenceClient;
 let examples: DemoExample[];
@@ -50,13 +63,17 @@ afterAll(async () => {
 describe('the demo\'s printed examples', () => {
   it('cover all 28 endpoints and answer 2xx on the demo data', async () => {
     const status = new Map<string, number>();
+    const unrounded: string[] = [];
     for (const e of examples) {
       const r = await clientCall(api, e.route.method, `/v1${e.path}`, e.body);
       status.set(e.route.operationId, r.response.status);
+      unrounded.push(...unroundedNumbers(r.data, e.route.operationId));
       s.clock.advance(paceSeconds(DEMO_TIER) * 1000);
       expect(r.response.status, `${e.path} (sent as ${r.response.url}): ${JSON.stringify(r.error ?? r.data)}`).toBeLessThan(300);
     }
     expect([...status.keys()].sort()).toEqual(V1_ROUTES.map((r) => r.operationId).sort());
+    // Money in whole pounds or pence, rates and shares at 4 decimals at most (docs/api.md).
+    expect(unrounded).toEqual([]);
   });
 
   it('the schools example finds schools: the postcode of the open school SQL finds nearest the demo property', async () => {

@@ -347,6 +347,16 @@ describe('GET /v1/prices/trends', () => {
       expect(m.median_price).toBe(byMonth.get(m.month)?.med ?? null);
     }
     expect(flats.json.property_type).toBe('Flat');
+    // Another endpoint's word for a flat, in any case, is the same filter; a house names no single type here.
+    const apartments = await get(`/v1/prices/trends?outcode=${outcode}&property_type=APARTMENT&months=120`);
+    expect(apartments.json.property_type).toBe('Flat');
+    expect(apartments.json.months).toEqual(flats.json.months);
+    const house = await get(`/v1/prices/trends?outcode=${outcode}&property_type=house`);
+    expect(house.status).toBe(400);
+    expect(house.json.errors).toEqual([
+      { path: 'query.property_type', message: 'property_type "house" has no match here; accepted: Detached, Semi-Detached, Terraced, Flat (any case; also apartment, maisonette)' },
+    ]);
+    expect(house.headers['x-credits-cost']).toBe('0');
   });
 
   it('a thin sector answers with its wider area\'s index and says so; a UPRN and a full postcode answer for their sector', async () => {
@@ -398,7 +408,7 @@ describe('GET /v1/prices/comparables', () => {
       expect(ComparablesSchema.parse(r.json)).toEqual(r.json);
       out.push(...r.json.comparables);
       if (page >= r.json.total_pages) {
-        expect(out).toHaveLength(r.json.total_count);
+        expect(out).toHaveLength(r.json.total);
         return out;
       }
     }
@@ -488,7 +498,7 @@ describe('GET /v1/prices/comparables', () => {
     expect(missing.status).toBe(404);
     // A valid place with nothing sold around it: a 200 with no results, page 1 of 0.
     const empty = await get('/v1/prices/comparables?lat=55.9&lng=-1.0&radius_m=100');
-    expect(empty.json).toMatchObject({ total_count: 0, total_pages: 0, page: 1, comparables: [] });
+    expect(empty.json).toMatchObject({ total: 0, total_pages: 0, page: 1, comparables: [] });
   });
 });
 

@@ -14,6 +14,8 @@ let b: BuildServer;
 const rows = (q: string) => b.rows(q);
 const get = (path: string) => b.get(path);
 const enc = encodeURIComponent;
+/** Money as the API writes it: to the penny (docs/api.md, "One vocabulary"). */
+const pence = (v: number) => Math.round(v * 100) / 100;
 
 beforeAll(async () => {
   b = await serveSynthBuild({ addresses: ADDRESSES, seed: SEED });
@@ -39,7 +41,7 @@ describe('GET /v1/yields', () => {
     for (const [i, w] of want.entries()) {
       const b = own[i];
       expect(b).toMatchObject({
-        median_rent_pcm: w.median_rent_pcm, rent_sample_size: w.rent_sample_size, rent_source: w.rent_source,
+        median_rent_pcm: pence(w.median_rent_pcm), rent_sample_size: w.rent_sample_size, rent_source: w.rent_source,
         median_price: w.median_price, sales_count: w.sales_count, area: { level: 'outcode', code: o!.area_code, widened: false },
         thin: w.rent_source !== 'evidence',
       });
@@ -71,7 +73,7 @@ describe('GET /v1/yields', () => {
     expect(r.json.area).toEqual({ level: 'sector', code: c!.sector });
     expect(r.json.by_bedrooms).toHaveLength(1);
     expect(r.json.by_bedrooms[0]).toMatchObject({
-      bedrooms: c!.bedrooms, area: { level, code, widened: true }, median_price: w!.median_price, sales_count: w!.sales_count, median_rent_pcm: w!.median_rent_pcm,
+      bedrooms: c!.bedrooms, area: { level, code, widened: true }, median_price: w!.median_price, sales_count: w!.sales_count, median_rent_pcm: pence(w!.median_rent_pcm),
     });
     expect(r.json.by_bedrooms[0].note).toContain(`these are the ${level} ${code}'s`);
 
@@ -80,7 +82,7 @@ describe('GET /v1/yields', () => {
     const thin = await get(`/v1/yields?postcode=${enc(t!.area_code)}&bedrooms=${t!.bedrooms}`);
     expect(thin.json.by_bedrooms[0]).toMatchObject({
       area: { level: 'sector', code: t!.area_code, widened: false }, thin: true, rent_source: 'shrunk',
-      rent_sample_size: t!.rent_sample_size, rent_prior_level: t!.rent_prior_level, median_rent_pcm: t!.median_rent_pcm,
+      rent_sample_size: t!.rent_sample_size, rent_prior_level: t!.rent_prior_level, median_rent_pcm: pence(t!.median_rent_pcm),
     });
     expect(thin.json.by_bedrooms[0].note).toContain(`${t!.rent_sample_size} lets`);
   });

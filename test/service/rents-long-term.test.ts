@@ -54,7 +54,7 @@ describe('GET /v1/rents/long-term', () => {
     expect(r.status).toBe(200);
     expect(r.headers['x-credits-cost']).toBe('2');
     LongTermRentsSchema.strict().parse(r.json);
-    expect(r.json).toMatchObject({ location: sector, area: { level: 'sector', code: sector, radius_m: null }, property_type: null, currency: 'GBP' });
+    expect(r.json).toMatchObject({ location_label: sector, area: { level: 'sector', code: sector, radius_m: null }, property_type: null, currency: 'GBP' });
     expect(martRows.length).toBeGreaterThan(0);
     for (const m of martRows) {
       const b = r.json.by_bedrooms.find((x: { bedrooms: number }) => x.bedrooms === Number(m.bedrooms));
@@ -73,7 +73,7 @@ describe('GET /v1/rents/long-term', () => {
     const a = await get(`postcode=${encodeURIComponent(sector)}`);
     const b = await get(`postcode=${encodeURIComponent(postcode.toLowerCase().replace(' ', ''))}`);
     expect(b.status).toBe(200);
-    expect(b.json.location).toBe(`${sector} (sector of ${postcode})`);
+    expect(b.json.location_label).toBe(`${sector} (sector of ${postcode})`);
     expect(b.json.by_bedrooms).toEqual(a.json.by_bedrooms);
   });
 
@@ -89,6 +89,11 @@ describe('GET /v1/rents/long-term', () => {
       expect(flats.status).toBe(200);
       expect(flats.json.property_type).toBe('flat');
       expect(total(flats.json)).toBe(flatCount);
+      // Another endpoint's word for a flat, in another case, is the same filter.
+      const apartments = await get(`outcode=${outcode}&property_type=Apartment`);
+      expect(apartments.status).toBe(200);
+      expect(apartments.json.property_type).toBe('flat');
+      expect(total(apartments.json)).toBe(flatCount);
     }
   });
 
@@ -166,7 +171,7 @@ describe('GET /v1/rents/long-term', () => {
       [`lat=${point.lat}&lng=${point.lng}&radius_m=-1`, 'query.radius_m'],
       [`outcode=${outcode}&bedrooms=two`, 'query.bedrooms'],
       [`outcode=${outcode}&bedrooms=-1`, 'query.bedrooms'],
-      [`outcode=${outcode}&property_type=apartment`, 'query.property_type'],
+      [`outcode=${outcode}&property_type=castle`, 'query.property_type'],
       [`outcode=${outcode}&colour=red`, 'query'],
     ] as const) {
       const r = await get(qs);

@@ -41,7 +41,7 @@ describe('GET /v1/str/listings', () => {
     expect(p1.status, p1.text).toBe(200);
     expect(p1.headers['x-credits-cost']).toBe('3');
     StrListingsSchema.strict().parse(p1.json);
-    expect(p1.json).toMatchObject({ location: outcode, sort: 'revenue', page: 1, per_page: 2, total: expected.length, currency: 'GBP' });
+    expect(p1.json).toMatchObject({ location_label: outcode, sort: 'revenue', page: 1, per_page: 2, total: expected.length, currency: 'GBP' });
     expect(p1.json.listings.map((l: { listing_id: string }) => l.listing_id)).toEqual(expected.slice(0, 2).map((r) => String(r.id)));
     const p2 = await get(`outcode=${outcode}&per_page=2&page=2`);
     expect(p2.json.listings.map((l: { listing_id: string }) => l.listing_id)).toEqual(expected.slice(2, 4).map((r) => String(r.id)));

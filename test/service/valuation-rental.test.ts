@@ -41,7 +41,7 @@ describe('GET /v1/valuations/{uprn}/rental', () => {
     expect(r.status).toBe(200);
     expect(r.headers['x-credits-cost']).toBe('3');
     RentalValuationSchema.strict().parse(r.json);
-    expect(r.json).toMatchObject({ uprn: home.uprn, postcode: home.postcode, bedrooms: home.bedrooms, currency: 'GBP' });
+    expect(r.json).toMatchObject({ uprn: Number(home.uprn), postcode: home.postcode, bedrooms: home.bedrooms, currency: 'GBP' });
     const radius = r.json.search_radius_m as number;
     const radii = [220, 670, 1300];
     for (const smaller of radii.filter((x) => x < radius)) expect(Number((await likeLets(home, home.bedrooms, smaller)).n)).toBeLessThan(5);

@@ -45,7 +45,7 @@ export default defineRoute({
         min_date: query.min_date ?? null, max_date: query.max_date ?? null,
       },
       sort: query.sort,
-      total_count: found.total,
+      total: found.total,
       page: query.page,
       per_page: query.per_page,
       total_pages: found.totalPages,

@@ -48,7 +48,7 @@ export default defineRoute({
     }
     const by_bedrooms = shrinkThinGroups(summary.by_bedrooms, await data.lookups.get().catch(() => undefined), area, kind);
     return {
-      location: area.label,
+      location_label: area.label,
       area: { level: area.level, code: area.level === 'radius' ? null : area.code, radius_m: area.level === 'radius' ? area.radius_m : null },
       property_type: kind,
       period: { from: summary.from, to: summary.to },

@@ -42,7 +42,7 @@ export default defineRoute({
     }
     const page = order.slice((query.page - 1) * query.per_page, query.page * query.per_page);
     return {
-      location: found.label,
+      location_label: found.label,
       sort: query.sort,
       page: query.page,
       per_page: query.per_page,
