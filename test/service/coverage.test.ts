@@ -87,7 +87,7 @@ describe('a place no source covers: a free 404 not_covered naming the source', (
     const r = await get(`/prices/comparables?postcode=${pc(w)}&radius_m=2000`);
     expect(r.status, r.text).toBe(200);
     expect(r.headers['x-credits-cost']).toBe('5');
-    expect(r.json.total_count).toBeGreaterThan(0);
+    expect(r.json.total).toBeGreaterThan(0);
   });
 });
 
@@ -107,7 +107,7 @@ describe('a covered place where nothing matches: 200, an empty list and its samp
   it('comparables in England with a date range after the data ends', async () => {
     const r = await get(`/prices/comparables?postcode=${pc(place.England)}&min_date=2099-01-01`);
     expect(r.status, r.text).toBe(200);
-    expect(r.json).toMatchObject({ total_count: 0, total_pages: 0, comparables: [] });
+    expect(r.json).toMatchObject({ total: 0, total_pages: 0, comparables: [] });
     expect(r.headers['x-credits-cost']).toBe('5');
   });
 
@@ -116,7 +116,7 @@ describe('a covered place where nothing matches: 200, an empty list and its samp
     expect(o).toBeDefined();
     const r = await get(`/str/listings?outcode=${o!.outcode}&bedrooms=20`);
     expect(r.status, r.text).toBe(200);
-    expect(r.json).toMatchObject({ location: o!.outcode, page: 1, total: 0, listings: [] });
+    expect(r.json).toMatchObject({ location_label: o!.outcode, page: 1, total: 0, listings: [] });
   });
 
 });
