@@ -1,10 +1,11 @@
 /**
- * The example request of every endpoint the demo prints (scripts/demo-examples.ts), made from a
- * real property and postcode of the build in `dataDir/current`; tested to answer 2xx on the
- * demo data (test/service/demo-examples.test.ts).
+ * The example request of every endpoint the demo prints (scripts/demo-examples.ts): the ones the
+ * OpenAPI document shows (schemas/api/examples.ts), made from a real property and postcode of the
+ * build in `dataDir/current`; tested to answer 2xx on the demo data (test/service/demo-examples.test.ts).
  */
 import { DuckDBInstance } from '@duckdb/node-api';
 import { join, resolve } from 'node:path';
+import { exampleRequest, type ExampleProperty } from '../schemas/api/examples.ts';
 import { PLANS, type Tier } from '../schemas/plans.ts';
 import { V1_ROUTES } from '../service/routes/v1/index.ts';
 import type { RouteDef } from '../service/routes/types.ts';
@@ -16,7 +17,7 @@ export interface DemoExample {
   body?: object;
 }
 
-export interface DemoProperty { uprn: string; postcode: string; sector: string; outcode: string; la_code: string; lat: number; lng: number; address: string }
+export type DemoProperty = ExampleProperty;
 
 /**
  * The property every example is about: one with a sale, a floor area and a position, in the
@@ -43,35 +44,7 @@ export async function demoProperty(dataDir: string): Promise<DemoProperty> {
 }
 
 export function demoExamples(p: DemoProperty): DemoExample[] {
-  const pc = encodeURIComponent(p.postcode);
-  const examplePath: Record<string, string> = {
-    '/addresses/search': `/addresses/search?q=${encodeURIComponent(p.address.split(',')[0] ?? p.address)}`,
-    '/areas/{code}': `/areas/${encodeURIComponent(p.sector)}`,
-    '/prices/comparables': `/prices/comparables?postcode=${pc}&radius_m=1000&sort=date`,
-    '/prices/trends': `/prices/trends?outcode=${p.outcode}`,
-    '/rents/long-term': `/rents/long-term?outcode=${p.outcode}`,
-    '/rents/hmo': `/rents/hmo?outcode=${p.outcode}`,
-    '/yields': `/yields?outcode=${p.outcode}`,
-    '/str/market': `/str/market?outcode=${p.outcode}&include=summary,grade`,
-    '/str/listings': `/str/listings?outcode=${p.outcode}`,
-    '/listings': `/listings?postcode=${pc}`,
-    '/sourcing/deals': `/sourcing/deals?outcode=${p.outcode}`,
-    '/crime': `/crime?lat=${p.lat}&lng=${p.lng}`,
-    '/schools': `/schools?lat=${p.lat}&lng=${p.lng}`,
-    '/flood-risk': `/flood-risk?postcode=${pc}`,
-    '/planning/constraints': `/planning/constraints?uprn=${p.uprn}`,
-    '/hmo/licences': `/hmo/licences?postcode=${pc}`,
-  };
-  const bodies: Record<string, object> = {
-    // A number, as a search result gives it (a numeric string works too).
-    '/valuations/str-estimate': { uprn: Number(p.uprn), bedrooms: 2 },
-    '/valuations/development-gdv': { postcode: p.postcode, units: [{ property_type: 'flat', bedrooms: 2, floor_area_sqft: 700, count: 10 }] },
-  };
-  return V1_ROUTES.map((route) => {
-    const path = (examplePath[route.path] ?? route.path).replace('{uprn}', p.uprn).replace('{postcode}', pc).replace('{code}', p.outcode);
-    const body = bodies[route.path];
-    return { route, path, ...(body ? { body } : {}) };
-  });
+  return V1_ROUTES.map((route) => ({ route, ...exampleRequest(route.path, p) }));
 }
 
 /** Seconds the printed script waits between calls so they stay within `tier`'s rate limit (10% margin). */

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DOC_EXAMPLE, exampleRequest } from '../schemas/api/examples.ts';
 import { ERROR_CODES, ProblemSchema, problemType, type ErrorCode } from '../schemas/api/problem.ts';
 import { toJsonSchema, type Json } from './json-schema.ts';
 import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
@@ -120,13 +121,38 @@ function errorResponses(): Json {
   );
 }
 
+/**
+ * The values of the operation's one example request (schemas/api/examples.ts), by parameter:
+ * its path parameters read off the template, its query as sent.
+ */
+function exampleValues(route: RouteDef): { path: Map<string, string>; query: URLSearchParams; body?: object } {
+  const ex = exampleRequest(route.path, DOC_EXAMPLE);
+  const [pathPart = '', queryPart = ''] = ex.path.split('?');
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}$`);
+  const found = pattern.exec(pathPart)?.slice(1) ?? [];
+  return { path: new Map(names.map((n, i) => [n, decodeURIComponent(found[i] ?? '')])), query: new URLSearchParams(queryPart), ...(ex.body ? { body: ex.body } : {}) };
+}
+
+/** A parameter's example in its schema's type (an array parameter's items split at commas). */
+function typedExample(schema: Json, value: string): unknown {
+  if (schema.type === 'number' || schema.type === 'integer') return Number(value);
+  if (schema.type === 'array') return value.split(',');
+  return value;
+}
+
 function operation(route: RouteDef, components: Json): Json {
   const parameters: Json[] = [];
+  const example = exampleValues(route);
   const addParams = (where: 'path' | 'query', schema: z.ZodType | undefined) => {
     if (!schema) return;
     const js = jsonSchema(schema, 'input', components) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, s] of Object.entries(js.properties ?? {})) {
-      const { description, ...rest } = s;
+      // Only the example request's parameters carry an example, so "Try it out" prefills one
+      // location form, never several at once (a 400: "give the location in exactly one way").
+      const { description, example: _shared, ...rest } = s;
+      const value = where === 'path' ? example.path.get(name) : example.query.get(name);
+      if (value !== undefined && value !== null) rest.example = typedExample(rest, value);
       parameters.push({
         name,
         in: where,
@@ -179,7 +205,7 @@ function operation(route: RouteDef, components: Json): Json {
     tags: [route.tag],
     'x-credits-cost': route.cost,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', components) } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', components), ...(example.body ? { example: example.body } : {}) } } } } : {}),
     responses,
   };
 }

@@ -2639,6 +2639,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "postcode": "BS1 1UE",
+                 *       "units": [
+                 *         {
+                 *           "property_type": "flat",
+                 *           "bedrooms": 2,
+                 *           "floor_area_sqft": 700,
+                 *           "count": 10
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Unique Property Reference Number, as a number or a numeric string
@@ -3130,6 +3143,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uprn": 200000005,
+                 *       "bedrooms": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Unique Property Reference Number, as a number or a numeric string
