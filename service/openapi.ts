@@ -32,6 +32,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
   request_timeout: 'The request headers or body did not arrive in time; the connection is closed.',
   payload_too_large: 'The JSON body exceeds the size limit.',
+  uri_too_long: 'The query string, or the whole request line, exceeds its size limit.',
   unsupported_media_type: 'The body is not sent as uncompressed UTF-8 application/json.',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged.',
   idempotency_key_mismatch: 'This Idempotency-Key was already used with a different request (method, path, query or body). No credits charged.',
@@ -45,7 +46,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
 
 /** The error responses an operation can give. */
 export function errorCodesOf(route: RouteDef): ErrorCode[] {
-  const codes: ErrorCode[] = ['invalid_request', 'unauthorized'];
+  const codes: ErrorCode[] = ['invalid_request', 'unauthorized', 'uri_too_long'];
   if (route.cost > 0) codes.push('credits_exhausted', 'idempotency_key_mismatch', 'idempotency_key_in_use');
   if (route.mayNotFind) codes.push('not_found');
   if (route.body) codes.push('payload_too_large', 'unsupported_media_type');
@@ -82,6 +83,7 @@ const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
   method_not_allowed: 'DELETE is not allowed here; use GET.',
   request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'The request body exceeds 65536 bytes.',
+  uri_too_long: 'The query string exceeds 4096 bytes.',
   unsupported_media_type: 'Send the request body as JSON with "Content-Type: application/json".',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running. Retry after it ends to get its answer.',
   idempotency_key_mismatch: 'This Idempotency-Key was used with a different request (method, path, query or body). Use a new key for a new request.',

@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -1787,6 +1787,32 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The query string, or the whole request line, exceeds its size limit. */
+        uri_too_long: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/uri-too-long",
+                 *       "title": "URI too long",
+                 *       "status": 414,
+                 *       "detail": "The query string exceeds 4096 bytes.",
+                 *       "code": "uri_too_long",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged. */
         idempotency_key_in_use: {
             headers: {
@@ -2094,6 +2120,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2167,6 +2194,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2237,6 +2265,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2307,6 +2336,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2376,6 +2406,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2446,6 +2477,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2519,6 +2551,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2595,6 +2628,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2702,6 +2736,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
+            414: components["responses"]["uri_too_long"];
             415: components["responses"]["unsupported_media_type"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -2790,6 +2825,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2868,6 +2904,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2949,6 +2986,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3023,6 +3061,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3099,6 +3138,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3207,6 +3247,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
+            414: components["responses"]["uri_too_long"];
             415: components["responses"]["unsupported_media_type"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3294,6 +3335,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3382,6 +3424,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3508,6 +3551,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3663,6 +3707,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3732,6 +3777,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3860,6 +3906,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3975,6 +4022,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4045,6 +4093,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4120,6 +4169,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4194,6 +4244,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4338,6 +4389,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4397,6 +4449,7 @@ export interface operations {
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
+            414: components["responses"]["uri_too_long"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -4460,6 +4513,7 @@ export interface operations {
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
+            414: components["responses"]["uri_too_long"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
