@@ -3288,7 +3288,7 @@ export interface operations {
                 outcode?: string;
                 lat?: number;
                 lng?: number;
-                /** @description Metres, up to 5 km; with lat and lng. */
+                /** @description Metres, up to 5 km: around lat,lng (required there), or around a full postcode's point (default 1,000 there), as comparables take it. */
                 radius_m?: number;
                 /** @description Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule. */
                 polygon?: string;
@@ -3375,7 +3375,7 @@ export interface operations {
                 outcode?: string;
                 lat?: number;
                 lng?: number;
-                /** @description Metres, up to 5 km; with lat and lng. */
+                /** @description Metres, up to 5 km: around lat,lng (required there), or around a full postcode's point (default 1,000 there), as comparables take it. */
                 radius_m?: number;
                 /** @description Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule. */
                 polygon?: string;
