@@ -842,9 +842,11 @@ export interface components {
             bedrooms: number;
             /** @description Point estimate, GBP per month: the comparables' median weighted by distance, recency and kind, to £5. */
             monthly_rent: number;
-            /** @description Mean rent of the comparables, GBP per month. */
+            /** @description Mean rent of the comparables brought to today and to the home's floor area, GBP per month. */
             average_rent: number;
+            /** @description Lowest of those rents; never above monthly_rent. */
             min_rent: number;
+            /** @description Highest of those rents; never below monthly_rent. */
             max_rent: number;
             comparable_count: number;
             /** @description The radius that produced the answer. */
