@@ -7,40 +7,30 @@
  * rate limit above the 28 calls, so no pacing depends on the machine's speed.
  * Without /usr/bin/chromium this fails, unless PI_TEST_NO_CHROMIUM=1 says this platform cannot run it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
 import { publishSynthBuild } from '../support/published.ts';
+import { chromiumPresent, launchChromium, requireChromium } from '../support/chromium.ts';
 import { startTestServer, type TestServer } from './support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const present = existsSync(CHROMIUM);
-const platformCannot = process.env.PI_TEST_NO_CHROMIUM === '1';
-if (!present && platformCannot) process.stderr.write(`SKIP: ${CHROMIUM} not found and PI_TEST_NO_CHROMIUM=1; the docs try-it-out browser test is skipped\n`);
 
 const MAKEFILE = readFileSync(resolve(import.meta.dirname, '../../Makefile'), 'utf8');
 const DEMO_ADDRESSES = Number(/^ADDRESSES \?= (\d+)$/m.exec(MAKEFILE)![1]);
 const DEMO_SEED = Number(/^SEED \?= (\d+)$/m.exec(MAKEFILE)![1]);
 
 describe('docs page: Try it out', () => {
-  if (!present && !platformCannot) {
-    it('needs Chromium', () => {
-      expect.fail(`${CHROMIUM} is missing: apt-get install chromium (make test does), or set PI_TEST_NO_CHROMIUM=1 where this platform cannot run it`);
-    });
-  }
+  requireChromium('the docs try-it-out browser test');
 
-  describe.runIf(present)('in headless Chromium, on the demo build', () => {
+  describe.runIf(chromiumPresent)('in headless Chromium, on the demo build', () => {
     let s: TestServer;
     let browser: Browser;
     beforeAll(async () => {
       s = await startTestServer();
       await publishSynthBuild(s.dataDir, { addresses: DEMO_ADDRESSES, seed: DEMO_SEED });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
     }, 180_000);
     afterAll(async () => {
       await browser?.close();
