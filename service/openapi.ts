@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DOC_EXAMPLE, exampleRequest } from '../schemas/api/examples.ts';
 import { ERROR_CODES, ProblemSchema, problemType, type ErrorCode } from '../schemas/api/problem.ts';
 import { toJsonSchema, type Json } from './json-schema.ts';
 import { V1_PREFIX, V1_ROUTES } from './routes/v1/index.ts';
@@ -32,6 +33,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
   method_not_allowed: 'Wrong method for this path; see the Allow header.',
   request_timeout: 'The request headers or body did not arrive in time; the connection is closed.',
   payload_too_large: 'The JSON body exceeds the size limit.',
+  uri_too_long: 'The query string, or the whole request line, exceeds its size limit.',
   unsupported_media_type: 'The body is not sent as uncompressed UTF-8 application/json.',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged.',
   idempotency_key_mismatch: 'This Idempotency-Key was already used with a different request (method, path, query or body). No credits charged.',
@@ -45,7 +47,7 @@ const ERROR_TEXT: Record<ErrorCode, string> = {
 
 /** The error responses an operation can give. */
 export function errorCodesOf(route: RouteDef): ErrorCode[] {
-  const codes: ErrorCode[] = ['invalid_request', 'unauthorized'];
+  const codes: ErrorCode[] = ['invalid_request', 'unauthorized', 'uri_too_long'];
   if (route.cost > 0) codes.push('credits_exhausted', 'idempotency_key_mismatch', 'idempotency_key_in_use');
   if (route.mayNotFind) codes.push('not_found');
   if (route.mayNotCover) codes.push('not_covered');
@@ -84,6 +86,7 @@ const EXAMPLE_DETAIL: Record<ErrorCode, string> = {
   method_not_allowed: 'DELETE is not allowed here; use GET.',
   request_timeout: 'The request did not arrive in time.',
   payload_too_large: 'The request body exceeds 65536 bytes.',
+  uri_too_long: 'The query string exceeds 4096 bytes.',
   unsupported_media_type: 'Send the request body as JSON with "Content-Type: application/json".',
   idempotency_key_in_use: 'A request with this Idempotency-Key is still running. Retry after it ends to get its answer.',
   idempotency_key_mismatch: 'This Idempotency-Key was used with a different request (method, path, query or body). Use a new key for a new request.',
@@ -123,13 +126,38 @@ function errorResponses(): Json {
   );
 }
 
+/**
+ * The values of the operation's one example request (schemas/api/examples.ts), by parameter:
+ * its path parameters read off the template, its query as sent.
+ */
+function exampleValues(route: RouteDef): { path: Map<string, string>; query: URLSearchParams; body?: object } {
+  const ex = exampleRequest(route.path, DOC_EXAMPLE);
+  const [pathPart = '', queryPart = ''] = ex.path.split('?');
+  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  const pattern = new RegExp(`^${route.path.replace(/\{\w+\}/g, '([^/]+)')}$`);
+  const found = pattern.exec(pathPart)?.slice(1) ?? [];
+  return { path: new Map(names.map((n, i) => [n, decodeURIComponent(found[i] ?? '')])), query: new URLSearchParams(queryPart), ...(ex.body ? { body: ex.body } : {}) };
+}
+
+/** A parameter's example in its schema's type (an array parameter's items split at commas). */
+function typedExample(schema: Json, value: string): unknown {
+  if (schema.type === 'number' || schema.type === 'integer') return Number(value);
+  if (schema.type === 'array') return value.split(',');
+  return value;
+}
+
 function operation(route: RouteDef, components: Json): Json {
   const parameters: Json[] = [];
+  const example = exampleValues(route);
   const addParams = (where: 'path' | 'query', schema: z.ZodType | undefined) => {
     if (!schema) return;
     const js = jsonSchema(schema, 'input', components) as { properties?: Record<string, Json>; required?: string[] };
     for (const [name, s] of Object.entries(js.properties ?? {})) {
-      const { description, ...rest } = s;
+      // Only the example request's parameters carry an example, so "Try it out" prefills one
+      // location form, never several at once (a 400: "give the location in exactly one way").
+      const { description, example: _shared, ...rest } = s;
+      const value = where === 'path' ? example.path.get(name) : example.query.get(name);
+      if (value !== undefined && value !== null) rest.example = typedExample(rest, value);
       parameters.push({
         name,
         in: where,
@@ -182,7 +210,7 @@ function operation(route: RouteDef, components: Json): Json {
     tags: [route.tag],
     'x-credits-cost': route.cost,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', components) } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input', components), ...(example.body ? { example: example.body } : {}) } } } } : {}),
     responses,
   };
 }

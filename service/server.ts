@@ -22,8 +22,22 @@ import { fileDataSource } from './build/source.ts';
 import { problemBody } from './middleware/errors.ts';
 import { isPrimary, runReplicas } from './replicas.ts';
 
+/**
+ * Node counts the request line in maxHeaderSize, so an overlong URL is a header overflow too:
+ * it is the URL when the packet that overflowed starts the request and its first line has not
+ * ended within the limit.
+ */
+function requestLineOverflows(packet: Buffer | undefined, headerLimit: number): boolean {
+  if (!packet || !/^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) return false;
+  const end = packet.indexOf('\r\n');
+  return end === -1 || end > headerLimit;
+}
+
 /** The problem+json answer to a request Node's parser refused or timed out, and why. */
-function parserProblem(err: NodeJS.ErrnoException, headerLimit: number): { code: ErrorCode; detail: string } {
+function parserProblem(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, headerLimit: number): { code: ErrorCode; detail: string } {
+  if (err.code === 'HPE_HEADER_OVERFLOW' && requestLineOverflows(err.rawPacket, headerLimit)) {
+    return { code: 'uri_too_long', detail: `The request line (path and query) exceeds ${headerLimit} bytes.` };
+  }
   if (err.code === 'HPE_HEADER_OVERFLOW') return { code: 'request_header_fields_too_large', detail: `Request headers exceed ${headerLimit} bytes.` };
   // headersTimeout or requestTimeout: the client was too slow, the request was not malformed.
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'request_timeout', detail: 'The request did not arrive in time.' };

@@ -631,7 +631,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "not_covered" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
+            code: "invalid_request" | "unauthorized" | "credits_exhausted" | "not_found" | "not_covered" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "idempotency_key_in_use" | "unsupported_media_type" | "idempotency_key_mismatch" | "request_header_fields_too_large" | "rate_limited" | "internal" | "data_unavailable" | "ledger_unavailable" | "rate_limit_unavailable";
             request_id: string;
             /** @description Every bad field (invalid_request only). */
             errors?: {
@@ -844,9 +844,11 @@ export interface components {
             bedrooms: number;
             /** @description Point estimate, GBP per month: the comparables' median weighted by distance, recency and kind, to £5. */
             monthly_rent: number;
-            /** @description Mean rent of the comparables, GBP per month. */
+            /** @description Mean rent of the comparables brought to today and to the home's floor area, GBP per month. */
             average_rent: number;
+            /** @description Lowest of those rents; never above monthly_rent. */
             min_rent: number;
+            /** @description Highest of those rents; never below monthly_rent. */
             max_rent: number;
             comparable_count: number;
             /** @description The radius that produced the answer. */
@@ -1817,6 +1819,32 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The query string, or the whole request line, exceeds its size limit. */
+        uri_too_long: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-Client-Request-Id": components["headers"]["X-Client-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "X-Credits-Cost": components["headers"]["X-Credits-Cost"];
+                "X-Credits-Remaining": components["headers"]["X-Credits-Remaining"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://property-intelligence.example/problems/uri-too-long",
+                 *       "title": "URI too long",
+                 *       "status": 414,
+                 *       "detail": "The query string exceeds 4096 bytes.",
+                 *       "code": "uri_too_long",
+                 *       "request_id": "01JF3Q8Z6Y2W9X4V7T5R3P1N0M"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description A request with this Idempotency-Key is still running; see Retry-After, then retry to get its answer. No credits charged. */
         idempotency_key_in_use: {
             headers: {
@@ -2124,6 +2152,7 @@ export interface operations {
             401: components["responses"]["unauthorized"];
             402: components["responses"]["credits_exhausted"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2197,6 +2226,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2293,6 +2323,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2363,6 +2394,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2432,6 +2464,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2528,6 +2561,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2601,6 +2635,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2677,6 +2712,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -2721,6 +2757,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "postcode": "BS1 1UE",
+                 *       "units": [
+                 *         {
+                 *           "property_type": "flat",
+                 *           "bedrooms": 2,
+                 *           "floor_area_sqft": 700,
+                 *           "count": 10
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Unique Property Reference Number, as a number or a numeric string
@@ -2797,6 +2846,7 @@ export interface operations {
             };
             409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
+            414: components["responses"]["uri_too_long"];
             415: components["responses"]["unsupported_media_type"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -2912,6 +2962,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3016,6 +3067,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3097,6 +3149,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3171,6 +3224,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3273,6 +3327,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3317,6 +3372,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "uprn": 200000005,
+                 *       "bedrooms": 2
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @description Unique Property Reference Number, as a number or a numeric string
@@ -3372,6 +3433,7 @@ export interface operations {
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
             413: components["responses"]["payload_too_large"];
+            414: components["responses"]["uri_too_long"];
             415: components["responses"]["unsupported_media_type"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
@@ -3412,7 +3474,7 @@ export interface operations {
                 outcode?: string;
                 lat?: number;
                 lng?: number;
-                /** @description Metres, up to 5 km; with lat and lng. */
+                /** @description Metres, up to 5 km: around lat,lng (required there), or around a full postcode's point (default 1,000 there), as comparables take it. */
                 radius_m?: number;
                 /** @description Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule. */
                 polygon?: string;
@@ -3486,6 +3548,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3525,7 +3588,7 @@ export interface operations {
                 outcode?: string;
                 lat?: number;
                 lng?: number;
-                /** @description Metres, up to 5 km; with lat and lng. */
+                /** @description Metres, up to 5 km: around lat,lng (required there), or around a full postcode's point (default 1,000 there), as comparables take it. */
                 radius_m?: number;
                 /** @description Space-separated lng,lat pairs (WGS84 decimal degrees, e.g. `-2.60,51.45 -2.58,51.45 -2.59,51.46`); at least 3. The ring closes itself (the first pair need not be repeated); a listing is inside by the even-odd rule. */
                 polygon?: string;
@@ -3601,6 +3664,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3728,6 +3792,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3909,6 +3974,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -3978,6 +4044,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4132,6 +4199,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4273,6 +4341,7 @@ export interface operations {
                 };
             };
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4343,6 +4412,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4418,6 +4488,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4492,6 +4563,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4636,6 +4708,7 @@ export interface operations {
             402: components["responses"]["credits_exhausted"];
             404: components["responses"]["not_found"];
             409: components["responses"]["idempotency_key_in_use"];
+            414: components["responses"]["uri_too_long"];
             422: components["responses"]["idempotency_key_mismatch"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
@@ -4695,6 +4768,7 @@ export interface operations {
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
+            414: components["responses"]["uri_too_long"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */
@@ -4758,6 +4832,7 @@ export interface operations {
             };
             400: components["responses"]["invalid_request"];
             401: components["responses"]["unauthorized"];
+            414: components["responses"]["uri_too_long"];
             429: components["responses"]["rate_limited"];
             500: components["responses"]["internal"];
             /** @description `ledger_unavailable`: The credit ledger cannot record the call (disk full, read-only or failing storage; with the shared PostgreSQL ledger, the database cannot be reached), so it is not served; see Retry-After. No credits charged. `rate_limit_unavailable`: The shared rate limiter cannot be reached; the call is refused rather than let through unlimited. See Retry-After. No credits charged. */

@@ -52,9 +52,10 @@ export const Uprn = z
     { error: UPRN_MESSAGE },
   )
   .meta({ description: 'Unique Property Reference Number, as a number or a numeric string', example: DOC_EXAMPLE.uprn });
-/** Full postcode, any case, optional space. */
+/** Full postcode, any case, optional space; surrounding spaces trimmed (a pasted ` BS1 1UE `). */
 export const Postcode = z
   .string()
+  .trim()
   .regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]? ?[0-9][A-Za-z]{2}$/, 'must be a full UK postcode')
   .meta({ example: DOC_EXAMPLE.postcode });
 /**
@@ -64,12 +65,13 @@ export const Postcode = z
  */
 export const PostcodeOrSector = z
   .string()
+  .trim()
   .regex(
     /^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?( [0-9]| ?[0-9][A-Za-z]{2})$/,
     'must be a full UK postcode, or a postcode sector with its space (BS1 4); for a district such as BS14 use outcode',
   )
   .meta({ example: DOC_EXAMPLE.sector });
-export const Outcode = z.string().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?$/, 'must be a UK outcode (district)').meta({ example: DOC_EXAMPLE.outcode });
+export const Outcode = z.string().trim().regex(/^[A-Za-z]{1,2}[0-9][A-Za-z0-9]?$/, 'must be a UK outcode (district)').meta({ example: DOC_EXAMPLE.outcode });
 export const Lat = qNum((n) => n.min(49).max(61)).meta({ description: 'WGS84 latitude (UK extent)' });
 export const Lng = qNum((n) => n.min(-9).max(2.5)).meta({ description: 'WGS84 longitude (UK extent)' });
 export const Page = qInt((n) => n.min(1).max(10_000)).default(1);

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
   payload_too_large: { status: 413, title: 'Payload too large' },
+  uri_too_long: { status: 414, title: 'URI too long' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   idempotency_key_mismatch: { status: 422, title: 'Idempotency key reused' },

@@ -96,7 +96,7 @@ const strArea = {
   outcode: Outcode.optional(),
   lat: qNum((n) => n.min(49).max(61)).optional(),
   lng: qNum((n) => n.min(-9).max(2.5)).optional(),
-  radius_m: qNum((n) => n.positive().max(5_000)).optional().meta({ description: 'Metres, up to 5 km; with lat and lng.' }),
+  radius_m: qNum((n) => n.positive().max(5_000)).optional().meta({ description: 'Metres, up to 5 km: around lat,lng (required there), or around a full postcode\'s point (default 1,000 there), as comparables take it.' }),
   polygon: Polygon.optional(),
   listing_type: z.enum(LISTING_TYPES).optional(),
   bedrooms: qInt((n) => n.min(0).max(20)).optional(),
@@ -106,12 +106,22 @@ const strArea = {
   min_rating: qNum((n) => n.min(0).max(5)).optional(),
   price_tier: z.array(z.enum(PRICE_TIERS)).optional().meta({ description: 'Repeatable.' }),
 };
+/** A full postcode, not a sector (PostcodeOrSector takes both). */
+const isFullPostcode = (s: string): boolean => /[A-Za-z]{2}$/.test(s.trim());
 type StrAreaInput = { [K in keyof typeof strArea]?: z.output<(typeof strArea)[K]> };
 
 function refineStrArea(v: StrAreaInput, ctx: z.RefinementCtx): void {
-  const point = v.lat !== undefined || v.lng !== undefined || v.radius_m !== undefined;
+  // One location grammar with comparables: a radius goes with a point, given as lat+lng or as
+  // a full postcode (whose point it is around); a sector, outcode or polygon is an area already.
+  const point = v.lat !== undefined || v.lng !== undefined;
   if (point && (v.lat === undefined || v.lng === undefined || v.radius_m === undefined)) {
     ctx.addIssue({ code: 'custom', path: ['location'], message: 'lat, lng and radius_m must be given together' });
+  }
+  if (v.radius_m !== undefined && !point && v.postcode !== undefined && !isFullPostcode(v.postcode)) {
+    ctx.addIssue({ code: 'custom', path: ['radius_m'], message: 'radius_m applies to a full postcode or lat+lng, not to a postcode sector' });
+  }
+  if (v.radius_m !== undefined && !point && v.postcode === undefined && (v.outcode !== undefined || v.polygon !== undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['radius_m'], message: `radius_m applies to a full postcode or lat+lng, not to ${v.outcode !== undefined ? 'an outcode' : 'a polygon'}` });
   }
   const ways = [v.postcode !== undefined, v.outcode !== undefined, point, v.polygon !== undefined].filter(Boolean).length;
   if (ways !== 1) ctx.addIssue({ code: 'custom', path: ['location'], message: 'give the location in exactly one way: postcode, outcode, lat+lng+radius_m or polygon' });

@@ -52,7 +52,8 @@ export async function locateListings(set: StrMarketSet, q: StrArea, data: BuildR
       const row = await postcodeRow(pc, data);
       if (!row || row.lat == null || row.lng == null) return { not_found: `No location known for postcode ${pc}.` };
       const point = { lat: Number(row.lat), lng: Number(row.lng) };
-      return { idx: set.within(point.lat, point.lng, POSTCODE_RADIUS_M), label: `within ${POSTCODE_RADIUS_M} m of ${pc}`, point, place: { kind: 'postcode', label: pc, postcode: pc, la_code: null, ...point } };
+      const r = q.radius_m ?? POSTCODE_RADIUS_M;
+      return { idx: set.within(point.lat, point.lng, r), label: `within ${Math.round(r)} m of ${pc}`, point, place: { kind: 'postcode', label: pc, postcode: pc, la_code: null, ...point } };
     }
     // A sector: the outcode and the sector digit (its last character).
     const sector = `${compact.slice(0, -1)} ${compact.slice(-1)}`;

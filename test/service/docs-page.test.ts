@@ -6,34 +6,24 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { V1_ROUTES } from '../../service/routes/v1/index.ts';
+import { chromiumPresent, launchChromium, requireChromium } from '../support/chromium.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 /** Kept for people to look at (git-ignored; CI keeps test-artifacts/ as an artefact). */
 const SCREENSHOT = resolve(import.meta.dirname, '../../test-artifacts/docs.png');
-const present = existsSync(CHROMIUM);
-const platformCannot = process.env.PI_TEST_NO_CHROMIUM === '1';
-if (!present && platformCannot) process.stderr.write(`SKIP: ${CHROMIUM} not found and PI_TEST_NO_CHROMIUM=1; the docs page browser test is skipped\n`);
 
 describe('docs page', () => {
-  if (!present && !platformCannot) {
-    it('needs Chromium', () => {
-      expect.fail(`${CHROMIUM} is missing: apt-get install chromium (make test does), or set PI_TEST_NO_CHROMIUM=1 where this platform cannot run it`);
-    });
-  }
+  requireChromium('the docs page browser test');
 
-  describe.runIf(present)('in headless Chromium', () => {
+  describe.runIf(chromiumPresent)('in headless Chromium', () => {
     let s: TestServer;
     let browser: Browser;
     beforeAll(async () => {
       s = await startTestServer();
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();

@@ -41,6 +41,7 @@ const EXPECTED: Record<ErrorCode, { status: number; title: string }> = {
   idempotency_key_mismatch: { status: 422, title: 'Idempotency key reused' },
   rate_limited: { status: 429, title: 'Rate limited' },
   request_header_fields_too_large: { status: 431, title: 'Request header fields too large' },
+  uri_too_long: { status: 414, title: 'URI too long' },
   internal: { status: 500, title: 'Internal error' },
   data_unavailable: { status: 503, title: 'Data unavailable' },
   ledger_unavailable: { status: 503, title: 'Ledger unavailable' },
@@ -125,11 +126,11 @@ describe('problem+json for every error code', () => {
     expect(dates.json.errors).toEqual([{ path: 'query.from', message: 'not a calendar date' }]);
   });
 
-  it('400 for a query string over the limit', async () => {
+  it('414 for a query string over the limit', async () => {
     fresh();
     const r = await call(s.base, 'GET', `/v1/addresses/search?q=${'a'.repeat(5_000)}`, { key });
-    expectProblem(r, 'invalid_request');
-    expect(r.json.errors).toEqual([{ path: 'query', message: 'longer than 4096 bytes' }]);
+    expectProblem(r, 'uri_too_long');
+    expect(r.json.detail).toBe('The query string exceeds 4096 bytes.');
   });
 
   it('401 unauthorized for missing, malformed, unknown and revoked keys, all alike', async () => {
@@ -230,6 +231,18 @@ describe('problem+json for every error code', () => {
     expect(r.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.json.request_id).toBe(r.headers['x-request-id']);
     seen.add(r.json.code);
+  });
+
+  it('414 for a 100 kB URL, not 431, still problem+json with a request id', async () => {
+    const r = await call(s.base, 'GET', `/v1/addresses/search?q=${'a'.repeat(100_000)}`, { key });
+    expect(r.status).toBe(414);
+    expect(r.headers['content-type']).toBe('application/problem+json');
+    expect(r.json).toMatchObject({ code: 'uri_too_long', status: 414, title: 'URI too long', type: problemType('uri_too_long') });
+    expect(r.json.request_id).toBe(r.headers['x-request-id']);
+    seen.add(r.json.code);
+    // A short URL with oversized headers is still the headers' fault.
+    const h = await call(s.base, 'GET', '/v1/account', { key, headers: { 'x-padding': 'p'.repeat(20_000) } });
+    expect(h.status).toBe(431);
   });
 
   it('408 when the request headers do not arrive within HEADERS_TIMEOUT_MS (raw socket), with a request id', async () => {

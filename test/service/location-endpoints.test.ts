@@ -43,6 +43,10 @@ describe('GET /v1/crime', () => {
     const byCat = await rows(`SELECT crime_type, count(*)::INTEGER AS n FROM crime WHERE lat IS NOT NULL AND ${HAV('lat', 'lng', p.lat, p.lng)} <= 800 GROUP BY ALL`);
     for (const c of byCat) expect(r.json.by_category.find((x: any) => x.category === c.crime_type).count).toBe(c.n);
     expect(r.json.by_category).toHaveLength(14);
+    // A postcode padded with spaces (pasted) is the same place, not a 400.
+    const padded = await get(`/v1/crime?postcode=${encodeURIComponent(` ${p.postcode} `)}`);
+    expect(padded.status).toBe(200);
+    expect(padded.json.total).toBe(want!.n);
     expect(r.json.months).toHaveLength(12);
     expect(r.json.by_month.reduce((a: number, m: any) => a + m.total, 0)).toBe(r.json.total);
     const [homes] = await rows(`SELECT sum(address_count)::INTEGER AS n FROM postcodes WHERE lat IS NOT NULL AND address_count > 0 AND ${HAV('lat', 'lng', p.lat, p.lng)} <= 800`);

@@ -71,6 +71,16 @@ describe('GET /v1/str/listings', () => {
     }
   });
 
+  it('a full postcode with radius_m, as comparables take it: the listings within that radius of its point', async () => {
+    const [pc] = await db.q(`SELECT postcode, lat, lng FROM postcodes WHERE lat IS NOT NULL ORDER BY ${dist(point.lat, point.lng)}, postcode LIMIT 1`);
+    const at = { lat: Number(pc!.lat), lng: Number(pc!.lng) };
+    const r = await get(`postcode=${encodeURIComponent(String(pc!.postcode))}&radius_m=1500&sort=distance&per_page=50`);
+    expect(r.status, r.text).toBe(200);
+    const expected = await db.q(`SELECT id, ${dist(at.lat, at.lng)} AS d FROM str_listings WHERE lat IS NOT NULL AND lng IS NOT NULL AND ${dist(at.lat, at.lng)} <= 1500 ORDER BY d, id`);
+    expect(r.json.total).toBe(expected.length);
+    expect(r.json.listings.map((l: { listing_id: string }) => l.listing_id)).toEqual(expected.slice(0, 50).map((x) => String(x.id)));
+  });
+
   it('400s: sort=distance without a point, per_page over 50, a page past the end, no location; nothing charged', async () => {
     const cases: [string, string][] = [
       [`outcode=${outcode}&sort=distance`, 'sort'],
@@ -95,7 +105,7 @@ describe('GET /v1/str/listings', () => {
     expect(none.headers['x-credits-cost']).toBe('0');
     const filtered = await get(`outcode=${outcode}&bedrooms=20`);
     expect(filtered.status).toBe(200);
-    expect(filtered.json).toMatchObject({ location: outcode, page: 1, total: 0, listings: [] });
+    expect(filtered.json).toMatchObject({ location_label: outcode, page: 1, total: 0, listings: [] });
     expect(filtered.headers['x-credits-cost']).toBe('3');
   });
 });

@@ -123,6 +123,12 @@ describe('GET /v1/str/market', () => {
     const [pt] = (await (await conn.runAndReadAll(`SELECT lat, lng FROM read_parquet('${dir}/postcodes.parquet') WHERE postcode = '${area.postcode}'`)).getRowObjectsJson()) as any[];
     const [c] = await rows(`SELECT count(*) FILTER (WHERE active) AS n FROM l WHERE ${dist(pt.lat, pt.lng)} <= 1000`);
     expect(m.summary.active_listings).toBe(Number(c!.n));
+    // With radius_m, as comparables take it: within that radius of the postcode's point.
+    const wide = ok(await get(`postcode=${encodeURIComponent(area.postcode)}&radius_m=3000`));
+    expect(wide.location).toBe(`within 3000 m of ${area.postcode}`);
+    const [w] = await rows(`SELECT count(*) FILTER (WHERE active) AS n FROM l WHERE ${dist(pt.lat, pt.lng)} <= 3000`);
+    expect(wide.summary.active_listings).toBe(Number(w!.n));
+    expect(Number(w!.n)).toBeGreaterThan(Number(c!.n));
   });
 
   it('lat, lng and radius_m: the listings within the radius', async () => {
@@ -222,6 +228,9 @@ describe('GET /v1/str/market', () => {
     refused(await get(`outcode=${outcode}&lat=${lat}&lng=${lng}&radius_m=100`), 400, 'query.location');
     refused(await get(`lat=${lat}&lng=${lng}`), 400, 'query.location');
     refused(await get(`lat=${lat}&radius_m=100`), 400, 'query.location');
+    refused(await get('radius_m=100'), 400, 'query.location');
+    refused(await get(`postcode=${encodeURIComponent(area.sector)}&radius_m=100`), 400, 'query.radius_m');
+    refused(await get(`outcode=${outcode}&radius_m=100`), 400, 'query.radius_m');
     refused(await get(`lat=${lat}&lng=${lng}&radius_m=5001`), 400, 'query.radius_m');
     refused(await get(`lat=${lat}&lng=${lng}&radius_m=0`), 400, 'query.radius_m');
     refused(await get(`polygon=${encodeURIComponent('-2.6,51.4 -2.5,51.4')}`), 400, 'query.polygon');

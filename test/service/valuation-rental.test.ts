@@ -48,9 +48,11 @@ describe('GET /v1/valuations/{uprn}/rental', () => {
     const at = await likeLets(home, home.bedrooms, radius);
     expect(r.json.comparable_count).toBe(Number(at.n));
     if (radius < 1300) expect(r.json.comparable_count).toBeGreaterThanOrEqual(5);
-    expect(r.json.min_rent).toBe(Number(at.lo));
-    expect(r.json.max_rent).toBe(Number(at.hi));
-    expect(r.json.average_rent).toBe(Math.round(Number(at.mean)));
+    // The range is of the lets brought to today and to the home's size (exact figures:
+    // test/unit/rental-valuation.test.ts), so it brackets the estimate.
+    expect(r.json.min_rent).toBeLessThanOrEqual(r.json.monthly_rent);
+    expect(r.json.max_rent).toBeGreaterThanOrEqual(r.json.monthly_rent);
+    expect(r.json.min_rent).toBeLessThan(r.json.max_rent);
     expect(r.json.monthly_rent % 5).toBe(0);
     const [{ d }] = (await db.q(`SELECT max(let_date)::VARCHAR AS d FROM rent_lets WHERE let_type = 'whole' AND lat IS NOT NULL`)) as [{ d: string }];
     expect(r.json.as_of).toBe(d);

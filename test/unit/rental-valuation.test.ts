@@ -41,9 +41,15 @@ describe('valueRental: the point estimate', () => {
   it('brings each let to the valuation date by the growth given, and to the home\'s floor area', () => {
     const g = Math.log(1.1) / 12; // 10% a year
     expect(ok(valueRental(house2, [let_(1000, 50, { age_months: 12 })], g)).estimate.monthly_rent).toBe(1100);
-    // A home twice the let's size: 1000 × 2^0.6 = 1515.7; the agreed rent stays the min and max.
+    // A home twice the let's size: 1000 × 2^0.6 = 1515.7; the range is of the adjusted rents
+    // (floor and ceiling to the pound), so it brackets the estimate.
     const r = ok(valueRental({ ...house2, floor_area_sqft: 1000 }, [let_(1000, 50, { floor_area_sqft: 500 })]));
-    expect(r.estimate).toMatchObject({ monthly_rent: 1515, min_rent: 1000, max_rent: 1000 });
+    expect(r.estimate).toMatchObject({ monthly_rent: 1515, min_rent: 1515, max_rent: 1516, average_rent: 1516 });
+    // Two lets, one a year old at 10% a year and one half the home's size: 1100 and 1515.7.
+    const two = ok(valueRental({ ...house2, floor_area_sqft: 1000 }, [let_(1000, 50, { age_months: 12, floor_area_sqft: 1000 }), let_(1000, 50, { floor_area_sqft: 500 })], g));
+    expect(two.estimate).toMatchObject({ min_rent: 1100, max_rent: 1516, average_rent: 1308 });
+    expect(two.estimate.monthly_rent).toBeGreaterThanOrEqual(1100);
+    expect(two.estimate.monthly_rent).toBeLessThanOrEqual(1516);
     // The home's own let is not rescaled.
     expect(ok(valueRental({ ...house2, floor_area_sqft: 1000 }, [let_(1000, 0, { floor_area_sqft: 500, same_home: true })])).estimate.monthly_rent).toBe(1000);
   });

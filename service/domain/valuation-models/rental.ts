@@ -156,7 +156,7 @@ const round5 = (v: number) => Math.round(v / 5) * 5;
  * at least RENTAL_MIN_COMPARABLES of them, or within the largest radius when none has; the
  * point estimate is their weighted geometric mean (weights by distance, recency, kind and the
  * home's own lets), each brought to the valuation date by `growthPerMonth` (log,
- * rentGrowthPerDay × 30.44) and to the home's floor area; mean, min and max are of the agreed rents. Not found when no like let lies within the largest radius.
+ * rentGrowthPerDay × 30.44) and to the home's floor area; mean, min and max are of those adjusted rents, so min ≤ estimate ≤ max. Not found when no like let lies within the largest radius.
  */
 export function valueRental(subject: RentalSubject, lets: readonly RentComparable[], growthPerMonth = 0, m: RentalModelParams = RENTAL_MODEL): RentalResult {
   const group = bedroomGroup(subject.bedrooms);
@@ -165,7 +165,6 @@ export function valueRental(subject: RentalSubject, lets: readonly RentComparabl
   for (const radius of RENTAL_RADII) {
     const comps = like.filter((c) => c.distance_m <= radius);
     if (comps.length === 0 || (comps.length < RENTAL_MIN_COMPARABLES && radius !== last)) continue;
-    const rents = comps.map((c) => c.rent_pcm);
     // Each let brought to the valuation date by the build's measured rent growth, and to the
     // home's floor area (rent rises less than in proportion to size); the home's own lets need no size step.
     const area = (c: RentComparable) =>
@@ -188,13 +187,16 @@ export function valueRental(subject: RentalSubject, lets: readonly RentComparabl
       same_home: comps.some((c) => c.same_home) ? 1 : 0,
       age_months: comps.reduce((t, c, i) => t + weights[i]! * Math.abs(c.age_months), 0) / sw,
     };
+    const estimate = round5(Math.exp(logMean));
     return {
       kind: 'ok',
       estimate: {
-        monthly_rent: round5(Math.exp(logMean)),
-        average_rent: Math.round(rents.reduce((t, v) => t + v, 0) / rents.length),
-        min_rent: Math.min(...rents),
-        max_rent: Math.max(...rents),
+        monthly_rent: estimate,
+        average_rent: Math.round(now.reduce((t, v) => t + v, 0) / now.length),
+        // Of the same adjusted rents the estimate is a weighted mean of, so the range brackets it
+        // (widened to the estimate only where its rounding to £5 steps past an end).
+        min_rent: Math.min(Math.floor(Math.min(...now)), estimate),
+        max_rent: Math.max(Math.ceil(Math.max(...now)), estimate),
         comparable_count: comps.length,
         search_radius_m: radius,
         confidence: rentalConfidence(signals, m),
