@@ -947,6 +947,11 @@ export interface components {
                 /** @description the price brought to the index month by the local index */
                 price_today: number | null;
                 distance_m: number;
+                /** @description Its map point (WGS84), null where it has no position. */
+                location: {
+                    lat: number;
+                    lng: number;
+                } | null;
                 /** @description 0–1 against the uprn given (docs/api.md); null without one */
                 similarity: number | null;
             }[];
@@ -3777,6 +3782,11 @@ export interface operations {
                             listed_date: string | null;
                             /** @description From the point; null when the location is an outcode. */
                             distance_m: number | null;
+                            /** @description Its map point (WGS84), null where it has no position. */
+                            location: {
+                                lat: number;
+                                lng: number;
+                            } | null;
                             agent_ref: string;
                             status: string;
                         }[];
@@ -3914,6 +3924,11 @@ export interface operations {
                             listed_date: string | null;
                             /** @description From the point; null when the location is an outcode. */
                             distance_m: number | null;
+                            /** @description Its map point (WGS84), null where it has no position. */
+                            location: {
+                                lat: number;
+                                lng: number;
+                            } | null;
                             agent_ref: string;
                             /** @description Strength of the evidence (docs/sourcing.md): what ranks the deals. */
                             score: number;
@@ -4293,6 +4308,11 @@ export interface operations {
                             phase: "Not applicable" | "Nursery" | "Primary" | "Middle deemed primary" | "Secondary" | "Middle deemed secondary" | "16 plus" | "All-through";
                             type: string;
                             distance_m: number;
+                            /** @description Its map point (WGS84), null where it has no position. */
+                            location: {
+                                lat: number;
+                                lng: number;
+                            } | null;
                             pupils: number | null;
                             capacity: number | null;
                             ofsted_rating: ("Outstanding" | "Good" | "Requires improvement" | "Inadequate" | "Serious Weaknesses" | "Special Measures") | null;
@@ -4687,6 +4707,11 @@ export interface operations {
                             status: ("current" | "pending" | "expired") | null;
                             /** @description From the point to the licence's position (its address, else its postcode); null for an outcode. */
                             distance_m: number | null;
+                            /** @description Its map point (WGS84), null where it has no position. */
+                            location: {
+                                lat: number;
+                                lng: number;
+                            } | null;
                             /** @description Where the licence is placed: the matched address, or the postcode's point; null when neither is known (outcode answers only). */
                             position: ("uprn" | "postcode") | null;
                         }[];

@@ -36,6 +36,7 @@ export const HmoLicenceSchema = z.object({
   valid_to: z.string().nullable().meta({ description: 'Licence end, ISO date.' }),
   status: z.enum(HMO_STATUSES).nullable().meta({ description: 'On the build date: expired when valid_to is before it, pending when valid_from is after it, else current; null when a date is missing.' }),
   distance_m: z.number().int().nullable().meta({ description: 'From the point to the licence\'s position (its address, else its postcode); null for an outcode.' }),
+  location: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'Its map point (WGS84), null where it has no position.' }),
   position: z.enum(['uprn', 'postcode']).nullable().meta({ description: 'Where the licence is placed: the matched address, or the postcode\'s point; null when neither is known (outcode answers only).' }),
 });
 

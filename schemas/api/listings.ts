@@ -61,6 +61,7 @@ export const ListingSchema = z.object({
   tenure: z.string().nullable(),
   listed_date: z.string().nullable(),
   distance_m: z.number().int().nullable().meta({ description: 'From the point; null when the location is an outcode.' }),
+  location: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'Its map point (WGS84), null where it has no position.' }),
   agent_ref: z.string(),
   status: z.string(),
 });

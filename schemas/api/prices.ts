@@ -86,6 +86,7 @@ export const ComparableSchema = z.object({
   price_per_sqft: z.number().nullable(),
   price_today: z.number().int().nullable().meta({ description: 'the price brought to the index month by the local index' }),
   distance_m: z.number(),
+  location: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'Its map point (WGS84), null where it has no position.' }),
   similarity: z.number().nullable().meta({ description: '0–1 against the uprn given (docs/api.md); null without one' }),
 });
 

@@ -33,6 +33,7 @@ export const SchoolSchema = z.object({
   phase: z.enum(GIAS_PHASES),
   type: z.string(),
   distance_m: z.number().int(),
+  location: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'Its map point (WGS84), null where it has no position.' }),
   pupils: z.number().int().nullable(),
   capacity: z.number().int().nullable(),
   ofsted_rating: z.enum(OFSTED_RATINGS).nullable(),

@@ -1,3 +1,4 @@
+import { mapPoint, type MapPoint } from './sets.ts';
 import type { HMO_STATUSES } from '../../schemas/api/hmo-licences.ts';
 import type { BuildStore } from '../store/store.ts';
 import { Points } from '../../lib/geo/points.ts';
@@ -14,6 +15,8 @@ export interface HmoLicence {
   uprn: string | null; max_occupants: number | null; households: number | null; storeys: number | null;
   valid_from: string | null; valid_to: string | null; status: (typeof HMO_STATUSES)[number] | null;
   position: 'uprn' | 'postcode' | null;
+  /** Where the console's map draws it (its address's point, else its postcode's). */
+  location: MapPoint;
 }
 export interface HmoSet {
   licences: HmoLicence[];
@@ -34,6 +37,7 @@ export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined>
     max_occupants: intOrNull(r.max_occupants), households: intOrNull(r.households), storeys: intOrNull(r.storeys),
     valid_from: strOrNull(r.valid_from), valid_to: strOrNull(r.valid_to), status: strOrNull(r.status) as HmoLicence['status'],
     position: strOrNull(r.position_source) as HmoLicence['position'],
+    location: mapPoint(r.lat, r.lng),
   }));
   const placed: number[] = [];
   const byOutcode = new Map<string, number[]>();

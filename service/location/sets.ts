@@ -76,10 +76,21 @@ export async function loadSchoolsSet(store: BuildStore): Promise<SchoolsSet | un
   return { schools, lat: Float64Array.from(rows, (r) => num(r.lat)), lng: Float64Array.from(rows, (r) => num(r.lng)), asOf };
 }
 
+/** A map point, rounded as answers give coordinates; null where the row has no position. */
+export type MapPoint = { lat: number; lng: number } | null;
+export function mapPoint(lat: unknown, lng: unknown): MapPoint {
+  if (lat === null || lat === undefined || lng === null || lng === undefined) return null;
+  const a = Number(lat);
+  const b = Number(lng);
+  return Number.isFinite(a) && Number.isFinite(b) ? { lat: Math.round(a * 1e7) / 1e7, lng: Math.round(b * 1e7) / 1e7 } : null;
+}
+
 export interface Listing {
   listing_id: string; agent_ref: string; channel: 'sale' | 'rent'; status: string; uprn: string | null; address: string; postcode: string;
   outcode: string; sector: string; la_code: string | null; price: number; price_qualifier: string | null; bedrooms: number;
   property_type: ListingPropertyType; tenure: string | null; listed_date: string | null; updated_at: string;
+  /** Where the console's map draws it. */
+  location: MapPoint;
 }
 export interface ListingsSet { listings: Listing[]; grid: Points; byOutcode: Map<string, number[]>; asOf: string | null }
 
@@ -91,6 +102,7 @@ export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | 
     uprn: strOrNull(r.uprn), address: String(r.address), postcode: String(r.postcode), outcode: String(r.outcode), sector: String(r.sector),
     la_code: strOrNull(r.la_code), price: Number(r.price), price_qualifier: strOrNull(r.price_qualifier), bedrooms: Number(r.bedrooms),
     property_type: String(r.property_type) as ListingPropertyType, tenure: strOrNull(r.tenure), listed_date: strOrNull(r.listed_date), updated_at: String(r.updated_at),
+    location: mapPoint(r.lat, r.lng),
   }));
   const byOutcode = new Map<string, number[]>();
   listings.forEach((l, i) => {

@@ -1,3 +1,4 @@
+import { mapPoint } from '../location/sets.ts';
 import type { z } from 'zod';
 import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import type { ComparablesQuerySchema } from '../../schemas/api/prices.ts';
@@ -73,6 +74,7 @@ export function soldComparables(
       price_per_sqft: Number.isNaN(area) || !(area > 0) ? null : Math.round((idx.price[i]! / area) * 100) / 100,
       price_today: Number.isNaN(today) ? null : today,
       distance_m: Math.round(dist[j]! * 10) / 10,
+      location: mapPoint(idx.lat[i], idx.lng[i]),
       similarity: subject ? (sim ? sim[j]! : simAt(j)) : null,
     };
   });

@@ -168,7 +168,23 @@ describe('console', () => {
       expect(await page.$('#map.leaflet-container')).not.toBeNull();
       const layerNames = await page.$$eval('.leaflet-control-layers-overlays label', (ls) => ls.map((l) => l.textContent?.trim()));
       expect(layerNames.map((n) => n?.replace(/ \(\d+\)$/, ''))).toEqual(['Sold comparables', 'Listings', 'Schools', 'Licensed HMOs', 'Crime']);
-      expect(await page.$$eval('#map path.leaflet-interactive', (p) => p.length)).toBeGreaterThan(1);
+      // Every item the answers give a position is drawn: the layer notes say how many were found and placed.
+      const notes = await page.$$eval('.layer-notes li', (ls) => ls.map((l) => l.textContent ?? ''));
+      const placedOf = (layer: string) => {
+        const m = new RegExp(`^${layer}: (\\d+) found, (\\d+) placed`).exec(notes.find((n) => n.startsWith(layer)) ?? '');
+        return m ? { found: Number(m[1]), placed: Number(m[2]) } : undefined;
+      };
+      for (const layer of ['Sold comparables', 'Listings', 'Schools', 'Licensed HMOs']) {
+        const p = placedOf(layer);
+        expect(p, `${layer}: ${notes.join(' | ')}`).toBeDefined();
+        expect(p!.placed, layer).toBe(p!.found);
+      }
+      expect(placedOf('Sold comparables')!.found).toBeGreaterThan(0);
+      expect(placedOf('Listings')!.found).toBeGreaterThan(0);
+      const drawn = await page.$$eval('#map path.leaflet-interactive', (p) => p.length);
+      // The home, the crime radius and one marker per placed item.
+      const items = ['Sold comparables', 'Listings', 'Schools', 'Licensed HMOs'].reduce((n, l) => n + placedOf(l)!.placed, 0);
+      expect(drawn).toBe(2 + items);
       await axe(page, 'property');
       await shot(page, 'property');
 

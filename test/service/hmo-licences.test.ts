@@ -18,7 +18,8 @@ const HAV = havSql;
 const LICENCE = (p: { lat: number; lng: number } | null) => `
   licence_reference, address, postcode, uprn::VARCHAR AS uprn, max_occupants, households, storeys,
   strftime(valid_from, '%Y-%m-%d') AS valid_from, strftime(valid_to, '%Y-%m-%d') AS valid_to, status,
-  ${p ? `round(${HAV('lat', 'lng', p.lat, p.lng)})::INTEGER` : 'NULL'} AS distance_m, position_source AS position`;
+  ${p ? `round(${HAV('lat', 'lng', p.lat, p.lng)})::INTEGER` : 'NULL'} AS distance_m, position_source AS position,
+  CASE WHEN lat IS NULL OR lng IS NULL THEN NULL ELSE {'lat': round(lat, 7), 'lng': round(lng, 7)} END AS location`;
 
 
 beforeAll(async () => {
@@ -55,7 +56,7 @@ describe('GET /v1/hmo/licences', () => {
     expect(c!.as_of <= '2025-10-01').toBe(true);
     expect(r.json.location).toMatchObject({ kind: 'uprn', radius_m: 1000, lat: pt.lat, lng: pt.lng });
     // No names of licence holders or managers anywhere in the answer.
-    expect(Object.keys(r.json.licences[0]).sort()).toEqual(['address', 'distance_m', 'households', 'licence_reference', 'max_occupants', 'position', 'postcode',
+    expect(Object.keys(r.json.licences[0]).sort()).toEqual(['address', 'distance_m', 'households', 'licence_reference', 'location', 'max_occupants', 'position', 'postcode',
       'status', 'storeys', 'uprn', 'valid_from', 'valid_to']);
   });
 

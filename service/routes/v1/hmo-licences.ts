@@ -51,7 +51,7 @@ export default defineRoute({
         return {
           licence_reference: l.licence_reference, address: l.address, postcode: l.postcode, uprn: l.uprn,
           max_occupants: l.max_occupants, households: l.households, storeys: l.storeys, valid_from: l.valid_from, valid_to: l.valid_to,
-          status: l.status, distance_m: d === null ? null : Math.round(d), position: l.position,
+          status: l.status, distance_m: d === null ? null : Math.round(d), position: l.position, location: l.location,
         };
       }),
       source: { name: 'Council HMO licence registers', registers, as_of: registers.map((r) => r.as_of).filter((a): a is string => a !== null).sort().at(-1) ?? null },

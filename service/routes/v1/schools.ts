@@ -1,3 +1,4 @@
+import { mapPoint } from '../../location/sets.ts';
 import { SCHOOL_PHASE_FILTER, SCHOOLS_LOCATION, SchoolsQuerySchema, SchoolsSchema } from '../../../schemas/api/schools.ts';
 import { haversineM } from '../../../lib/geo/points.ts';
 import { aroundEcho, type AroundPoint } from '../../location/around.ts';
@@ -39,7 +40,7 @@ export default defineRoute({
     const schools = found.slice(0, query.limit).map(({ i, d }) => {
       const s = set.schools[i]!;
       return {
-        urn: s.urn, name: s.name, phase: s.phase, type: s.type, distance_m: Math.round(d), pupils: s.pupils, capacity: s.capacity,
+        urn: s.urn, name: s.name, phase: s.phase, type: s.type, distance_m: Math.round(d), location: mapPoint(set.lat[i], set.lng[i]), pupils: s.pupils, capacity: s.capacity,
         ofsted_rating: s.ofsted_rating, ofsted_date: s.ofsted_date, status: s.status,
         age_range: s.low_age !== null && s.high_age !== null ? `${s.low_age}-${s.high_age}` : null, postcode: s.postcode,
       };
