@@ -58,21 +58,21 @@ describe('forgiving where the spec allows, precise where it does not', () => {
     expect((await call(s.base, 'GET', '/v1/str/market?outcode=BS1&price_tier=Budget&price_tier=Luxury', { key })).status).toBe(200);
   });
 
-  it('every 400, the over-long query string included, carries the credit and rate-limit headers', async () => {
+  it('every 4xx of the edge, the over-long query string (414 uri_too_long) included, carries the credit and rate-limit headers', async () => {
     const own = (await s.account('business')).key;
-    for (let path of [`/v1/addresses/search?q=${'a'.repeat(5_000)}`, '/v1/addresses/search?q=a', '/v1/account/usage?from=yesterday']) {
+    for (let [path, status] of [[`/v1/addresses/search?q=${'a'.repeat(5_000)}`, 414], ['/v1/addresses/search?q=a', 400], ['/v1/account/usage?from=yesterday', 400]] as [string, number][]) {
       fresh();
       const r = await call(s.base, 'GET', path, { key: own });
       path = path.slice(0, 60);
-      expect(r.status, path).toBe(400);
+      expect(r.status, path).toBe(status);
       expect(r.headers['x-credits-cost'], path).toBe('0');
       expect(r.headers['x-credits-remaining'], path).toBe('50000');
       expect(r.headers['ratelimit-policy'], path).toBe('"default";q=8;w=10');
       expect(r.headers['ratelimit'], path).toMatch(/^"default";r=7;t=\d+$/);
     }
-    // Outside /v1 the limit still applies (no key, so no such headers there).
+    // Outside /v1 the limit still applies, as a 414 too (no key, so no such headers there).
     const ops = await call(s.base, 'GET', `/health?x=${'a'.repeat(5_000)}`);
-    expect(ops.status).toBe(400);
+    expect(ops.status).toBe(414);
   });
 
   it('one error per field', async () => {

@@ -108,7 +108,7 @@ describe('POST /v1/valuations/development-gdv', () => {
       [{ lat: site.lat, units: flats }, 'body.lng'],
       [{ uprn: site.uprn, units: [] }, 'body.units'],
       [{ uprn: site.uprn }, 'body.units'],
-      [{ uprn: site.uprn, units: [{ ...flats[0], property_type: 'apartment' }] }, 'body.units.0.property_type'],
+      [{ uprn: site.uprn, units: [{ ...flats[0], property_type: 'castle' }] }, 'body.units.0.property_type'],
       [{ uprn: site.uprn, units: [{ ...flats[0], floor_area_sqft: undefined }] }, 'body.units.0.floor_area_sqft'],
       [{ uprn: site.uprn, units: [{ ...flats[0], floor_area_sqft: -5 }] }, 'body.units.0.floor_area_sqft'],
       [{ uprn: site.uprn, units: [{ ...flats[0], count: 0 }] }, 'body.units.0.count'],
