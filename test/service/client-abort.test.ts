@@ -33,7 +33,8 @@ afterAll(() => s.stop());
 describe('clients that close at random moments', () => {
   it(`${N} randomly aborted requests: charged only what could be delivered`, async () => {
     const acc = await s.account('enterprise', { limit: 1_000_000, windowMs: 10_000 });
-    // One sequence of events across client, server and ledger (one process, so one order).
+    // One sequence of events across client, server and ledger (one process, so one order),
+    // joined on the caller's X-Request-Id (the server answers with its own id beside it).
     let seq = 0;
     const serverSawClose = new Map<string, number>();
     const commitStart = new Map<string, number>();
@@ -47,7 +48,7 @@ describe('clients that close at random moments', () => {
     });
     const commit = s.ledger.commit.bind(s.ledger);
     s.ledger.commit = (r, meta, now, answer) => {
-      commitStart.set(meta.request_id, seq++);
+      commitStart.set(meta.client_request_id!, seq++);
       return commit(r, meta, now, answer);
     };
 
@@ -82,7 +83,7 @@ describe('clients that close at random moments', () => {
         const got = parseResponse(await ex.closed);
         if (got) {
           expect(got.status, got.body).toBe(200);
-          received.add(got.headers['x-request-id']!);
+          received.add(got.headers['x-client-request-id']!);
         }
       };
       const worker = async () => {
@@ -92,11 +93,11 @@ describe('clients that close at random moments', () => {
     });
     // Every request has reached its access log line (answered, or 499).
     const lines = () => s.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
-    await until(() => lines().filter((l) => l.msg === 'request' && String(l.request_id).startsWith('abort-')).length === N, 'every request logged');
+    await until(() => lines().filter((l) => l.msg === 'request' && String(l.client_request_id).startsWith('abort-')).length === N, 'every request logged');
 
     const debits = (await readLogRecords(ledgerDir(s.dataDir))).records.filter((r) => r.t === 'debit' && r.a === acc.id);
     const charged = new Map<string, number>();
-    for (const d of debits) if (d.t === 'debit') charged.set(d.r, (charged.get(d.r) ?? 0) + 1);
+    for (const d of debits) if (d.t === 'debit') charged.set(d.cr!, (charged.get(d.cr!) ?? 0) + 1);
     for (const [id, times] of charged) expect(times, `${id} charged ${times} times`).toBe(1);
     for (const id of received) expect(charged.has(id), `received ${id} but not charged`).toBe(true);
     for (const id of received) expect(written.has(id), `received ${id} but not written`).toBe(true);
@@ -104,7 +105,7 @@ describe('clients that close at random moments', () => {
       const saw = serverSawClose.get(id);
       expect(saw === undefined || saw > commitStart.get(id)!, `${id} charged although the server saw its close first`).toBe(true);
     }
-    const access = lines().filter((l) => l.msg === 'request' && String(l.request_id).startsWith('abort-'));
+    const access = lines().filter((l) => l.msg === 'request' && String(l.client_request_id).startsWith('abort-'));
     const released = access.filter((l) => l.status === 499).length;
     expect(access.every((l) => l.status === 200 || l.status === 499)).toBe(true);
     expect(released + charged.size).toBe(N); // each request either charged (200) or released (499)

@@ -19,6 +19,9 @@ const CASES = Number(process.env.FUZZ_CASES ?? 150);
 interface ParamSchema {
   type?: string;
   enum?: unknown[];
+  examples?: unknown[];
+  /** Every name a vocabulary parameter accepts (property_type; schemas/api/property-type.ts). */
+  'x-accepts'?: string[];
   minimum?: number;
   maximum?: number;
   pattern?: string;
@@ -56,6 +59,8 @@ function fromSchema(name: string, s: ParamSchema): fc.Arbitrary<string> {
   const valid: fc.Arbitrary<string>[] = [];
   if (real[name]?.length) valid.push(fc.constantFrom(...real[name]!));
   if (s.enum?.length) valid.push(fc.constantFrom(...s.enum.map(String)));
+  if (s['x-accepts']?.length) valid.push(fc.constantFrom(...s['x-accepts']), fc.constantFrom(...s['x-accepts']).map((n) => n.toUpperCase().replace('-', ' ')));
+  if (s.examples?.length) valid.push(fc.constantFrom(...s.examples.map(String)));
   if (s.type === 'integer' || s.type === 'number') {
     const min = s.minimum ?? -1e6;
     const max = s.maximum ?? 1e6;
