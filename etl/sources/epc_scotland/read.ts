@@ -1,15 +1,16 @@
 import { EpcRow } from '../../../schemas/sources/epc.ts';
 import { SCOTTISH_EPC_COLUMNS } from '../../../schemas/sources/epc-scotland.ts';
 import { headerIndex, readCsvRecords } from '../csv.ts';
+import { EPC_ID_COLUMNS as EW_IDS, EPC_REQUIRED as REQUIRED } from '../epc/read.ts';
 import type { RejectLog } from '../rejects.ts';
 import { validateRow } from '../validate.ts';
 
-/** Columns without which a file is not a Scottish certificates extract. */
-const REQUIRED = ['POSTCODE', 'LODGEMENT_DATE', 'CURRENT_ENERGY_RATING'] as const;
-/** The Scottish layout's own ids; one of them must be there. */
+/**
+ * The Scottish layout's own ids; one of them must be there (and the columns every
+ * certificates file has, REQUIRED). A file with an England and Wales id (EW_IDS) is not the
+ * Scottish layout: it has BUILDING_REFERENCE_NUMBER too.
+ */
 const IDS = ['OSG_REFERENCE_NUMBER', 'BUILDING_REFERENCE_NUMBER'] as const;
-/** England and Wales certificate ids: a file with one is not the Scottish layout (it has BUILDING_REFERENCE_NUMBER too). */
-const EW_IDS = ['LMK_KEY', 'ASSESSMENT_ID', 'CERTIFICATE_NUMBER'] as const;
 /** Markers the register writes for "no value"; treated as blank. */
 const MISSING = new Set(['N/A', 'NO DATA!', 'NODATA!', 'INVALID!']);
 
