@@ -21,6 +21,7 @@ import { closeGracefully, createHttpServer, listen } from '../service/server.ts'
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './support/stats.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, requests: { type: 'string', default: '2000' }, concurrency: { type: 'string', default: '8' } } });
 const ROUNDS = Number(values.rounds);
@@ -71,7 +72,6 @@ async function round(kind: 'memory' | 'ledger'): Promise<{ cpuMsPerReq: number; 
   return { cpuMsPerReq: (cpu.user + cpu.system) / 1000 / REQUESTS, p50Ms: lat[lat.length >> 1]! };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const out: Record<'memory' | 'ledger', { cpu: number[]; p50: number[] }> = { memory: { cpu: [], p50: [] }, ledger: { cpu: [], p50: [] } };
 for (let i = 0; i < ROUNDS; i++) {
   for (const kind of i % 2 === 0 ? (['memory', 'ledger'] as const) : (['ledger', 'memory'] as const)) {

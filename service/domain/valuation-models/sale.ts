@@ -1,5 +1,6 @@
 import { PlanarPoints } from '../../../lib/geo/points.ts';
 import { HOME_TYPES, type HomeType } from '../../../schemas/property-types.ts';
+import { median } from '../stats.ts';
 
 /**
  * Sale valuation (AVM) cascade, pure: no I/O, no clock (the valuation month is an input).
@@ -185,12 +186,6 @@ export interface EvidenceColumns {
   latest: Uint8Array;
   /** Postcode id of the home (any consistent numbering). */
   postcode: Int32Array;
-}
-
-function median(v: number[]): number {
-  v.sort((a, b) => a - b);
-  const n = v.length;
-  return n % 2 ? v[(n - 1) / 2]! : (v[n / 2 - 1]! + v[n / 2]!) / 2;
 }
 
 export class SaleEvidence {
