@@ -12,7 +12,7 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const IN_USE_RETRY_AFTER_S = 1;
 
 /** Response headers that describe this delivery, not the answer: never kept, never replayed. */
-const NOT_KEPT = new Set(['x-request-id', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-credits-cost', 'x-credits-remaining', 'content-length', 'connection', 'date', 'keep-alive']);
+const NOT_KEPT = new Set(['x-request-id', 'x-client-request-id', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-credits-cost', 'x-credits-remaining', 'content-length', 'connection', 'date', 'keep-alive']);
 
 /**
  * The request as the API understood it: method, route, path, the query in canonical order

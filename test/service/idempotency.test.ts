@@ -113,6 +113,20 @@ describe('Idempotency-Key', () => {
     expect(s.ledger.usage({ account_id: acc.id }, new Date(s.clock.ms)).total_calls).toBe(1);
   });
 
+  it("a replay echoes this delivery's X-Request-Id as X-Client-Request-Id, never the first one's", async () => {
+    const acc = await s.account('premium');
+    // The caller's own id belongs to one delivery: a retry under another id is echoed that id, one without an id none.
+    const tagged = (idem: string, id?: string) =>
+      call(s.base, 'POST', '/v1/test/echo', { key: acc.key, headers: { 'content-type': 'application/json', 'idempotency-key': idem, ...(id ? { 'x-request-id': id } : {}) }, body: '{"a":3}' });
+    expect((await tagged('order-2', 'first-000001')).headers['x-client-request-id']).toBe('first-000001');
+    const retried = await tagged('order-2', 'retry-000001');
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.headers['x-client-request-id']).toBe('retry-000001');
+    const bare = await tagged('order-2');
+    expect(bare.headers['idempotent-replayed']).toBe('true');
+    expect(bare.headers['x-client-request-id']).toBeUndefined();
+  });
+
   it('the same key with another body, query or path is a 422 and charges nothing', async () => {
     const acc = await s.account('premium');
     expect((await post(acc.key, 'k-422', '{"a":1}')).status).toBe(200);
