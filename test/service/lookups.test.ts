@@ -81,7 +81,7 @@ describe('GET /v1/properties/{uprn}/sales', () => {
       const got = r.json.sales.map((x: any) => `${x.transaction_id}|${x.date}|${x.price}`).sort();
       if (JSON.stringify(got) === JSON.stringify(want)) equal++;
     }
-    // The address matcher misses or misplaces a few sales (docs/etl.md); the rest must agree exactly.
+    // The address matcher misses or misplaces a few sales (docs/matching.md); the rest must agree exactly.
     expect(equal / homes.length).toBeGreaterThanOrEqual(0.9);
   });
 

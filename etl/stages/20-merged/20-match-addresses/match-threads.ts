@@ -11,7 +11,7 @@ export interface JobRunner {
 
 /**
  * ETL_MATCH_THREADS: how many worker threads match addresses (default 1: the stage's own
- * thread). Two measured slower and larger at 1M addresses on 2 cores (docs/etl.md, "Matching threads").
+ * thread). Two measured slower and larger at 1M addresses on 2 cores (docs/matching.md, "How it runs").
  */
 export function matchThreads(env: NodeJS.ProcessEnv = process.env): number {
   const v = env.ETL_MATCH_THREADS?.trim();
