@@ -7,7 +7,7 @@
  * `BUILDING_REFERENCE_NUMBER` is the register's own property id. Each release carries a
  * second header row of descriptive names ("Date of Certificate", "Total floor area (m²)"),
  * before or after the column names depending on the release. No real file is in
- * ../shared/data/raw; where this layout comes from is in docs/sources.md ("Scottish EPC").
+ * ../shared/data/raw; where this layout comes from is in docs/sources/epc-scotland.md ("Where the layout comes from").
  *
  * The column order below is the synthetic region's (the reader maps columns by name):
  * the names are the published ones; their order is not evidenced.
