@@ -1,5 +1,5 @@
 /**
- * Rental valuation backtest (issue 18 item 1; docs/valuation.md, "Rental valuation").
+ * Rental valuation backtest (issue 18 item 1; docs/valuation-rental-hmo.md, "Rental valuation").
  *
  *   npx tsx bench/backtest-rental.ts [--addresses N --seed S]   (default 100,000 addresses, seed 42)
  *   npx tsx bench/backtest-rental.ts --data-dir DIR --sources DIR [--out FILE]

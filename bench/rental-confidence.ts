@@ -1,6 +1,6 @@
 /**
  * Confidence rules for the rental valuation, compared on the backtest's valued lets
- * (docs/valuation.md, "Rental valuation", "Backtest"; issue 18).
+ * (docs/valuation-rental-hmo.md, "Rental valuation", "Backtest"; issue 18).
  *
  *   RENTAL_ROWS=/tmp/rows-42.json npx tsx bench/backtest-rental.ts --data-dir DIR --sources DIR --out -
  *   npx tsx bench/rental-confidence.ts --tune /tmp/rows-42.json [--tune …] --check /tmp/rows-7.json [--only NAME …] [--out FILE]

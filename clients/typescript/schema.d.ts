@@ -145,7 +145,7 @@ export interface paths {
         };
         /**
          * Monthly rent from comparables by expanding radius
-         * @description Whole-property lets of the last 24 months with the same bedroom count (4 = four or more) within 220 m, else 670 m, else 1,300 m (the first radius with at least 5; the last with any); the rent is their weighted geometric mean (by distance, recency, kind and the home's own earlier lets), each let brought to today by the rent growth measured on the build's lets and to the home's floor area. Confidence from the predicted error of the rent, read from the lets used (their summed weight, spread, radius, and whether the home's own earlier let is among them): High at a predicted absolute log error of at most 0.0885 (about 9%), Low above 0.108 (about 11%), else Medium. `bedrooms` overrides the recorded count. No like let within 1,300 m is a 404 and costs nothing (docs/valuation.md).
+         * @description Whole-property lets of the last 24 months with the same bedroom count (4 = four or more) within 220 m, else 670 m, else 1,300 m (the first radius with at least 5; the last with any); the rent is their weighted geometric mean (by distance, recency, kind and the home's own earlier lets), each let brought to today by the rent growth measured on the build's lets and to the home's floor area. Confidence from the predicted error of the rent, read from the lets used (their summed weight, spread, radius, and whether the home's own earlier let is among them): High at a predicted absolute log error of at most 0.0885 (about 9%), Low above 0.108 (about 11%), else Medium. `bedrooms` overrides the recorded count. No like let within 1,300 m is a 404 and costs nothing (docs/valuation-rental-hmo.md).
          *
          *     Cost: 3 credits.
          */
@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * HMO valuation with room rents and yield
-         * @description Letting rooms = bedrooms (+1 when `living_room=false`); rent per room = the area median room let × finish, parking and outside-space factors; sale value = annual rent ÷ the area HMO yield (low/high from its interquartile range). Model and factors: docs/valuation.md.
+         * @description Letting rooms = bedrooms (+1 when `living_room=false`), but no more than the floor area holds: floor area ÷ the floor area per let household of the build's licensed HMOs (their 10th percentile, from at least 20 matched to a home with a floor area; else 129 sq ft from the national HMO and space standards). Unrecorded bedrooms are estimated from the floor area at the licences' median, else 3 for a house, 2 for a flat; rooms other than the recorded bedrooms make confidence low. Rent per room = the area median room let × finish, parking and outside-space factors; sale value = annual rent ÷ the area HMO yield (low/high from its interquartile range). Model, figures and sample sizes: docs/valuation-rental-hmo.md.
          *
          *     Cost: 5 credits.
          */
@@ -191,7 +191,7 @@ export interface paths {
         put?: never;
         /**
          * Gross development value of a unit mix
-         * @description Per unit type: £ per sq ft × floor area × count. £ per sq ft is the median of new-build sales of the kind (house/flat) within the smallest radius (500, 1000, 2000, 5000, 10000 m) holding enough, else resale £ per sq ft × the new-build premium measured on the build; × a finish factor. docs/valuation.md.
+         * @description Per unit type: £ per sq ft × floor area × count. £ per sq ft is the median of new-build sales of the kind (house/flat) within the smallest radius (500, 1000, 2000, 5000, 10000 m) holding enough, else resale £ per sq ft × the new-build premium measured on the build; × a finish factor. docs/valuation-gdv-rents.md.
          *
          *     Cost: 5 credits.
          */
@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * Area long-term rents by bedrooms
-         * @description Whole-property lets agreed in the 24 months to the build date, by bedroom count (4 = four or more): median, mean, quartiles and sample size. A group of fewer than 10 lets in a sector or outcode takes the figures shrunk toward the wider area's (`source: shrunk`, `prior_level`); elsewhere it is marked `source: thin`. Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation.md.
+         * @description Whole-property lets agreed in the 24 months to the build date, by bedroom count (4 = four or more): median, mean, quartiles and sample size. A group of fewer than 10 lets in a sector or outcode takes the figures shrunk toward the wider area's (`source: shrunk`, `prior_level`); elsewhere it is marked `source: thin`. Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation-gdv-rents.md.
          *
          *     Cost: 2 credits.
          */
@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * Area room rents
-         * @description Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the rental evidence's latest month (`period`). An area with fewer than 10 room lets answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority's ONS "Room" figures, said in `source`. Room types and bills are null: the rental evidence records neither. docs/valuation.md.
+         * @description Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the rental evidence's latest month (`period`). An area with fewer than 10 room lets answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority's ONS "Room" figures, said in `source`. Room types and bills are null: the rental evidence records neither. docs/valuation-gdv-rents.md.
          *
          *     Cost: 2 credits.
          */
@@ -299,7 +299,7 @@ export interface paths {
         };
         /**
          * Gross yields by area and bedrooms
-         * @description Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median monthly rent (whole-property lets of the 24 months to the rental evidence's latest month) × 12 ÷ median price (standard sales of the last 24 months with as many bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area's and names it; an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation.md.
+         * @description Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: median monthly rent (whole-property lets of the 24 months to the rental evidence's latest month) × 12 ÷ median price (standard sales of the last 24 months with as many bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area's and names it; an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation-gdv-rents.md.
          *
          *     Cost: 2 credits.
          */

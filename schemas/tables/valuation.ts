@@ -2,7 +2,7 @@ import { col, type TableContract } from './contract.ts';
 
 /**
  * Contracts of the evidence tables of the HMO, development GDV and long-term rent endpoints
- * (docs/valuation.md).
+ * (docs/valuation-rental-hmo.md, docs/valuation-gdv-rents.md).
  */
 
 /** Fewer sales of 3+ bedroom houses than this in an area: no HMO yield for it. */

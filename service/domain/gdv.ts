@@ -1,5 +1,5 @@
 /**
- * Development GDV (docs/valuation.md, "Development GDV"): £ per sq ft of new-build sales near
+ * Development GDV (docs/valuation-gdv-rents.md): £ per sq ft of new-build sales near
  * the site in an expanding radius, else resale £ per sq ft × a new-build premium measured on
  * the build; × floor area × count per unit type. Pure.
  */
@@ -18,7 +18,7 @@ export const MIN_RESALES = 10;
 export const HIGH_CONFIDENCE_RADIUS_M = 2000;
 /**
  * The premium used when a build cannot measure one (no outcode with both enough new-build and
- * resale sales): the figure measured on the 1,000,000-address synthetic build (docs/valuation.md).
+ * resale sales): the figure measured on the 1,000,000-address synthetic build (docs/valuation-gdv-rents.md).
  */
 export const DEFAULT_NEW_BUILD_PREMIUM = 1.08;
 /** Sale value relative to an average specification (assumption, documented). */

@@ -7,7 +7,7 @@ import { textOrNull as str } from '../store/values.ts';
 /**
  * The build's lets and floor-area-matched sales held in memory (typed arrays), with a points
  * index for radius queries and index lists by sector and outcode: a request aggregates a few
- * hundred or thousand rows in JavaScript instead of scanning Parquet (docs/valuation.md).
+ * hundred or thousand rows in JavaScript instead of scanning Parquet (docs/valuation-gdv-rents.md).
  */
 
 function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {

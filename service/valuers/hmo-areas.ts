@@ -1,12 +1,14 @@
 import type { RecordFile } from '../../lib/files/record-file-format.ts';
-import { valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure } from '../domain/hmo.ts';
+import { spacePerRoom, valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure, type SpacePerRoomFigure } from '../domain/hmo.ts';
 import { median } from '../domain/stats.ts';
 import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
 
-/** A build's area room rents and HMO yields (a few hundred rows), held in memory. */
+/** A build's area room rents and HMO yields (a few hundred rows) and its space per room, held in memory. */
 export interface HmoAreas {
   district(sector: string): string | null;
+  /** The gross floor area one letting room needs (the build's licensed HMOs, else the national standards). */
+  readonly spacePerRoom: SpacePerRoomFigure;
   roomRent(sector: string | null, outcode: string | null, district: string | null): RoomRentFigure | undefined;
   hmoYield(sector: string | null, outcode: string | null, district: string | null): HmoYieldFigure | undefined;
 }
@@ -32,10 +34,15 @@ export async function loadHmoAreas(store: BuildStore): Promise<HmoAreas> {
         p75_yield_pct: median(districtYields.map((y) => y.p75_yield_pct)),
       }
     : undefined;
+  // A build without the licence register measures nothing: the national standards' figure.
+  const [space] = store.tables.has('hmo_licences') ? await store.query('hmo_space_per_room') : [];
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const spacePerRoomFigure = spacePerRoom({ sample_size: Number(space?.sample_size ?? 0), p10_sqft: num(space?.p10_sqft), median_sqft: num(space?.median_sqft) });
   const levels = (sector: string | null, outcode: string | null, district: string | null) =>
     [['sector', sector], ['outcode', outcode], ['district', district]] as const;
   return {
     district: (sector) => districts.get(sector) ?? null,
+    spacePerRoom: spacePerRoomFigure,
     roomRent(sector, outcode, district) {
       // The most local area with enough lets of its own; else the district's figure (ONS or thin).
       for (const [level, code] of levels(sector, outcode, district)) {
@@ -70,11 +77,11 @@ export function dataDate(build: BuildInfo, kinds: readonly string[] = ['price_pa
 }
 
 /** The record file columns the HMO valuation reads. */
-const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'article_4'];
+const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'floor_area_sqft', 'article_4'];
 
 /**
  * Values one UPRN as an HMO from one build's property records (the in-memory record file the
- * property endpoint serves: bedrooms, type, postcode, the Article 4 flag) and area figures,
+ * property endpoint serves: bedrooms, floor area, type, postcode, the Article 4 flag) and area figures,
  * opened together so a request never mixes two builds. No SQL on the request path.
  */
 export class HmoValuer {
@@ -100,6 +107,8 @@ export class HmoValuer {
       {
         uprn: String(uprn),
         bedrooms: p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms),
+        floor_area_sqft: p.floor_area_sqft === null || p.floor_area_sqft === undefined ? null : Number(p.floor_area_sqft),
+        space_per_room: this.areas.spacePerRoom,
         kind: p.property_type === 'Flat' ? 'flat' : 'house',
         article_4: p.article_4 === null || p.article_4 === undefined ? null : p.article_4 === true,
         room_rent: room,

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HmoValuationSchema } from '../../schemas/api/valuation.ts';
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { HMO_FINISH_FACTOR, HMO_NO_OUTSIDE_SPACE_FACTOR, HMO_NO_PARKING_FACTOR } from '../../service/domain/hmo.ts';
+import { loadHmoAreas } from '../../service/valuers/hmo-areas.ts';
+import { BuildStore } from '../../service/store/store.ts';
+import { licensedSpace } from './hmo-space.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { buildSql } from './build-sql.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
@@ -19,7 +24,7 @@ beforeAll(async () => {
   const db = await buildSql(s.dataDir);
   [house] = await db.q(`SELECT * FROM properties WHERE bedrooms = 4 AND property_type <> 'Flat' AND country = 'England' ORDER BY uprn LIMIT 1`) as [Record<string, unknown>];
   [article4] = await db.q(`SELECT * FROM properties WHERE article_4 ORDER BY uprn LIMIT 1`);
-  [noBedrooms] = await db.q(`SELECT * FROM properties WHERE bedrooms IS NULL AND property_type <> 'Flat' ORDER BY uprn LIMIT 1`);
+  [noBedrooms] = await db.q(`SELECT * FROM properties WHERE bedrooms IS NULL AND floor_area_sqft IS NULL AND property_type <> 'Flat' ORDER BY uprn LIMIT 1`);
   [sectorRent] = await db.q(`SELECT * FROM rents_rooms WHERE area_level = 'sector' AND area_code = '${house.sector}' AND source = 'evidence'`);
   db.close();
 }, 120_000);
@@ -95,7 +100,32 @@ describe('GET /v1/valuations/{uprn}/hmo', () => {
     expect(valued).toBeGreaterThan(0);
   });
 
-  it('no recorded bedrooms: the typical count is assumed and confidence is low', async () => {
+  it('too few licensed HMOs in the build (under 20): the national standards\' 129 sq ft per room bounds the rooms', async () => {
+    const db = await buildSql(s.dataDir);
+    const licensed = (await licensedSpace(db)).length;
+    // The tightest English houses of 4+ bedrooms: the least floor area per bedroom.
+    const tight = await db.q(`SELECT uprn, bedrooms, floor_area_sqft FROM properties
+      WHERE bedrooms >= 4 AND property_type <> 'Flat' AND country = 'England' AND floor_area_sqft > 0
+      ORDER BY floor_area_sqft / bedrooms, uprn LIMIT 10`);
+    db.close();
+    expect(licensed).toBeLessThan(20);
+    const store = await BuildStore.open(realpathSync(join(s.dataDir, 'current')), 1);
+    try {
+      expect((await loadHmoAreas(store)).spacePerRoom).toEqual({ bound_sqft: 129, typical_sqft: null, source: 'national_standards', sample_size: licensed });
+    } finally {
+      store.close();
+    }
+    let valued = 0;
+    for (const t of tight) {
+      const r = await get(`${t.uprn}/hmo?living_room=false`);
+      if (r.status !== 200) continue; // no room rent or yield for its area
+      valued++;
+      expect(r.json.gross_rent_pcm.rooms).toBe(Math.min(Number(t.bedrooms) + 1, Math.floor(Number(t.floor_area_sqft) / 129)));
+    }
+    expect(valued).toBeGreaterThan(0);
+  });
+
+  it('neither bedrooms nor floor area recorded: the typical count is assumed and confidence is low', async () => {
     if (!noBedrooms) return expect.fail('the region has no house without recorded bedrooms');
     const r = await get(`${noBedrooms.uprn}/hmo`);
     expect(r.status).toBe(200);

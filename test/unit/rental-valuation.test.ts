@@ -64,7 +64,7 @@ describe('valueRental: the point estimate', () => {
 });
 
 describe('rentalConfidence', () => {
-  // Expected predictions computed by hand from the coefficients documented in docs/valuation.md:
+  // Expected predictions computed by hand from the coefficients documented in docs/valuation-rental-hmo.md:
   // 0.1119 − 0.006892 ln W − 0.02061 own + 0.04362 SD − 0.001677 ln n_eff − 0.005586 [670 m]
   // − 0.0003416 [1,300 m] + 0.0006184 ln(nearest + 10) + 0.00001664 age + 0.0004914 ln lets.
   const sig = (o: Partial<RentalSignals>): RentalSignals => ({ weight: 1, radius: 220, lets: 1, sd: 0, n_eff: 1, nearest_m: 0, same_home: 0, age_months: 0, ...o });

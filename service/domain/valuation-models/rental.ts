@@ -1,5 +1,5 @@
 /**
- * Rental valuation by expanding radius (docs/valuation.md, "Rental valuation"): the monthly
+ * Rental valuation by expanding radius (docs/valuation-rental-hmo.md, "Rental valuation"): the monthly
  * rent of one home from the whole-property lets around it. Pure: the caller finds the lets
  * within the largest radius and passes them in with their distances.
  */
@@ -9,7 +9,7 @@ import { bedroomGroup } from '../rents.ts';
 export const RENTAL_RADII = [220, 670, 1_300] as const;
 /** A radius answers when it holds at least this many like lets; the last one answers with any. */
 export const RENTAL_MIN_COMPARABLES = 5;
-/** The weights' constants, set by the backtest (bench/backtest-rental.ts; docs/valuation.md). */
+/** The weights' constants, set by the backtest (bench/backtest-rental.ts; docs/valuation-rental-hmo.md). */
 export const RENTAL_MODEL = {
   /** Distance weight 1 / (1 + d / scale): a let `scale` metres away counts half as much as one next door. */
   distanceScaleM: 200,
@@ -141,7 +141,7 @@ export function predictedRentalError(g: RentalSignals, m: RentalModelParams = RE
  * is the held-out check. What lowers it: a let of the home itself (−0.021), a tight spread of
  * the lets (0.044 per unit of log SD), more summed weight (−0.0069 per unit of ln W), the 670 m
  * radius (−0.0056); the rest weigh little.
- * docs/valuation.md, "Rental valuation".
+ * docs/valuation-rental-hmo.md, "Rental valuation".
  */
 export function rentalConfidence(g: RentalSignals, m: RentalModelParams = RENTAL_MODEL): RentalConfidence {
   const e = predictedRentalError(g, m);

@@ -19,7 +19,7 @@ export default defineRoute({
     'Monthly rent of one room in a shared house for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a ' +
     `local authority: median, mean, quartiles and sample size of the room lets of the 24 months to the rental evidence's latest month (\`period\`). An area with fewer than ${MIN_LETS} room lets ` +
     'answers with the nearest wider area that has them (`from_area.widened`); where none has, the local authority\'s ONS "Room" figures, said in `source`. ' +
-    'Room types and bills are null: the rental evidence records neither. docs/valuation.md.',
+    'Room types and bills are null: the rental evidence records neither. docs/valuation-gdv-rents.md.',
   tag: 'Rents',
   cost: 2,
   query: HmoRentsQuerySchema,

@@ -14,7 +14,7 @@ export default defineRoute({
   description:
     'Whole-property lets agreed in the 24 months to the build date, by bedroom count (4 = four or more): median, mean, quartiles and sample size. ' +
     'A group of fewer than 10 lets in a sector or outcode takes the figures shrunk toward the wider area\'s (`source: shrunk`, `prior_level`); elsewhere it is marked `source: thin`. ' +
-    'Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation.md.',
+    'Location in exactly one way: `postcode` (full, answered for its sector, or a sector), `outcode`, or `lat`+`lng`+`radius_m`. docs/valuation-gdv-rents.md.',
   tag: 'Rents',
   cost: 2,
   query: LongTermRentsQuerySchema,

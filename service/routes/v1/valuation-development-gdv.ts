@@ -13,7 +13,7 @@ export default defineRoute({
   summary: 'Gross development value of a unit mix',
   description:
     'Per unit type: £ per sq ft × floor area × count. £ per sq ft is the median of new-build sales of the kind (house/flat) within the smallest radius ' +
-    `(${GDV_RADII_M.join(', ')} m) holding enough, else resale £ per sq ft × the new-build premium measured on the build; × a finish factor. docs/valuation.md.`,
+    `(${GDV_RADII_M.join(', ')} m) holding enough, else resale £ per sq ft × the new-build premium measured on the build; × a finish factor. docs/valuation-gdv-rents.md.`,
   tag: 'Valuations',
   cost: 5,
   body: DevelopmentGdvBodySchema,

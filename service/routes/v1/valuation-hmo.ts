@@ -11,8 +11,11 @@ export default defineRoute({
   operationId: 'getHmoValuation',
   summary: 'HMO valuation with room rents and yield',
   description:
-    'Letting rooms = bedrooms (+1 when `living_room=false`); rent per room = the area median room let × finish, parking and outside-space factors; ' +
-    'sale value = annual rent ÷ the area HMO yield (low/high from its interquartile range). Model and factors: docs/valuation.md.',
+    'Letting rooms = bedrooms (+1 when `living_room=false`), but no more than the floor area holds: floor area ÷ the floor area per let household of the ' +
+    "build's licensed HMOs (their 10th percentile, from at least 20 matched to a home with a floor area; else 129 sq ft from the national HMO and space standards). " +
+    "Unrecorded bedrooms are estimated from the floor area at the licences' median, else 3 for a house, 2 for a flat; rooms other than the recorded bedrooms make confidence low. " +
+    'Rent per room = the area median room let × finish, parking and outside-space factors; ' +
+    'sale value = annual rent ÷ the area HMO yield (low/high from its interquartile range). Model, figures and sample sizes: docs/valuation-rental-hmo.md.',
   tag: 'Valuations',
   cost: 5,
   params: z.strictObject({ uprn: Uprn }),

@@ -20,7 +20,7 @@ export default defineRoute({
     'Gross yield by bedrooms for a sector (`postcode=BS1 4`; a full postcode or a UPRN answers for its sector), an outcode or a local authority: ' +
     'median monthly rent (whole-property lets of the 24 months to the rental evidence\'s latest month) × 12 ÷ median price (standard sales of the last 24 months with as many ' +
     'bedrooms, index-adjusted), each with its sample sizes. A thin area says so: a rent from few lets is shrunk toward the wider area\'s and names it; ' +
-    'an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation.md.',
+    'an area with too few sales or lets answers with the nearest wider area that has them (`area.widened`, `note`). docs/valuation-gdv-rents.md.',
   tag: 'Rents',
   cost: 2,
   query: YieldsQuerySchema,

@@ -8,7 +8,7 @@ const sql = sqlFolder(import.meta.dirname);
 
 /**
  * Evidence tables of the HMO, development GDV and long-term rent endpoints
- * (docs/valuation.md): lets and recent sales one row each, with positions, so the service
+ * (docs/valuation-rental-hmo.md, docs/valuation-gdv-rents.md): lets and recent sales one row each, with positions, so the service
  * can aggregate them by any area or radius; and the area HMO yields.
  */
 
