@@ -167,7 +167,7 @@ export interface paths {
         };
         /**
          * HMO valuation with room rents and yield
-         * @description Letting rooms = bedrooms (+1 when `living_room=false`), but no more than the floor area holds: floor area ÷ the floor area per let household of the build's licensed HMOs (their 10th percentile, from at least 20 matched to a home with a floor area; else 129 sq ft from the national HMO and space standards). Unrecorded bedrooms are estimated from the floor area at the licences' median, else 3 for a house, 2 for a flat; rooms other than the recorded bedrooms make confidence low. Rent per room = the area median room let × finish, parking and outside-space factors; sale value = annual rent ÷ the area HMO yield (low/high from its interquartile range). Model, figures and sample sizes: docs/valuation-rental-hmo.md.
+         * @description Letting rooms = bedrooms (+1 when `living_room=false`), but no more than the floor area holds: floor area ÷ the floor area per let household of the build's licensed HMOs (their 10th percentile, from at least 20 matched to a home with a floor area; else 129 sq ft from the national HMO and space standards). Unrecorded bedrooms are estimated from the floor area at the licences' median, else 3 for a house, 2 for a flat; rooms other than the recorded bedrooms make confidence low. Rent per room = the area median room let × finish, parking and outside-space factors; sale value = annual rent ÷ the area HMO yield (low/high from its interquartile range). The yield rests on sale prices, so a Scottish home is a free 404 `not_covered` (Price Paid covers England and Wales). Model, figures and sample sizes: docs/valuation-rental-hmo.md.
          *
          *     Cost: 5 credits.
          */

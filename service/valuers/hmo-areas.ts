@@ -25,7 +25,8 @@ export async function loadHmoAreas(store: BuildStore): Promise<HmoAreas> {
   }
   const districts = new Map<string, string>();
   for (const r of await store.query('hmo_sector_districts')) districts.set(String(r.sector), String(r.la_code));
-  // Areas with no sales of their own (Scotland is not in Price Paid) borrow the median district.
+  // English and Welsh areas with too few sales of their own borrow the median district (a Scottish
+  // home never gets here: the route answers it not_covered, Price Paid not reaching Scotland).
   const allAreas: HmoYieldFigure | undefined = districtYields.length
     ? {
         level: 'all_areas',

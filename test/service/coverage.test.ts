@@ -67,6 +67,7 @@ describe('a place no source covers: a free 404 not_covered naming the source', (
       ['GDV by postcode', () => post('/valuations/development-gdv', gdvBody(sc.postcode), k)],
       ['sales of a home', () => get(`/properties/${sc.uprn}/sales`, k)],
       ['sale valuation', () => get(`/valuations/${sc.uprn}/sale`, k)],
+      ['HMO valuation (its yield rests on sale prices)', () => get(`/valuations/${sc.uprn}/hmo`, k)],
     ];
     for (const [what, req] of cases) await expectNotCovered(await req(), PRICE_PAID, what, before);
     expect(String((await get('/account/usage', k)).headers['x-credits-remaining'])).toBe(before);
