@@ -74,14 +74,15 @@ export function latestAsOf(sources: readonly { as_of: string | null }[], fallbac
 /**
  * The asked area and the wider ones around it, most local first: sector → outcode → local
  * authority. A sector's outcode is its first half; an outcode's authority is the one the place
- * lies in when known (a postcode or UPRN), else the one price_growth files it under.
+ * lies in when known (a postcode or UPRN), else the one price_growth files it under, else (no
+ * sales index there: Scotland) the one most of its postcodes lie in.
  */
 export function areaChain(t: LookupTables, level: 'sector' | 'outcode' | 'district', code: string, laCode: string | null): { level: string; code: string }[] {
   const chain = [{ level, code }];
   if (level === 'district') return chain;
   const outcode = level === 'sector' ? code.split(' ')[0]! : code;
   if (level === 'sector') chain.push({ level: 'outcode', code: outcode });
-  const la = laCode ?? str(t.rows.growth.first(`outcode:${outcode}`)?.parent_code);
+  const la = laCode ?? str(t.rows.growth.first(`outcode:${outcode}`)?.parent_code) ?? t.outcodeDistricts.get(outcode) ?? null;
   if (la !== null) chain.push({ level: 'district', code: la });
   return chain;
 }

@@ -32,6 +32,8 @@ export interface LookupTables {
   salesMonth: string | null;
   /** Local authority names by GSS code (UK HPI's), where the build has them. */
   laNames: ReadonlyMap<string, string>;
+  /** The local authority each outcode mostly lies in, by the postcode directory (where the build has it). */
+  outcodeDistricts: ReadonlyMap<string, string>;
 }
 
 export interface AreaRows {
@@ -103,8 +105,9 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   }
   const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
   const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
+  const outcodeDistricts = new Map((t.has('postcodes') ? await store.query('lookup_outcode_districts') : []).map((r) => [String(r.outcode), String(r.la_code)]));
   const month = t.has('price_growth') ? (await store.query('lookup_sales_month'))[0]?.month : null;
-  return { store, has, rows, sales, epc, postcodes, typeMonths, buildDate: date, salesMonth: month == null ? null : String(month), laNames };
+  return { store, has, rows, sales, epc, postcodes, typeMonths, buildDate: date, salesMonth: month == null ? null : String(month), laNames, outcodeDistricts };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIN_LETS } from '../../schemas/tables/market.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { buildSql } from './build-sql.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
@@ -89,6 +90,22 @@ describe('a place no source covers: a free 404 not_covered naming the source', (
     expect(r.status, r.text).toBe(200);
     expect(r.headers['x-credits-cost']).toBe('5');
     expect(r.json.total).toBeGreaterThan(0);
+  });
+});
+
+describe('a Scottish area is covered by the sources that reach it', () => {
+  it('room rents of a Scottish outcode without room lets of its own widen to the local authority most of its postcodes lie in', async () => {
+    // No price index is filed in Scotland, so the outcode's authority comes from the postcode directory.
+    const [o] = await db.q(`WITH la AS (SELECT outcode, mode(la_code) AS la_code FROM postcodes WHERE country = 'Scotland' AND la_code IS NOT NULL GROUP BY outcode)
+      SELECT la.outcode, la.la_code, d.median_pcm, d.sample_size FROM la
+      JOIN rents_rooms d ON d.area_level = 'district' AND d.area_code = la.la_code AND d.source = 'evidence' AND d.sample_size >= ${MIN_LETS}
+      WHERE la.outcode NOT IN (SELECT area_code FROM rents_rooms WHERE area_level = 'outcode') ORDER BY la.outcode LIMIT 1`);
+    expect(o, 'a Scottish outcode without room lets in a district with enough').toBeDefined();
+    const r = await get(`/rents/hmo?outcode=${o!.outcode}`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.area).toEqual({ level: 'outcode', code: o!.outcode });
+    expect(r.json.from_area).toEqual({ level: 'district', code: o!.la_code, widened: true });
+    expect(r.json.room).toMatchObject({ median_pcm: Number(o!.median_pcm), sample_size: Number(o!.sample_size), source: 'evidence' });
   });
 });
 
