@@ -3769,7 +3769,7 @@ export interface operations {
                         listings: {
                             listing_id: string;
                             /** @description The matched UPRN; null when the address allows no match. */
-                            uprn: string | null;
+                            uprn: number | null;
                             address: string;
                             postcode: string;
                             /** @description GBP: the asking price, or the rent per calendar month. */
@@ -3911,7 +3911,7 @@ export interface operations {
                         deals: {
                             listing_id: string;
                             /** @description The matched UPRN; null when the address allows no match. */
-                            uprn: string | null;
+                            uprn: number | null;
                             address: string;
                             postcode: string;
                             /** @description GBP: the asking price, or the rent per calendar month. */
@@ -4692,7 +4692,7 @@ export interface operations {
                             address: string;
                             postcode: string | null;
                             /** @description The UPRN the address matcher gave the address; null when it allows no match. */
-                            uprn: string | null;
+                            uprn: number | null;
                             /** @description Permitted occupants; null when the register does not record it. */
                             max_occupants: number | null;
                             /** @description Households (units of accommodation) the licence allows; null when not recorded. */

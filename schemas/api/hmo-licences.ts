@@ -28,7 +28,7 @@ export const HmoLicenceSchema = z.object({
   licence_reference: z.string().meta({ description: 'The council\'s licence reference.' }),
   address: z.string().meta({ description: 'As the register writes it.' }),
   postcode: z.string().nullable(),
-  uprn: z.string().nullable().meta({ description: 'The UPRN the address matcher gave the address; null when it allows no match.' }),
+  uprn: z.number().int().nullable().meta({ description: 'The UPRN the address matcher gave the address; null when it allows no match.' }),
   max_occupants: z.number().int().nullable().meta({ description: 'Permitted occupants; null when the register does not record it.' }),
   households: z.number().int().nullable().meta({ description: 'Households (units of accommodation) the licence allows; null when not recorded.' }),
   storeys: z.number().int().nullable().meta({ description: 'Where the register gives it; null otherwise.' }),

@@ -51,7 +51,7 @@ export const ListingsQuerySchema = z
 
 export const ListingSchema = z.object({
   listing_id: z.string(),
-  uprn: z.string().nullable().meta({ description: 'The matched UPRN; null when the address allows no match.' }),
+  uprn: z.number().int().nullable().meta({ description: 'The matched UPRN; null when the address allows no match.' }),
   address: z.string(),
   postcode: z.string(),
   price: z.number().meta({ description: 'GBP: the asking price, or the rent per calendar month.' }),

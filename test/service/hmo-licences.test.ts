@@ -16,7 +16,7 @@ const get = (path: string) => b.get(path);
 const HAV = havSql;
 /** A licence as the answer shows it, from the published row. */
 const LICENCE = (p: { lat: number; lng: number } | null) => `
-  licence_reference, address, postcode, uprn::VARCHAR AS uprn, max_occupants, households, storeys,
+  licence_reference, address, postcode, uprn::DOUBLE AS uprn, max_occupants, households, storeys,
   strftime(valid_from, '%Y-%m-%d') AS valid_from, strftime(valid_to, '%Y-%m-%d') AS valid_to, status,
   ${p ? `round(${HAV('lat', 'lng', p.lat, p.lng)})::INTEGER` : 'NULL'} AS distance_m, position_source AS position,
   CASE WHEN lat IS NULL OR lng IS NULL THEN NULL ELSE {'lat': round(lat, 7), 'lng': round(lng, 7)} END AS location`;
@@ -44,7 +44,7 @@ describe('GET /v1/hmo/licences', () => {
     const want = await rows(`SELECT ${LICENCE(pt)} FROM hmo_licences WHERE status = 'current' AND ${within} ORDER BY ${HAV('lat', 'lng', pt.lat, pt.lng)}, register, licence_reference`);
     expect(want.length).toBeGreaterThan(0);
     expect(r.json.licences).toEqual(want);
-    expect(r.json.licences[0]).toMatchObject({ uprn: h!.uprn, distance_m: 0, position: 'uprn' });
+    expect(r.json.licences[0]).toMatchObject({ uprn: Number(h!.uprn), distance_m: 0, position: 'uprn' });
     const [c] = await rows(`SELECT count(*) FILTER (WHERE status = 'current')::INTEGER AS current, count(*) FILTER (WHERE status = 'pending')::INTEGER AS pending,
       count(*) FILTER (WHERE status = 'expired')::INTEGER AS expired, count(*) FILTER (WHERE status = 'current' AND uprn IS NOT NULL)::INTEGER AS matched,
       min(register) AS register, max(register_as_of) AS as_of FROM hmo_licences WHERE ${within}`);
