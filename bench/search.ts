@@ -175,7 +175,7 @@ async function main(): Promise<void> {
   const storeMs: number[] = [];
   for (let i = 0; i < 3_000; i++) {
     const t0 = performance.now();
-    await store.query('property_by_uprn', [BigInt(100000000000 + ((i * 7919) % N))]);
+    await store.rows('property_by_uprn', [BigInt(100000000000 + ((i * 7919) % N))]);
     storeMs.push(performance.now() - t0);
   }
   log(`store lookup (sequential, in process) ${JSON.stringify(summary(storeMs))}`);

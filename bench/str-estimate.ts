@@ -88,7 +88,7 @@ log(`published ${L} listings from ${templates} templates on ${points} address po
 const store = await BuildStore.open(buildDir);
 const rss0 = process.memoryUsage().rss;
 t = performance.now();
-const index = await StrListingIndex.load((name) => store.query(name));
+const index = await StrListingIndex.load(store);
 const loadMs = performance.now() - t;
 const rssMb = Math.round((process.memoryUsage().rss - rss0) / 1048576);
 log(`index: ${index.size} listings loaded in ${Math.round(loadMs)} ms (+${rssMb} MB RSS)`);

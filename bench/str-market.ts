@@ -93,7 +93,7 @@ const store = await BuildStore.open(buildDir);
 global.gc?.();
 const rss0 = process.memoryUsage().rss;
 t = performance.now();
-const set = await StrMarketSet.load((name) => store.queryColumns(name));
+const set = await StrMarketSet.load(store);
 const loadMs = performance.now() - t;
 const rssMb = Math.round((process.memoryUsage().rss - rss0) / 1048576);
 log(`market set: ${set.listings.n} listings loaded in ${Math.round(loadMs)} ms (+${rssMb} MB RSS), benchmark of ${set.bench.areas.length} sectors`);

@@ -64,19 +64,13 @@ export class BuildResources {
   /** The development valuer over the two above (POST /valuations/development-gdv). */
   readonly gdvValuer = new Lazy<GdvValuer>('GDV valuer', async () => new GdvValuer(await this.sqftSales.get(), await this.gdvPremiums.get()));
   /** Short-term-let listings for the estimate. */
-  readonly strListings = new Lazy<StrListingIndex>('STR listing index', async () => {
-    const store = await this.store.get();
-    return StrListingIndex.load((name) => store.query(name));
-  });
+  readonly strListings = new Lazy<StrListingIndex>('STR listing index', async () => StrListingIndex.load(await this.store.get()));
   /** Short-term-let listings and their months for the market analysis. */
-  readonly strMarket = new Lazy<StrMarketSet>('STR market set', async () => {
-    const store = await this.store.get();
-    return StrMarketSet.load((name) => store.queryColumns(name));
-  });
+  readonly strMarket = new Lazy<StrMarketSet>('STR market set', async () => StrMarketSet.load(await this.store.get()));
   /** What GET /str/listings shows of each listing, in the market set's rows. */
   readonly strListingRows = new Lazy<StrListingRows>('STR listing rows', async () => {
     const [store, set] = await Promise.all([this.store.get(), this.strMarket.get()]);
-    return loadStrListingRows((name) => store.queryColumns(name), set);
+    return loadStrListingRows(store, set);
   });
   /** Undefined when the build cannot serve GET /risks (no designations, or no flag columns). */
   readonly risks = new Lazy<RiskData | undefined>('risk data', async () => {

@@ -24,10 +24,9 @@ export async function loadDealsSet(listings: ListingsSet | undefined, valuer: Sa
   if (!listings) return undefined;
   const areas = new Map<string, AreaFigure>();
   if (store.tables.has('rents_area') && store.tables.has('yields_area')) {
-    for (const r of await store.query('area_rents_yields_all')) {
+    for (const r of await store.rows('area_rents_yields_all')) {
       areas.set(`${r.area_level}|${r.area_code}|${r.bedrooms}`, {
-        median_pcm: Number(r.median_pcm), source: String(r.source), sample_size: r.sample_size === null ? null : Number(r.sample_size),
-        yield_pct: r.gross_yield_pct === null ? null : Number(r.gross_yield_pct), yield_sales: r.yield_sales === null ? null : Number(r.yield_sales),
+        median_pcm: r.median_pcm, source: r.source, sample_size: r.sample_size, yield_pct: r.gross_yield_pct, yield_sales: r.yield_sales,
       });
     }
   }

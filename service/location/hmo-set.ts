@@ -2,7 +2,6 @@ import { mapPoint, type MapPoint } from './sets.ts';
 import type { HMO_STATUSES } from '../../schemas/api/hmo-licences.ts';
 import type { BuildStore } from '../store/store.ts';
 import { Points } from '../../lib/geo/points.ts';
-import { numOrNull as intOrNull, textOrNull as strOrNull } from '../store/values.ts';
 
 /**
  * The build's HMO licences held in memory (the `hmoLicences` resource of BuildResources), with a
@@ -30,28 +29,25 @@ export interface HmoSet {
 
 export async function loadHmoSet(store: BuildStore): Promise<HmoSet | undefined> {
   if (!store.tables.has('hmo_licences')) return undefined;
-  const rows: Record<string, unknown>[] = await store.query('hmo_licences_all');
+  const rows = await store.rows('hmo_licences_all');
   const licences: HmoLicence[] = rows.map((r) => ({
-    licence_reference: String(r.licence_reference), register: String(r.register), address: String(r.address),
-    postcode: strOrNull(r.postcode), outcode: strOrNull(r.outcode), uprn: strOrNull(r.uprn),
-    max_occupants: intOrNull(r.max_occupants), households: intOrNull(r.households), storeys: intOrNull(r.storeys),
-    valid_from: strOrNull(r.valid_from), valid_to: strOrNull(r.valid_to), status: strOrNull(r.status) as HmoLicence['status'],
-    position: strOrNull(r.position_source) as HmoLicence['position'],
-    location: mapPoint(r.lat, r.lng),
+    licence_reference: r.licence_reference, register: r.register, address: r.address, postcode: r.postcode, outcode: r.outcode, uprn: r.uprn,
+    max_occupants: r.max_occupants, households: r.households, storeys: r.storeys, valid_from: r.valid_from, valid_to: r.valid_to,
+    status: r.status as HmoLicence['status'], position: r.position_source as HmoLicence['position'], location: mapPoint(r.lat, r.lng),
   }));
   const placed: number[] = [];
   const byOutcode = new Map<string, number[]>();
   const registers = new Map<string, string | null>();
   rows.forEach((r, i) => {
-    if (r.lat !== null && r.lat !== undefined && r.lng !== null && r.lng !== undefined) placed.push(i);
+    if (r.lat !== null && r.lng !== null) placed.push(i);
     const o = licences[i]!.outcode;
     if (o) {
       let a = byOutcode.get(o);
       if (!a) byOutcode.set(o, (a = []));
       a.push(i);
     }
-    registers.set(licences[i]!.register, strOrNull(r.register_as_of));
+    registers.set(licences[i]!.register, r.register_as_of);
   });
-  const grid = new Points(Float64Array.from(placed, (i) => Number(rows[i]!.lat)), Float64Array.from(placed, (i) => Number(rows[i]!.lng)));
+  const grid = new Points(Float64Array.from(placed, (i) => rows[i]!.lat!), Float64Array.from(placed, (i) => rows[i]!.lng!));
   return { licences, grid, placed: Int32Array.from(placed), byOutcode, registers };
 }

@@ -68,9 +68,7 @@ export class PointCountry {
 }
 
 export async function loadPointCountry(store: BuildStore): Promise<PointCountry> {
-  const c = await store.queryColumns('postcode_countries_all');
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return PointCountry.fromPostcodes(c.postcode!.map((p, i) => ({ postcode: String(p), lat: num(c.lat![i]), lng: num(c.lng![i]), country: String(c.country![i]) })));
+  return PointCountry.fromPostcodes(await store.rows('postcode_countries_all'));
 }
 
 /** A bare point's coverage by the England-only planning layers: by its nearest postcode's country, else not determined. */

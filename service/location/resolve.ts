@@ -1,5 +1,6 @@
 import type { Location } from '../../schemas/api/location.ts';
 import type { BuildResources } from '../build/resources.ts';
+import type { Row } from '../store/queries.ts';
 
 /**
  * A location resolved against one build: where it is and which areas it lies in. A UPRN is
@@ -71,6 +72,6 @@ export async function resolveLocation(loc: Location, data: BuildResources): Prom
 }
 
 /** The directory row of a canonical postcode (held in the process by the lookup tables), or undefined. */
-export async function postcodeRow(postcode: string, data: BuildResources): Promise<Record<string, unknown> | undefined> {
+export async function postcodeRow(postcode: string, data: BuildResources): Promise<Row<'lookup_postcode_rows'> | undefined> {
   return (await data.lookups.get()).postcodes?.first(postcode);
 }

@@ -3,7 +3,6 @@ import type { ListingPropertyType } from '../../schemas/sources/listings.ts';
 import { CRIME_TYPES } from '../../schemas/sources/police-crime.ts';
 import type { BuildStore } from '../store/store.ts';
 import { Points } from '../../lib/geo/points.ts';
-import { numOrNaN as num, numOrNull as intOrNull, textOrNull as strOrNull } from '../store/values.ts';
 
 /**
  * The build's crime, schools and listings held in memory, with points indexes for radius queries:
@@ -28,31 +27,27 @@ export interface CrimeSet {
 
 export async function loadCrimeSet(store: BuildStore): Promise<CrimeSet | undefined> {
   if (!store.tables.has('crime') || !store.tables.has('crime_la')) return undefined;
-  const c = await store.queryColumns('crime_all');
-  const months = [...new Set(c.month!.map(String))].sort() as string[];
+  const c = await store.columns('crime_all');
+  const months = [...new Set(c.month)].sort();
   const monthIx = new Map(months.map((m, i) => [m, i]));
   const typeIx = new Map<string, number>(CRIME_TYPES.map((t, i) => [t, i]));
   const placed: number[] = [];
   const unplacedByLa = new Map<string, number>();
-  for (let i = 0; i < c.month!.length; i++) {
-    if (c.lat![i] === null || c.lng![i] === null) {
-      const la = strOrNull(c.la_code![i]);
+  for (let i = 0; i < c.month.length; i++) {
+    if (c.lat[i] === null || c.lng[i] === null) {
+      const la = c.la_code[i];
       if (la) unplacedByLa.set(la, (unplacedByLa.get(la) ?? 0) + 1);
     } else placed.push(i);
   }
-  const month = Uint8Array.from(placed, (i) => monthIx.get(String(c.month![i]))!);
-  const type = Uint8Array.from(placed, (i) => typeIx.get(String(c.crime_type![i])) ?? 255);
-  const grid = new Points(Float64Array.from(placed, (i) => num(c.lat![i])), Float64Array.from(placed, (i) => num(c.lng![i])));
+  const month = Uint8Array.from(placed, (i) => monthIx.get(c.month[i]!)!);
+  const type = Uint8Array.from(placed, (i) => typeIx.get(c.crime_type[i]!) ?? 255);
+  const grid = new Points(Float64Array.from(placed, (i) => c.lat[i]!), Float64Array.from(placed, (i) => c.lng[i]!));
   const la = new Map<string, { crimes: number; addresses: number; months: number }>();
-  const l = await store.queryColumns('crime_la_all');
-  for (let i = 0; i < l.la_code!.length; i++) la.set(String(l.la_code![i]), { crimes: num(l.crimes![i]), addresses: num(l.addresses![i]), months: num(l.months![i]) });
-  const h = await store.queryColumns('postcode_homes_all');
-  const homes = {
-    grid: new Points(Float64Array.from(h.lat!, num), Float64Array.from(h.lng!, num)),
-    count: Int32Array.from(h.address_count!, num),
-    la: h.la_code!.map(strOrNull),
-  };
-  const latestRelease = c.release!.map(String).sort().at(-1) ?? months.at(-1) ?? '';
+  const l = await store.columns('crime_la_all');
+  for (let i = 0; i < l.la_code.length; i++) la.set(l.la_code[i]!, { crimes: l.crimes[i]!, addresses: l.addresses[i]!, months: l.months[i]! });
+  const h = await store.columns('postcode_homes_all');
+  const homes = { grid: new Points(h.lat, h.lng), count: Int32Array.from(h.address_count), la: h.la_code };
+  const latestRelease = [...c.release].sort().at(-1) ?? months.at(-1) ?? '';
   return { months, latestRelease, month, type, grid, la, unplacedByLa, homes };
 }
 
@@ -66,14 +61,14 @@ export interface SchoolsSet { schools: School[]; lat: Float64Array; lng: Float64
 
 export async function loadSchoolsSet(store: BuildStore): Promise<SchoolsSet | undefined> {
   if (!store.tables.has('schools')) return undefined;
-  const rows: Record<string, unknown>[] = await store.query('schools_all');
+  const rows = await store.rows('schools_all');
+  // The reader's schema checked phase, status and rating against their lists (School's types).
   const schools = rows.map((r) => ({
-    urn: Number(r.urn), name: String(r.name), phase: String(r.phase), type: String(r.type), status: String(r.status),
-    low_age: intOrNull(r.low_age), high_age: intOrNull(r.high_age), pupils: intOrNull(r.pupils), capacity: intOrNull(r.capacity),
-    ofsted_rating: strOrNull(r.ofsted_rating), ofsted_date: strOrNull(r.ofsted_date), postcode: strOrNull(r.postcode),
+    urn: r.urn, name: r.name, phase: r.phase, type: r.type, status: r.status, low_age: r.low_age, high_age: r.high_age, pupils: r.pupils,
+    capacity: r.capacity, ofsted_rating: r.ofsted_rating, ofsted_date: r.ofsted_date, postcode: r.postcode,
   }) as School);
-  const asOf = rows.map((r) => strOrNull(r.ofsted_date)).filter((d): d is string => d !== null).sort().at(-1) ?? null;
-  return { schools, lat: Float64Array.from(rows, (r) => num(r.lat)), lng: Float64Array.from(rows, (r) => num(r.lng)), asOf };
+  const asOf = rows.map((r) => r.ofsted_date).filter((d): d is string => d !== null).sort().at(-1) ?? null;
+  return { schools, lat: Float64Array.from(rows, (r) => r.lat), lng: Float64Array.from(rows, (r) => r.lng), asOf };
 }
 
 /** A map point, rounded as answers give coordinates; null where the row has no position. */
@@ -96,13 +91,12 @@ export interface ListingsSet { listings: Listing[]; grid: Points; byOutcode: Map
 
 export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | undefined> {
   if (!store.tables.has('listings')) return undefined;
-  const rows: Record<string, unknown>[] = await store.query('listings_all');
+  const rows = await store.rows('listings_all');
   const listings: Listing[] = rows.map((r) => ({
-    listing_id: String(r.listing_id), agent_ref: String(r.agent_ref), channel: r.channel === 'rent' ? 'rent' : 'sale', status: String(r.status),
-    uprn: strOrNull(r.uprn), address: String(r.address), postcode: String(r.postcode), outcode: String(r.outcode), sector: String(r.sector),
-    la_code: strOrNull(r.la_code), price: Number(r.price), price_qualifier: strOrNull(r.price_qualifier), bedrooms: Number(r.bedrooms),
-    property_type: String(r.property_type) as ListingPropertyType, tenure: strOrNull(r.tenure), listed_date: strOrNull(r.listed_date), updated_at: String(r.updated_at),
-    location: mapPoint(r.lat, r.lng),
+    listing_id: r.listing_id, agent_ref: r.agent_ref, channel: r.channel === 'rent' ? 'rent' : 'sale', status: r.status, uprn: r.uprn,
+    address: r.address, postcode: r.postcode, outcode: r.outcode, sector: r.sector, la_code: r.la_code, price: r.price,
+    price_qualifier: r.price_qualifier, bedrooms: r.bedrooms, property_type: r.property_type as ListingPropertyType, tenure: r.tenure,
+    listed_date: r.listed_date, updated_at: r.updated_at, location: mapPoint(r.lat, r.lng),
   }));
   const byOutcode = new Map<string, number[]>();
   listings.forEach((l, i) => {
@@ -111,5 +105,5 @@ export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | 
     a.push(i);
   });
   const asOf = listings.map((l) => l.updated_at.slice(0, 10)).sort().at(-1) ?? null;
-  return { listings, grid: new Points(Float64Array.from(rows, (r) => num(r.lat)), Float64Array.from(rows, (r) => num(r.lng))), byOutcode, asOf };
+  return { listings, grid: new Points(Float64Array.from(rows, (r) => r.lat), Float64Array.from(rows, (r) => r.lng ?? NaN)), byOutcode, asOf };
 }

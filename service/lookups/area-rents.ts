@@ -1,7 +1,7 @@
 import { chooseArea, type ChosenFigure } from '../domain/area-evidence.ts';
 import type { Place } from '../location/resolve.ts';
 import { MAX_BEDROOM_GROUP } from '../domain/rents.ts';
-import { areaChain, num, r2, str, type Row } from './areas.ts';
+import { areaChain, r2 } from './areas.ts';
 import type { KeyedRows } from './keyed.ts';
 import type { LookupTables } from './tables.ts';
 
@@ -15,8 +15,8 @@ export function askedArea(place: Place): { level: RentLevel; code: string | null
 }
 
 /** The asked area and each wider one up to the local authority, with the row `select` picks from a keyed table for it. */
-export function figureChain(
-  t: LookupTables, rows: KeyedRows, asked: { level: RentLevel; code: string }, laCode: string | null,
+export function figureChain<Row>(
+  t: LookupTables, rows: KeyedRows<Row>, asked: { level: RentLevel; code: string }, laCode: string | null,
   select: (areaRows: readonly Row[]) => Row | undefined,
 ) {
   return areaChain(t, asked.level, asked.code, laCode).map((a) => ({ ...a, row: select(rows.get(`${a.level}:${a.code}`)) }));
@@ -26,8 +26,8 @@ export function figureChain(
  * For each row picked by `select` from a keyed table, the asked area's figure or the nearest
  * wider area's that is `enough` (domain/area-evidence.ts).
  */
-export function chooseFrom(
-  t: LookupTables, rows: KeyedRows, asked: { level: RentLevel; code: string }, laCode: string | null,
+export function chooseFrom<Row>(
+  t: LookupTables, rows: KeyedRows<Row>, asked: { level: RentLevel; code: string }, laCode: string | null,
   select: (areaRows: readonly Row[]) => Row | undefined, enough: (row: Row) => boolean,
 ): ChosenFigure<Row> | undefined {
   return chooseArea(figureChain(t, rows, asked, laCode, select), enough);
@@ -42,27 +42,28 @@ const ENOUGH_RENT = new Set(['evidence', 'shrunk', 'ons_district']);
  */
 export function areaYield(t: LookupTables, area: { level: RentLevel; code: string }, laCode: string | null, b: number) {
   // The area rents rows carry their yield where yields_area has one (lookup_area_stats_tables.sql).
-  const chosen = chooseFrom(t, t.rows.rents, area, laCode, (rows) => rows.find((r) => Number(r.bedrooms) === b && r.gross_yield_pct != null),
-    (r) => ENOUGH_RENT.has(String(r.source)));
+  const chosen = chooseFrom(t, t.rows.rents, area, laCode, (rows) => rows.find((r) => r.bedrooms === b && r.gross_yield_pct !== null),
+    (r) => ENOUGH_RENT.has(r.source));
   if (!chosen) return null;
   const r = chosen.row;
-  const source = String(r.source);
+  const source = r.source;
   const thin = !chosen.enough || source !== 'evidence';
   const where = `${chosen.level} ${chosen.code}`;
   const note = !chosen.enough
     ? `no area up to ${where} has a yield on enough lets: its rent is from ${r.sample_size} lets`
     : chosen.widened
       ? `${area.level} ${area.code} has too few ${b === MAX_BEDROOM_GROUP ? '4+' : b}-bedroom sales or lets for a yield of its own (at least 5 sales and a rent); these are the ${where}'s`
-      : source === 'shrunk' ? `the rent rests on ${r.sample_size} lets, shrunk toward the ${str(r.prior_level)}'s figure` : null;
+      : source === 'shrunk' ? `the rent rests on ${r.sample_size} lets, shrunk toward the ${r.prior_level}'s figure` : null;
   return {
     bedrooms: b,
-    gross_yield_pct: num(r.gross_yield_pct)!,
-    median_rent_pcm: r2(num(r.median_pcm))!,
-    rent_sample_size: Number(r.sample_size),
+    gross_yield_pct: r.gross_yield_pct!,
+    median_rent_pcm: r2(r.median_pcm)!,
+    rent_sample_size: r.sample_size,
     rent_source: source as 'evidence' | 'shrunk' | 'ons_district' | 'evidence_thin',
-    rent_prior_level: str(r.prior_level),
-    median_price: num(r.yield_median_price)!,
-    sales_count: Number(r.yield_sales),
+    rent_prior_level: r.prior_level,
+    median_price: r.yield_median_price!,
+    // The row has a yield (selected above), so yields_area gave its sales; Number(NULL) was 0, kept.
+    sales_count: r.yield_sales ?? 0,
     area: { level: chosen.level as RentLevel, code: chosen.code, widened: chosen.widened },
     thin,
     note,

@@ -1,17 +1,15 @@
 import type { BuildInfo } from '../build/source.ts';
 import { pickIndexLevel, share, type IndexLevel } from '../domain/lookups.ts';
 import { MIN_LETS } from '../../schemas/tables/market.ts';
-import { sourceAsOfEntry, type LookupTables } from './tables.ts';
+import { sourceAsOfEntry, type KeyedRow, type LookupTables } from './tables.ts';
 
 /** Helpers the postcode, area, trends and flood endpoints share: counts and mixes of an area, its index chain. */
 
 export type AreaLevel = 'postcode' | 'sector' | 'outcode' | 'district';
-export type { Row } from './keyed.ts';
-import type { Row } from './keyed.ts';
-import { intOrNull as int, numOrNull as num, textOrNull as str } from '../store/values.ts';
-export { textOrNull as str, numOrNull as num } from '../store/values.ts';
+type CountsRow = KeyedRow<'lookup_area_counts'>;
+type GrowthRow = KeyedRow<'lookup_growth'>;
 
-export function areaCounts(t: LookupTables, level: AreaLevel, code: string): Row | undefined {
+export function areaCounts(t: LookupTables, level: AreaLevel, code: string): CountsRow | undefined {
   return t.rows.counts.first(`${level}:${code}`);
 }
 
@@ -19,16 +17,16 @@ export function areaCounts(t: LookupTables, level: AreaLevel, code: string): Row
 export function areaMixes(t: LookupTables, level: AreaLevel, code: string): Record<string, { value: string; count: number; share: number }[]> {
   const rows = t.rows.mix.get(`${level}:${code}`);
   const total = new Map<string, number>();
-  for (const r of rows) total.set(String(r.dim), (total.get(String(r.dim)) ?? 0) + Number(r.n));
+  for (const r of rows) total.set(r.dim, (total.get(r.dim) ?? 0) + r.n);
   const out: Record<string, { value: string; count: number; share: number }[]> = { property_type: [], tenure: [], construction_age: [], epc_rating: [] };
-  for (const r of rows) out[String(r.dim)]!.push({ value: String(r.value), count: Number(r.n), share: share(Number(r.n), total.get(String(r.dim))!)! });
+  for (const r of rows) out[r.dim]!.push({ value: r.value, count: r.n, share: share(r.n, total.get(r.dim)!)! });
   return out;
 }
 
 /** Shares of the located addresses in flood zones, conservation and Article 4 areas. */
-export function designationShares(c: Row | undefined) {
-  const located = Number(c?.located ?? 0);
-  const of = (k: string) => share(Number(c?.[k] ?? 0), located);
+export function designationShares(c: CountsRow | undefined) {
+  const located = c?.located ?? 0;
+  const of = (k: 'flood_zone_2' | 'flood_zone_3' | 'conservation_area' | 'article_4') => share(c?.[k] ?? 0, located);
   return { located_addresses: located, flood_zone_2: of('flood_zone_2'), flood_zone_3: of('flood_zone_3'), conservation_area: of('conservation_area'), article_4: of('article_4') };
 }
 
@@ -38,25 +36,25 @@ const PARENT: Record<string, string> = { sector: 'outcode', outcode: 'district',
  * The area's growth row and its parents' (price_growth), most local first, following each
  * row's parent_code up to the country: the chain pickIndexLevel chooses from.
  */
-export function growthChain(t: LookupTables, level: string, code: string): Row[] {
-  const chain: Row[] = [];
+export function growthChain(t: LookupTables, level: string, code: string): GrowthRow[] {
+  const chain: GrowthRow[] = [];
   let at: [string, string] | undefined = [level, code];
   while (at) {
     const row = t.rows.growth.first(`${at[0]}:${at[1]}`);
     if (!row) break;
     chain.push(row);
     const parent: string | undefined = PARENT[at[0]];
-    at = parent && row.parent_code != null ? [parent, String(row.parent_code)] : undefined;
+    at = parent && row.parent_code !== null ? [parent, row.parent_code] : undefined;
   }
   return chain;
 }
 
 /** Which area's index answers for a chain (never silently wider: `widened` says so). */
-export function chosenIndex(chain: Row[]) {
+export function chosenIndex(chain: GrowthRow[]) {
   if (chain.length === 0) return null;
-  const levels: (IndexLevel & { row: Row })[] = chain.map((r) => ({ level: String(r.area_level), code: String(r.area_code), enough: r.enough_sales === true, row: r }));
+  const levels: (IndexLevel & { row: GrowthRow })[] = chain.map((r) => ({ level: r.area_level, code: r.area_code, enough: r.enough_sales === true, row: r }));
   const pick = pickIndexLevel(levels);
-  return { ...pick, row: (pick.used as IndexLevel & { row: Row }).row };
+  return { ...pick, row: (pick.used as IndexLevel & { row: GrowthRow }).row };
 }
 
 /** The as-of dates of those of `names` the build loaded (the sources a place's statistics come from). */
@@ -82,7 +80,7 @@ export function areaChain(t: LookupTables, level: 'sector' | 'outcode' | 'distri
   if (level === 'district') return chain;
   const outcode = level === 'sector' ? code.split(' ')[0]! : code;
   if (level === 'sector') chain.push({ level: 'outcode', code: outcode });
-  const la = laCode ?? str(t.rows.growth.first(`outcode:${outcode}`)?.parent_code) ?? t.outcodeDistricts.get(outcode) ?? null;
+  const la = laCode ?? t.rows.growth.first(`outcode:${outcode}`)?.parent_code ?? t.outcodeDistricts.get(outcode) ?? null;
   if (la !== null) chain.push({ level: 'district', code: la });
   return chain;
 }
@@ -98,16 +96,16 @@ export function areaPrices(t: LookupTables, level: Exclude<AreaLevel, 'postcode'
   const own = chain[0];
   const index = chosenIndex(chain);
   return {
-    median_price_12m: { value: num(own?.median_price_12m), sample_size: Number(own?.sales_12m ?? 0) },
-    price_per_sqft: { value: r2(num(sqft[0]?.median_gbp_sqft)), sample_size: Number(sqft[0]?.sales_count ?? 0) },
-    growth: { '1y': num(index?.row.growth_1y), '5y': num(index?.row.growth_5y), '10y': num(index?.row.growth_10y) },
+    median_price_12m: { value: own?.median_price_12m ?? null, sample_size: own?.sales_12m ?? 0 },
+    price_per_sqft: { value: r2(sqft[0]?.median_gbp_sqft ?? null), sample_size: sqft[0]?.sales_count ?? 0 },
+    growth: { '1y': index?.row.growth_1y ?? null, '5y': index?.row.growth_5y ?? null, '10y': index?.row.growth_10y ?? null },
     index: index && {
       level: index.used.level,
       code: index.used.code,
-      as_of_month: String(index.row.as_of_month),
+      as_of_month: index.row.as_of_month,
       widened: index.widened,
       enough_sales: index.enough,
-      repeat_pairs: Number(index.row.repeat_pairs ?? 0),
+      repeat_pairs: index.row.repeat_pairs,
     },
   };
 }
@@ -115,12 +113,12 @@ export function areaPrices(t: LookupTables, level: Exclude<AreaLevel, 'postcode'
 /** An area's rents by bedrooms, with the gross yield where sales allow (GET /areas/{code}). */
 export function areaRents(t: LookupTables, level: Exclude<AreaLevel, 'postcode'>, code: string) {
   return t.rows.rents.get(`${level}:${code}`).map((r) => ({
-    bedrooms: Number(r.bedrooms),
-    median_pcm: r2(num(r.median_pcm)),
-    sample_size: Number(r.sample_size ?? 0),
-    source: String(r.source),
-    gross_yield_pct: r2(num(r.gross_yield_pct)),
-    yield_sales: int(r.yield_sales),
+    bedrooms: r.bedrooms,
+    median_pcm: r2(r.median_pcm),
+    sample_size: r.sample_size,
+    source: r.source,
+    gross_yield_pct: r2(r.gross_yield_pct),
+    yield_sales: r.yield_sales,
   }));
 }
 
@@ -129,20 +127,20 @@ export function areaShortTermLets(t: LookupTables, level: Exclude<AreaLevel, 'po
   const s = t.rows.str.get(`${level === 'district' ? 'la' : level}:${code}`)[0];
   return s
     ? {
-        scrape_date: str(s.scrape_date),
-        listings: Number(s.listings),
-        active_listings: Number(s.active_listings),
-        from_month: str(s.from_month)?.slice(0, 7) ?? null,
-        to_month: str(s.to_month)?.slice(0, 7) ?? null,
-        adr: r2(num(s.adr)),
-        occupancy: num(s.occupancy) === null ? null : Math.round(Number(s.occupancy) * 1000) / 1000,
+        scrape_date: s.scrape_date,
+        listings: s.listings,
+        active_listings: s.active_listings,
+        from_month: s.from_month?.slice(0, 7) ?? null,
+        to_month: s.to_month?.slice(0, 7) ?? null,
+        adr: r2(s.adr),
+        occupancy: s.occupancy === null ? null : Math.round(s.occupancy * 1000) / 1000,
         // An estimate (listings' reviews scaled by stay length and review rate): whole nights.
-        booked_nights: num(s.booked_nights) === null ? null : Math.round(Number(s.booked_nights)),
+        booked_nights: s.booked_nights === null ? null : Math.round(s.booked_nights),
       }
     : null;
 }
 
-const pence = (v: unknown) => Math.round(Number(v) * 100) / 100;
+const pence = (v: number) => Math.round(v * 100) / 100;
 
 /**
  * Long-term rents by bedrooms with each thin group (fewer than MIN_LETS lets) of a sector or
@@ -153,11 +151,12 @@ export function shrinkThinGroups<G extends { bedrooms: number; sample_size: numb
   groups: readonly G[], t: LookupTables | undefined, area: { level: string; code?: string }, kind: string | null,
 ) {
   const shrunk = (b: number) => (area.level === 'radius' || kind !== null || !t?.has.has('area_stats') ? undefined
-    : t.rows.rents.get(`${area.level}:${area.code}`).find((r) => Number(r.bedrooms) === b && r.source === 'shrunk'));
+    : t.rows.rents.get(`${area.level}:${area.code}`).find((r) => r.bedrooms === b && r.source === 'shrunk'));
   return groups.map((g) => {
     if (g.sample_size >= MIN_LETS) return { ...g, source: 'evidence' as const, prior_level: null };
     const m = shrunk(g.bedrooms);
     if (!m) return { ...g, source: 'thin' as const, prior_level: null };
+    // A shrunk row names the area it was shrunk toward; String() kept today's "null" were one not to.
     return { ...g, median_pcm: pence(m.median_pcm), mean_pcm: pence(m.mean_pcm), p25_pcm: pence(m.p25_pcm), p75_pcm: pence(m.p75_pcm), source: 'shrunk' as const, prior_level: String(m.prior_level) };
   });
 }

@@ -3,8 +3,8 @@ import { HOME_TYPES } from '../../schemas/property-types.ts';
 import type { AreaPath } from '../domain/valuation-models/sale.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { BuildStore } from '../store/store.ts';
+import type { Columns } from '../store/queries.ts';
 import type { SaleValuer } from '../valuers/sale-valuer.ts';
-import { numOrNaN as num, textOrNull as str } from '../store/values.ts';
 
 /** Home types as stored (index = code; 0 = unknown). */
 export const COMP_TYPES = [null, ...HOME_TYPES] as const;
@@ -94,7 +94,7 @@ class HitList {
 /** Loads the index from the build's store, with prices today by the sale valuer's area index. */
 export async function loadComparables(store: BuildStore, valuer: SaleValuer): Promise<ComparablesIndex> {
   const complete = ['sales', 'properties'].every((t) => store.tables.has(t));
-  const c: Record<string, unknown[]> = complete ? await store.queryColumns('lookup_comparables_all') : {};
+  const c: Partial<Columns<'lookup_comparables_all'>> = complete ? await store.columns('lookup_comparables_all') : {};
   const n = c.uprn?.length ?? 0;
   const lookup = valuer.lookup;
   const uprn = new Float64Array(n), price = new Float64Array(n), day = new Int32Array(n), monthNo = new Int32Array(n);
@@ -103,14 +103,16 @@ export async function loadComparables(store: BuildStore, valuer: SaleValuer): Pr
   const paths = new Map<string, AreaPath>();
   let indexed = false;
   for (let i = 0; i < n; i++) {
-    uprn[i] = Number(c.uprn![i]); price[i] = Number(c.price![i]); day[i] = Number(c.day![i]); monthNo[i] = Number(c.month_no![i]);
-    lat[i] = Number(c.lat![i]); lng[i] = Number(c.lng![i]);
-    type[i] = Math.max(0, COMP_TYPES.indexOf(str(c.property_type![i]) as never));
-    bedrooms[i] = c.bedrooms![i] == null ? -1 : Math.min(127, Number(c.bedrooms![i]));
-    areaSqft[i] = num(c.floor_area_sqft![i]);
-    const key = `${c.sector![i]}|${c.outcode![i]}|${c.la_code![i]}|${c.country![i]}`;
+    uprn[i] = c.uprn![i]!; price[i] = c.price![i]!; day[i] = c.day![i]!; monthNo[i] = c.month_no![i]!;
+    lat[i] = c.lat![i]!; lng[i] = c.lng![i]!;
+    type[i] = Math.max(0, COMP_TYPES.indexOf(c.property_type![i] as never));
+    const beds = c.bedrooms![i]!;
+    bedrooms[i] = beds === null ? -1 : Math.min(127, beds);
+    areaSqft[i] = c.floor_area_sqft![i] ?? NaN;
+    const [sector, outcode, district, country] = [c.sector![i]!, c.outcode![i]!, c.la_code![i]!, c.country![i]!];
+    const key = `${sector}|${outcode}|${district}|${country}`;
     let path = paths.get(key);
-    if (!path) paths.set(key, (path = { sector: str(c.sector![i]), outcode: str(c.outcode![i]), district: str(c.la_code![i]), country: str(c.country![i]) }));
+    if (!path) paths.set(key, (path = { sector, outcode, district, country }));
     const p = priceToday(price[i]!, lookup.logGrowth(path, monthNo[i]!));
     today[i] = p ?? NaN;
     if (p !== null) indexed = true;

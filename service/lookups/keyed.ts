@@ -1,42 +1,43 @@
-import type { BuildStore } from '../store/store.ts';
+import type { QueryName, Row } from '../store/queries.ts';
+import type { StoreReads } from '../store/store.ts';
 
-export type Row = Record<string, unknown>;
+/** The queries KeyedRows loads: each has a text `key` column. */
+type KeyedQuery = { [N in QueryName]: Row<N> extends { key: string } ? N : never }[QueryName];
 
 /**
  * A small per-build table held in the heap, grouped by its `key` column ("level:code"): the
  * area lookups read several such rows per request, and each DuckDB point query costs about a
  * millisecond of binding, probing and materialising (measured with bench/service-time.ts), so
  * a request that made six of them spent its time there. Loaded once when the build opens, in
- * the row order and JSON form the query gives (BIGINT as string), so answers are unchanged.
+ * the row order the query gives, its values decoded by its declaration (service/store/queries.ts).
  */
-export class KeyedRows {
-  private constructor(private readonly byKey: ReadonlyMap<string, Row[]>) {}
+export class KeyedRows<R> {
+  private constructor(private readonly byKey: ReadonlyMap<string, R[]>) {}
 
   /** A table the build lacks. */
-  static empty(): KeyedRows {
-    return new KeyedRows(new Map());
+  static empty<R>(): KeyedRows<R> {
+    return new KeyedRows<R>(new Map());
   }
 
   /** Runs `sql/<name>.sql` (every row, with a `key` column) and groups the rows by key, in order. */
-  static async load(store: BuildStore, name: string): Promise<KeyedRows> {
-    const byKey = new Map<string, Row[]>();
-    for (const row of await store.query(name)) {
-      const key = String(row.key);
-      delete row.key;
-      const rows = byKey.get(key);
-      if (rows) rows.push(row);
-      else byKey.set(key, [row]);
+  static async load<N extends KeyedQuery>(store: StoreReads, name: N): Promise<KeyedRows<Omit<Row<N>, 'key'>>> {
+    const byKey = new Map<string, Omit<Row<N>, 'key'>[]>();
+    for (const r of await store.rows(name)) {
+      const { key, ...row } = r as { key: string };
+      const rows = byKey.get(key) as Omit<Row<N>, 'key'>[] | undefined;
+      if (rows) rows.push(row as Omit<Row<N>, 'key'>);
+      else byKey.set(key, [row as Omit<Row<N>, 'key'>]);
     }
     return new KeyedRows(byKey);
   }
 
   /** The rows of `key`, in the query's order (empty when the key has none). */
-  get(key: string): readonly Row[] {
+  get(key: string): readonly R[] {
     return this.byKey.get(key) ?? [];
   }
 
   /** The first row of `key`. */
-  first(key: string): Row | undefined {
+  first(key: string): R | undefined {
     return this.byKey.get(key)?.[0];
   }
 

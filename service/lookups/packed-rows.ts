@@ -1,6 +1,6 @@
 import { lowerBound, partitionPoint } from '../../schemas/sorted-search.ts';
-import type { BuildStore } from '../store/store.ts';
-import type { Row } from './keyed.ts';
+import type { QueryName, Row } from '../store/queries.ts';
+import type { StoreReads } from '../store/store.ts';
 
 /**
  * A large per-build table (a million sales or certificates at a million addresses) held in
@@ -9,8 +9,7 @@ import type { Row } from './keyed.ts';
  * threads (measured with bench/service-time.ts), and the same rows as JS objects would add
  * millions of objects for every major GC to mark. Typed arrays and one string buffer per
  * high-cardinality column are outside what the GC walks; a row object is made only when asked.
- * Values keep the JSON form `BuildStore.query` gives (BIGINT as string), so answers are the
- * same as from the SQL they replace.
+ * Values are the query's decoded values (service/store/decode.ts), typed by its declaration.
  */
 
 /** One column: values by row index. */
@@ -119,8 +118,8 @@ export function packColumn(values: readonly unknown[], order: ArrayLike<number>)
   return new PlainColumn(Array.from({ length: n }, (_, j) => at(j) ?? null));
 }
 
-/** Rows grouped by a numeric key (a UPRN), in the query's order within each key. */
-export class RowsByNumber {
+/** Rows grouped by a numeric key (a UPRN), in the query's order within each key; `R` is the row without the key. */
+export class RowsByNumber<R = Record<string, unknown>> {
   private constructor(
     private readonly keys: Float64Array,
     private readonly names: readonly string[],
@@ -131,11 +130,11 @@ export class RowsByNumber {
    * Runs `sql/<name>.sql` (its `keyColumn` a number, e.g. `uprn::DOUBLE`) and packs every
    * other column, rows sorted by key (stably: each key's rows keep the query's order).
    */
-  static async load(store: BuildStore, name: string, keyColumn: string): Promise<RowsByNumber> {
-    return RowsByNumber.fromColumns(await store.queryColumns(name, [], 'json'), keyColumn);
+  static async load<N extends QueryName, K extends keyof Row<N> & string>(store: StoreReads, name: N, keyColumn: K): Promise<RowsByNumber<Omit<Row<N>, K>>> {
+    return RowsByNumber.fromColumns(await store.columns(name) as Record<string, unknown[]>, keyColumn);
   }
 
-  static fromColumns(cols: Record<string, unknown[]>, keyColumn: string): RowsByNumber {
+  static fromColumns<R = Record<string, unknown>>(cols: Record<string, readonly unknown[]>, keyColumn: string): RowsByNumber<R> {
     const raw = cols[keyColumn];
     if (!raw) throw new Error(`no key column ${keyColumn}`);
     const key = Float64Array.from(raw, (v) => (v === null || v === undefined ? NaN : Number(v)));
@@ -143,7 +142,7 @@ export class RowsByNumber {
       .filter((i) => !Number.isNaN(key[i]!))
       .sort((a, b) => key[a]! - key[b]! || a - b);
     const names = Object.keys(cols).filter((c) => c !== keyColumn);
-    return new RowsByNumber(
+    return new RowsByNumber<R>(
       Float64Array.from(order, (i) => key[i]!),
       names,
       names.map((c) => packColumn(cols[c]!, order)),
@@ -151,9 +150,9 @@ export class RowsByNumber {
   }
 
   /** The rows of `key`, in the query's order (empty when it has none). */
-  get(key: number): Row[] {
+  get(key: number): R[] {
     const lo = lowerBound(this.keys, key);
-    const out: Row[] = [];
+    const out: R[] = [];
     for (let i = lo; i < this.keys.length && this.keys[i] === key; i++) out.push(this.row(i));
     return out;
   }
@@ -162,15 +161,15 @@ export class RowsByNumber {
     return this.keys.length;
   }
 
-  private row(i: number): Row {
-    const r: Row = {};
+  private row(i: number): R {
+    const r: Record<string, unknown> = {};
     for (let c = 0; c < this.names.length; c++) r[this.names[c]!] = this.columns[c]!.get(i);
-    return r;
+    return r as R;
   }
 }
 
 /** Rows grouped by a text key (a canonical postcode; "sector:BS1 4:D"), found by binary search over the sorted keys. */
-export class RowsByText {
+export class RowsByText<R = Record<string, unknown>> {
   private constructor(
     /** The keys, sorted by JavaScript's `<` (stably), packed (not millions of strings for the GC to mark). */
     private readonly keys: Column,
@@ -185,11 +184,11 @@ export class RowsByText {
    * Runs `sql/<name>.sql` and holds every row by its `keyColumn` (kept in the rows), each key's
    * rows in the query's order; with `unique`, a key that appears twice is an error.
    */
-  static async load(store: BuildStore, name: string, keyColumn: string, opts: { unique?: boolean } = {}): Promise<RowsByText> {
-    return RowsByText.fromColumns(await store.queryColumns(name, [], 'json'), keyColumn, opts);
+  static async load<N extends QueryName>(store: StoreReads, name: N, keyColumn: keyof Row<N> & string, opts: { unique?: boolean } = {}): Promise<RowsByText<Row<N>>> {
+    return RowsByText.fromColumns(await store.columns(name) as Record<string, unknown[]>, keyColumn, opts);
   }
 
-  static fromColumns(cols: Record<string, unknown[]>, keyColumn: string, opts: { unique?: boolean } = {}): RowsByText {
+  static fromColumns<R = Record<string, unknown>>(cols: Record<string, readonly unknown[]>, keyColumn: string, opts: { unique?: boolean } = {}): RowsByText<R> {
     const raw = cols[keyColumn];
     if (!raw) throw new Error(`no key column ${keyColumn}`);
     const all = Uint32Array.from({ length: raw.length }, (_, i) => i);
@@ -201,19 +200,19 @@ export class RowsByText {
     if (opts.unique) {
       for (let j = 1; j < order.length; j++) if (raw[order[j]!] === raw[order[j - 1]!]) throw new Error(`${keyColumn} ${String(raw[order[j]!])} appears twice`);
     }
-    return new RowsByText(packColumn(raw, order), order.length, order, names, columns);
+    return new RowsByText<R>(packColumn(raw, order), order.length, order, names, columns);
   }
 
   /** The rows of `key`, in the query's order (empty when it has none). */
-  get(key: string): Row[] {
+  get(key: string): R[] {
     const lo = partitionPoint(this.count, (j) => (this.keys.get(j) as string) < key);
-    const out: Row[] = [];
+    const out: R[] = [];
     for (let j = lo; j < this.count && this.keys.get(j) === key; j++) out.push(this.row(this.rowOf[j]!));
     return out;
   }
 
   /** The first row of `key`, or undefined. */
-  first(key: string): Row | undefined {
+  first(key: string): R | undefined {
     return this.get(key)[0];
   }
 
@@ -221,9 +220,9 @@ export class RowsByText {
     return this.count;
   }
 
-  private row(i: number): Row {
-    const r: Row = {};
+  private row(i: number): R {
+    const r: Record<string, unknown> = {};
     for (let c = 0; c < this.names.length; c++) r[this.names[c]!] = this.columns[c]!.get(i);
-    return r;
+    return r as R;
   }
 }

@@ -36,17 +36,8 @@ export async function loadPlanningIndex(store: BuildStore, build: BuildInfo): Pr
   if (!store.tables.has('planning_features')) return undefined;
   const designations = await loadDesignations(build.dir);
   if (!designations) return undefined;
-  const rows = await store.query('lookup_planning_features');
-  const features: Feature[] = rows.map((r) => ({
-    dataset: String(r.dataset),
-    entity: r.entity == null ? null : Number(r.entity),
-    reference: r.reference == null ? null : String(r.reference),
-    name: r.name == null ? null : String(r.name),
-    entry_date: r.entry_date == null ? null : String(r.entry_date),
-    start_date: r.start_date == null ? null : String(r.start_date),
-    flood_risk_level: r.flood_risk_level == null ? null : Number(r.flood_risk_level),
-    geometry: JSON.parse(String(r.geometry)) as PlanningGeometry,
-  }));
+  const rows = await store.rows('lookup_planning_features');
+  const features: Feature[] = rows.map((r) => ({ ...r, geometry: JSON.parse(r.geometry) as PlanningGeometry }));
   return { features, points: buildIndex(features), byId: new Map(features.map((f) => [featureId(f), f])), designations };
 }
 

@@ -1,7 +1,7 @@
 import { monthNo, monthText } from '../../schemas/months.ts';
 import { PPD_CODE_OF, type HomeType } from '../../schemas/property-types.ts';
 import { growthOver } from '../domain/lookups.ts';
-import { num, type chosenIndex } from './areas.ts';
+import type { chosenIndex } from './areas.ts';
 import type { LookupTables } from './tables.ts';
 
 type Chosen = NonNullable<ReturnType<typeof chosenIndex>>;
@@ -14,13 +14,13 @@ type Chosen = NonNullable<ReturnType<typeof chosenIndex>>;
 export function priceTrend(t: LookupTables, level: string, code: string, chosen: Chosen, months: number, type: HomeType | null) {
   const series = t.rows.index.get(`${chosen.used.level}:${chosen.used.code}`);
   const own = t.rows.index.get(`${level}:${code}`);
-  const last = monthNo(String(chosen.row.as_of_month));
+  const last = monthNo(chosen.row.as_of_month);
   const first = last - months + 1;
-  const indexAt = new Map(series.map((r) => [String(r.month), num(r.index)]));
-  let counts = new Map(own.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales_count ?? 0) }]));
+  const indexAt = new Map(series.map((r) => [r.month, r.index]));
+  let counts = new Map(own.map((r) => [r.month, { median_price: r.median_price, sales: r.sales_count ?? 0 }]));
   if (type !== null) {
     const rows = t.typeMonths!.get(`${level}:${code}:${PPD_CODE_OF[type]}`);
-    counts = new Map(rows.map((r) => [String(r.month), { median_price: num(r.median_price), sales: Number(r.sales) }]));
+    counts = new Map(rows.map((r) => [r.month, { median_price: r.median_price as number | null, sales: r.sales }]));
   }
   const shown = [];
   for (let m = first; m <= last; m++) {

@@ -1,5 +1,6 @@
 import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
+import type { Row } from '../store/queries.ts';
 import { KeyedRows } from './keyed.ts';
 import { RowsByNumber, RowsByText } from './packed-rows.ts';
 import { lastDayOf } from '../../schemas/months.ts';
@@ -19,13 +20,13 @@ export interface LookupTables {
   /** The small per-area tables, in the heap keyed "level:code" (empty where `has` lacks their table). */
   rows: AreaRows;
   /** Every matched sale by UPRN, packed in the process (where `has` has 'sales'). */
-  sales: RowsByNumber | null;
+  sales: RowsByNumber<SaleRow> | null;
   /** Every linked certificate by UPRN, packed in the process (where `has` has 'epc'). */
-  epc: RowsByNumber | null;
+  epc: RowsByNumber<EpcRow> | null;
   /** The postcode directory by canonical postcode, packed in the process (where the build has it). */
-  postcodes: RowsByText | null;
+  postcodes: RowsByText<Row<'lookup_postcode_rows'>> | null;
   /** Monthly median price and sales of each property type by area, keyed "level:code:type" (where `has` has 'sales'). */
-  typeMonths: RowsByText | null;
+  typeMonths: RowsByText<Row<'lookup_type_months_rows'>> | null;
   /** The build date (YYYY-MM-DD): the day the sources were read; no window ends on it (`windowEndDate`). */
   buildDate: string;
   /** The latest month of Price Paid the statistics run to (YYYY-MM), where the build has price_growth. */
@@ -36,15 +37,20 @@ export interface LookupTables {
   outcodeDistricts: ReadonlyMap<string, string>;
 }
 
+/** A row of a keyed table, without its key. */
+export type KeyedRow<N extends 'lookup_area_counts' | 'lookup_area_mix' | 'lookup_growth' | 'lookup_index_series' | 'lookup_area_prices' | 'lookup_area_rents' | 'lookup_area_str' | 'lookup_room_rents'> = Omit<Row<N>, 'key'>;
+export type SaleRow = Omit<Row<'lookup_sales_rows'>, 'uprn'>;
+export type EpcRow = Omit<Row<'lookup_epc_rows'>, 'uprn'>;
+
 export interface AreaRows {
-  counts: KeyedRows;
-  mix: KeyedRows;
-  growth: KeyedRows;
-  index: KeyedRows;
-  sqft: KeyedRows;
-  rents: KeyedRows;
-  str: KeyedRows;
-  rooms: KeyedRows;
+  counts: KeyedRows<KeyedRow<'lookup_area_counts'>>;
+  mix: KeyedRows<KeyedRow<'lookup_area_mix'>>;
+  growth: KeyedRows<KeyedRow<'lookup_growth'>>;
+  index: KeyedRows<KeyedRow<'lookup_index_series'>>;
+  sqft: KeyedRows<KeyedRow<'lookup_area_prices'>>;
+  rents: KeyedRows<KeyedRow<'lookup_area_rents'>>;
+  str: KeyedRows<KeyedRow<'lookup_area_str'>>;
+  rooms: KeyedRows<KeyedRow<'lookup_room_rents'>>;
 }
 
 /** The build date: the day its manifest was created (the ETL's `today`). */
@@ -57,11 +63,11 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
   const t = store.tables;
   const has = new Set<LookupTable>();
   const date = buildDate(build);
-  const none = KeyedRows.empty();
+  const none = KeyedRows.empty<never>();
   const rows: AreaRows = { counts: none, mix: none, growth: none, index: none, sqft: none, rents: none, str: none, rooms: none };
-  let sales: RowsByNumber | null = null;
-  let typeMonths: RowsByText | null = null;
-  let epc: RowsByNumber | null = null;
+  let sales: LookupTables['sales'] = null;
+  let typeMonths: LookupTables['typeMonths'] = null;
+  let epc: LookupTables['epc'] = null;
   if (t.has('sales') && t.has('properties')) {
     await store.exec('lookup_sales_table');
     await store.exec('lookup_type_months_table');
@@ -103,11 +109,11 @@ export async function loadLookupTables(store: BuildStore, build: BuildInfo): Pro
     rows.rooms = await KeyedRows.load(store, 'lookup_room_rents');
     has.add('room_rents');
   }
-  const names = t.has('ukhpi_monthly') ? await store.query('lookup_la_names') : [];
-  const laNames = new Map(names.map((r) => [String(r.area_code), String(r.name)]));
-  const outcodeDistricts = new Map((t.has('postcodes') ? await store.query('lookup_outcode_districts') : []).map((r) => [String(r.outcode), String(r.la_code)]));
-  const month = t.has('price_growth') ? (await store.query('lookup_sales_month'))[0]?.month : null;
-  return { store, has, rows, sales, epc, postcodes, typeMonths, buildDate: date, salesMonth: month == null ? null : String(month), laNames, outcodeDistricts };
+  const names = t.has('ukhpi_monthly') ? await store.rows('lookup_la_names') : [];
+  const laNames = new Map(names.map((r) => [r.area_code, r.name]));
+  const outcodeDistricts = new Map((t.has('postcodes') ? await store.rows('lookup_outcode_districts') : []).map((r) => [r.outcode, r.la_code]));
+  const month = t.has('price_growth') ? (await store.rows('lookup_sales_month'))[0]?.month : null;
+  return { store, has, rows, sales, epc, postcodes, typeMonths, buildDate: date, salesMonth: month ?? null, laNames, outcodeDistricts };
 }
 
 /**

@@ -1,6 +1,8 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader, type DuckDBPreparedStatement, type DuckDBValue } from '@duckdb/node-api';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeColumns, rowsFromColumns } from './decode.ts';
+import { QUERIES, type Columns, type ParamsOf, type QueryName, type Row, type StatementName, type StatementParams } from './queries.ts';
 
 const SQL_DIR = join(import.meta.dirname, 'sql');
 const sqlCache = new Map<string, string>();
@@ -16,6 +18,27 @@ export function storeSql(name: string): string {
   return text;
 }
 
+/** A materialised result of query `name` decoded by its declaration. */
+function decodeResult<N extends QueryName>(name: N, r: DuckDBResultReader): Columns<N> {
+  return decodeColumns(name, QUERIES[name], r.columnNames(), r.getColumnsJS()) as Columns<N>;
+}
+
+/** The typed reads of a build's named queries: a BuildStore, or a plain connection (`connectionReads`). */
+export interface StoreReads {
+  rows<N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Row<N>[]>;
+  columns<N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Columns<N>>;
+}
+
+/**
+ * The named queries on a plain connection (a test's or a bench's, outside a BuildStore),
+ * decoded as `BuildStore.rows` and `columns` decode them.
+ */
+export function connectionReads(conn: DuckDBConnection): StoreReads {
+  const columns = async <N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Columns<N>> =>
+    decodeResult(name, await conn.runAndReadAll(storeSql(name), (params ?? []) as DuckDBValue[]));
+  return { columns, rows: async (name, params) => rowsFromColumns(await columns(name, params)) };
+}
+
 /**
  * Tables loaded into memory with an index on their key when the store opens (off the
  * request path): a point lookup on a Parquet view decompresses a whole row group
@@ -29,7 +52,7 @@ export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn',
  * view over the file). A few connections, each with its own prepared statements, so
  * concurrent requests do not queue behind one another.
  */
-export class BuildStore {
+export class BuildStore implements StoreReads {
   private readonly idle: number[];
   private readonly waiting: ((i: number) => void)[] = [];
   private readonly prepared: Map<string, Promise<DuckDBPreparedStatement>>[];
@@ -68,11 +91,20 @@ export class BuildStore {
   }
 
   /**
-   * Runs `sql/<name>.sql` with bound positional parameters; rows as JSON-safe objects
-   * (BIGINT as string). A connection is checked out for the whole bind-and-run: a prepared
-   * statement shared by two requests at once would run with the other's parameters.
+   * Runs `sql/<name>.sql` with its declared parameters bound; the rows decoded by the query's
+   * declaration (queries.ts, decode.ts): typed values, or an Error naming the query and column.
+   * A connection is checked out for the whole bind-and-run: a prepared statement shared by two
+   * requests at once would run with the other's parameters.
    */
-  async query(name: string, params: DuckDBValue[] = []): Promise<Record<string, unknown>[]> {
+  async rows<N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Row<N>[]> {
+    return rowsFromColumns<Row<N>>(await this.columns(name, params));
+  }
+
+  /**
+   * Runs `sql/<name>.sql` and returns whole columns, decoded like `rows`: for bulk loads into a
+   * per-build in-memory model when a build opens (no object per row).
+   */
+  async columns<N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Columns<N>> {
     const i = await this.checkout();
     try {
       let stmt = this.prepared[i]!.get(name);
@@ -83,24 +115,8 @@ export class BuildStore {
       }
       const s = await stmt;
       s.clearBindings();
-      params.forEach((p, j) => s.bindValue(j + 1, p));
-      return (await s.runAndReadAll()).getRowObjectsJson() as Record<string, unknown>[];
-    } finally {
-      this.release(i);
-    }
-  }
-
-  /**
-   * Runs `sql/<name>.sql` and returns whole columns: for bulk loads into a per-build in-memory
-   * model when a build opens, never on the request path. `js`: JS values (BIGINT as bigint);
-   * `json`: the JSON form `query` gives (BIGINT as string), for rows later served as `query`
-   * would have served them.
-   */
-  async queryColumns(name: string, params: DuckDBValue[] = [], form: 'js' | 'json' = 'js'): Promise<Record<string, unknown[]>> {
-    const i = await this.checkout();
-    try {
-      const r = await this.conns[i]!.runAndReadAll(storeSql(name), params);
-      return (form === 'json' ? r.getColumnsObjectJson() : r.getColumnsObjectJS()) as Record<string, unknown[]>;
+      ((params ?? []) as DuckDBValue[]).forEach((p, j) => s.bindValue(j + 1, p));
+      return decodeResult(name, await s.runAndReadAll());
     } finally {
       this.release(i);
     }
@@ -110,10 +126,10 @@ export class BuildStore {
    * Runs `sql/<name>.sql`, a statement that changes the build's in-memory database (a derived
    * table made when a per-build resource opens, never on the request path); parameters bound.
    */
-  async exec(name: string, params: DuckDBValue[] = []): Promise<void> {
+  async exec<N extends StatementName>(name: N, params?: StatementParams<N>): Promise<void> {
     const i = await this.checkout();
     try {
-      await this.conns[i]!.run(storeSql(name), params);
+      await this.conns[i]!.run(storeSql(name), (params ?? []) as DuckDBValue[]);
     } finally {
       this.release(i);
     }

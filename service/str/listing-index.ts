@@ -3,10 +3,11 @@ import {
   bedroomResemblance, comparableOrder, FLAT_SEASONALITY, proximity, similarityOf,
   type PropertyKind, type Seasonality, type SeasonSource, type StrComparable, type StrSubject,
 } from '../domain/str/estimate.ts';
-import { numOrNaN as num } from '../store/values.ts';
+import type { Row } from '../store/queries.ts';
+import type { StoreReads } from '../store/store.ts';
 
-/** Runs a named `service/store/sql/<name>.sql` statement (a BuildStore, or a plain connection in tests and benches). */
-export type RunNamed = (name: string) => Promise<Record<string, unknown>[]>;
+export type EstimateListingRow = Row<'str_estimate_listings'>;
+export type SeasonalityRow = Row<'str_seasonality_all'>;
 
 /** Listings near a point: row numbers and distances in metres. */
 export interface NearHits {
@@ -38,7 +39,7 @@ export class StrListingIndex {
   private readonly sector: (string | null)[];
   private readonly seasons: Map<string, Seasonality>;
 
-  constructor(rows: readonly Record<string, unknown>[], seasonRows: readonly Record<string, unknown>[]) {
+  constructor(rows: readonly EstimateListingRow[], seasonRows: readonly SeasonalityRow[]) {
     const n = rows.length;
     this.size = n;
     this.ids = new Array<string>(n);
@@ -56,43 +57,43 @@ export class StrListingIndex {
     const laIds = new Map<string, number>();
     this.sector = new Array<string | null>(n);
     rows.forEach((r, i) => {
-      this.ids[i] = String(r.id);
-      this.lat[i] = num(r.lat);
-      this.lng[i] = num(r.lng);
-      this.beds[i] = num(r.bedrooms);
-      this.baths[i] = num(r.bathrooms);
+      this.ids[i] = r.id;
+      this.lat[i] = r.lat;
+      this.lng[i] = r.lng;
+      this.beds[i] = r.bedrooms;
+      this.baths[i] = r.bathrooms ?? NaN;
       this.kind[i] = r.property_type === 'house' ? 1 : r.property_type === 'apartment' ? 2 : 0;
-      this.baseAdr[i] = num(r.base_adr);
-      this.occ[i] = num(r.occupancy);
-      this.blocked[i] = num(r.blocked_share);
-      this.rev[i] = num(r.revenue_ltm);
-      this.adr[i] = num(r.adr_ltm);
-      if (r.la_code === null || r.la_code === undefined) this.la[i] = -1;
+      this.baseAdr[i] = r.base_adr;
+      this.occ[i] = r.occupancy;
+      this.blocked[i] = r.blocked_share;
+      this.rev[i] = r.revenue_ltm ?? NaN;
+      this.adr[i] = r.adr_ltm ?? NaN;
+      if (r.la_code === null) this.la[i] = -1;
       else {
-        const la = String(r.la_code);
+        const la = r.la_code;
         let id = laIds.get(la);
         if (id === undefined) laIds.set(la, (id = this.laNames.push(la) - 1));
         this.la[i] = id;
       }
-      this.sector[i] = r.sector === null || r.sector === undefined ? null : String(r.sector);
+      this.sector[i] = r.sector;
     });
     this.points = new Points(this.lat, this.lng);
     this.seasons = new Map();
     const byLa = new Map<string, { demand: number[]; adr: number[]; source: SeasonSource }>();
     for (const r of seasonRows) {
-      const la = String(r.la_code);
-      const m = Number(r.month_of_year) - 1;
+      const la = r.la_code;
+      const m = r.month_of_year - 1;
       if (!(m >= 0 && m < 12)) continue;
       let s = byLa.get(la);
       if (!s) byLa.set(la, (s = { demand: Array(12).fill(1), adr: Array(12).fill(1), source: r.source === 'national_prior' || r.source === 'build_wide' ? r.source : 'reviews' }));
-      s.demand[m] = num(r.demand_index) || 1;
-      s.adr[m] = num(r.adr_index) || 1;
+      s.demand[m] = r.demand_index || 1;
+      s.adr[m] = r.adr_index || 1;
     }
     for (const [la, s] of byLa) this.seasons.set(la, s);
   }
 
-  static async load(run: RunNamed): Promise<StrListingIndex> {
-    const [rows, season] = await Promise.all([run('str_estimate_listings'), run('str_seasonality_all')]);
+  static async load(store: StoreReads): Promise<StrListingIndex> {
+    const [rows, season] = await Promise.all([store.rows('str_estimate_listings'), store.rows('str_seasonality_all')]);
     return new StrListingIndex(rows, season);
   }
 

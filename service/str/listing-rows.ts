@@ -2,10 +2,7 @@ import { haversineM } from '../../lib/geo/points.ts';
 import { listingOrder, roundPosition } from '../domain/str/listings.ts';
 import type { MarketListings } from '../domain/str/market-listings.ts';
 import type { StrMarketSet } from './market-set.ts';
-import { numOrNaN } from '../store/values.ts';
-
-/** Runs a named statement and returns its columns (a BuildStore's queryColumns). */
-export type RunColumns = (name: string) => Promise<Record<string, unknown[]>>;
+import type { StoreReads } from '../store/store.ts';
 
 /**
  * What GET /str/listings shows of each listing, as columns in the market set's row order
@@ -29,20 +26,21 @@ export interface StrListingRows {
   scraped: string[];
 }
 
-export async function loadStrListingRows(run: RunColumns, set: StrMarketSet): Promise<StrListingRows> {
-  const c = await run('str_listing_rows');
-  const n = (c.id ?? []).length;
+export async function loadStrListingRows(store: StoreReads, set: StrMarketSet): Promise<StrListingRows> {
+  const c = await store.columns('str_listing_rows');
+  const n = c.id.length;
   // The two statements must give the same rows in the same order: checked, not assumed.
-  const lat = c.lat ?? [];
-  if (n !== set.listings.n || lat.some((v, i) => Number(v) !== set.listings.lat[i])) {
+  if (n !== set.listings.n || c.lat.some((v, i) => v !== set.listings.lat[i])) {
     throw new Error(`str_listing_rows (${n} rows) is not aligned with the market set (${set.listings.n} rows)`);
   }
-  const nums = (k: string) => Float64Array.from(c[k] ?? [], numOrNaN);
+  /** NaN where the listing has no figure. */
+  const nums = (k: 'bedrooms' | 'bathrooms' | 'accommodates' | 'adr_ltm' | 'occupancy_ltm' | 'revenue_ltm' | 'rating_overall' | 'number_of_reviews' | 'host_listings_count') =>
+    Float64Array.from(c[k], (v) => v ?? NaN);
   return {
     n,
-    id: c.id!.map(String),
-    listingType: (c.listing_type ?? []).map(String),
-    propertyType: (c.property_type ?? []).map((v) => (v === null ? null : String(v))),
+    id: c.id,
+    listingType: c.listing_type,
+    propertyType: c.property_type,
     bedrooms: nums('bedrooms'),
     bathrooms: nums('bathrooms'),
     accommodates: nums('accommodates'),
@@ -52,7 +50,7 @@ export async function loadStrListingRows(run: RunColumns, set: StrMarketSet): Pr
     rating: nums('rating_overall'),
     reviews: nums('number_of_reviews'),
     hostListings: nums('host_listings_count'),
-    scraped: (c.scrape_date ?? []).map(String),
+    scraped: c.scrape_date,
   };
 }
 

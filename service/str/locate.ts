@@ -50,8 +50,8 @@ export async function locateListings(set: StrMarketSet, q: StrArea, data: BuildR
     if (/[A-Z]{2}$/.test(compact)) {
       const pc = normalisePostcode(q.postcode)!;
       const row = await postcodeRow(pc, data);
-      if (!row || row.lat == null || row.lng == null) return { not_found: `No location known for postcode ${pc}.` };
-      const point = { lat: Number(row.lat), lng: Number(row.lng) };
+      if (!row || row.lat === null || row.lng === null) return { not_found: `No location known for postcode ${pc}.` };
+      const point = { lat: row.lat, lng: row.lng };
       const r = q.radius_m ?? POSTCODE_RADIUS_M;
       return { idx: set.within(point.lat, point.lng, r), label: `within ${Math.round(r)} m of ${pc}`, point, place: { kind: 'postcode', label: pc, postcode: pc, la_code: null, ...point } };
     }

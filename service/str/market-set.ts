@@ -3,17 +3,15 @@ import { gradeBenchmark, type GradeBenchmark } from '../domain/str/market-grade.
 import {
   AVAIL, BOOKED, HISTORY_MONTHS, LIVE, LISTING_TYPE_CODES, RATING_FIELDS, REV, TIER_NAMES, type MarketListings,
 } from '../domain/str/market-listings.ts';
-import { numOrNaN as num, textOrNull as text } from '../store/values.ts';
-
-type Columns = Record<string, readonly unknown[]>;
+import type { Columns } from '../store/queries.ts';
+import type { StoreReads } from '../store/store.ts';
 
 /**
  * `str_market_listings` and `str_market_months` (column-wise query results) as the set the
  * market analysis aggregates. A listing's months are right-aligned: its latest month is slot 23.
  */
-export function marketListingsFromColumns(l: Columns, m: Columns): MarketListings {
-  const ids = l.id ?? [];
-  const n = ids.length;
+export function marketListingsFromColumns(l: Columns<'str_market_listings'>, m: Columns<'str_market_months'>): MarketListings {
+  const n = l.id.length;
   const amenityKeys = Object.keys(l).filter((k) => k.startsWith('has_')).map((k) => k.slice(4)).sort();
   const K = amenityKeys.length;
   const M = HISTORY_MONTHS;
@@ -29,47 +27,45 @@ export function marketListingsFromColumns(l: Columns, m: Columns): MarketListing
     endMonth: new Int32Array(n).fill(-1),
     months: new Float32Array(n * M * 4),
   };
-  const col = (name: string) => l[name] ?? [];
-  const [lat, lng, postcode, sector, outcode, country] = ['lat', 'lng', 'postcode', 'sector', 'outcode', 'country'].map(col);
-  const [ltype, ptype, beds, tier, active, blocked, new30, ahead, open, stay] =
-    ['listing_type', 'property_type', 'bedrooms', 'price_tier', 'active', 'blocked', 'new_30d', 'booked_ahead_30d', 'available_next_30d', 'stay_nights'].map(col);
-  const ratings = RATING_FIELDS.map((f) => col(`rating_${f}`));
-  const amen = amenityKeys.map((k) => col(`has_${k}`));
+  const { lat, lng, postcode, sector, outcode, country, listing_type: ltype, property_type: ptype, bedrooms: beds, price_tier: tier } = l;
+  const { active, blocked, new_30d: new30, booked_ahead_30d: ahead, available_next_30d: open, stay_nights: stay } = l;
+  const ratings = RATING_FIELDS.map((f) => l[`rating_${f}`]);
+  const amen = amenityKeys.map((k) => l[`has_${k}`]);
   for (let i = 0; i < n; i++) {
-    s.lat[i] = num(lat![i]);
-    s.lng[i] = num(lng![i]);
-    s.postcode[i] = text(postcode![i]);
-    s.sector[i] = text(sector![i]);
-    s.outcode[i] = text(outcode![i]);
-    s.country[i] = text(country![i]);
-    const t = LISTING_TYPE_CODES.indexOf(ltype![i] as (typeof LISTING_TYPE_CODES)[number]);
+    s.lat[i] = lat[i]!;
+    s.lng[i] = lng[i]!;
+    s.postcode[i] = postcode[i]!;
+    s.sector[i] = sector[i]!;
+    s.outcode[i] = outcode[i]!;
+    s.country[i] = country[i]!;
+    const t = LISTING_TYPE_CODES.indexOf(ltype[i] as (typeof LISTING_TYPE_CODES)[number]);
     s.type[i] = t < 0 ? 255 : t;
-    s.kind[i] = ptype![i] === 'house' ? 1 : ptype![i] === 'apartment' ? 2 : 0;
-    s.beds[i] = beds![i] === null || beds![i] === undefined ? -1 : Number(beds![i]);
-    s.tier[i] = TIER_NAMES.indexOf(tier![i] as (typeof TIER_NAMES)[number]);
-    for (let k = 0; k < 7; k++) s.ratings[i * 7 + k] = num(ratings[k]![i]);
-    s.active[i] = active![i] === true ? 1 : 0;
-    s.blocked[i] = blocked![i] === true ? 1 : 0;
-    s.new30[i] = new30![i] === true ? 1 : 0;
-    s.bookedAhead30[i] = num(ahead![i]) || 0;
-    s.openNext30[i] = num(open![i]) || 0;
-    s.stay[i] = num(stay![i]) || 0;
+    s.kind[i] = ptype[i] === 'house' ? 1 : ptype[i] === 'apartment' ? 2 : 0;
+    s.beds[i] = beds[i] ?? -1;
+    s.tier[i] = TIER_NAMES.indexOf(tier[i] as (typeof TIER_NAMES)[number]);
+    for (let k = 0; k < 7; k++) s.ratings[i * 7 + k] = ratings[k]![i] ?? NaN;
+    s.active[i] = active[i] ? 1 : 0;
+    s.blocked[i] = blocked[i] ? 1 : 0;
+    s.new30[i] = new30[i] ? 1 : 0;
+    s.bookedAhead30[i] = ahead[i] || 0;
+    s.openNext30[i] = open[i] || 0;
+    s.stay[i] = stay[i] || 0;
     for (let a = 0; a < K; a++) s.amenities[i * K + a] = amen[a]![i] === true ? 1 : 0;
   }
   // Months arrive sorted by listing row and month: a listing's last month comes last.
-  const [rn, mi, live, av, bk, rv] = ['rn', 'mi', 'live', 'available', 'booked', 'revenue'].map((k) => m[k] ?? []);
-  for (let r = rn!.length - 1; r >= 0; r--) {
-    const i = Number(rn![r]);
+  const { rn, mi, live, available: av, booked: bk, revenue: rv } = m;
+  for (let r = rn.length - 1; r >= 0; r--) {
+    const i = rn[r]!;
     if (!(i >= 0 && i < n)) continue;
-    const month = Number(mi![r]);
+    const month = mi[r]!;
     if (s.endMonth[i]! < 0) s.endMonth[i] = month;
     const j = M - 1 - (s.endMonth[i]! - month);
     if (j < 0) continue;
     const o = (i * M + j) * 4;
-    s.months[o + LIVE] = live![r] === true ? 1 : 0;
-    s.months[o + AVAIL] = num(av![r]) || 0;
-    s.months[o + BOOKED] = num(bk![r]) || 0;
-    s.months[o + REV] = num(rv![r]) || 0;
+    s.months[o + LIVE] = live[r] ? 1 : 0;
+    s.months[o + AVAIL] = av[r] || 0;
+    s.months[o + BOOKED] = bk[r] || 0;
+    s.months[o + REV] = rv[r] || 0;
   }
   return s;
 }
@@ -78,23 +74,20 @@ export function marketListingsFromColumns(l: Columns, m: Columns): MarketListing
  * Adds `str_market_prior` (the 12 months before each listing's history) to the set: slot k of
  * listing i is month endMonth − 35 + k.
  */
-export function addPriorYear(s: MarketListings, p: Columns): void {
+export function addPriorYear(s: MarketListings, p: Columns<'str_market_prior'>): void {
   const M = HISTORY_MONTHS;
   const prior = new Float32Array(s.n * 24);
   s.prior = prior;
-  const [rn, mi, live, rv] = ['rn', 'mi', 'live', 'revenue'].map((k) => p[k] ?? []);
-  for (let r = 0; r < rn!.length; r++) {
-    const i = Number(rn![r]);
+  const { rn, mi, live, revenue: rv } = p;
+  for (let r = 0; r < rn.length; r++) {
+    const i = rn[r]!;
     if (!(i >= 0 && i < s.n) || s.endMonth[i]! < 0) continue;
-    const k = Number(mi![r]) - (s.endMonth[i]! - M - 11);
+    const k = mi[r]! - (s.endMonth[i]! - M - 11);
     if (k < 0 || k >= 12) continue;
-    prior[i * 24 + k * 2] = live![r] === true ? 1 : 0;
-    prior[i * 24 + k * 2 + 1] = num(rv![r]) || 0;
+    prior[i * 24 + k * 2] = live[r] ? 1 : 0;
+    prior[i * 24 + k * 2 + 1] = rv[r] || 0;
   }
 }
-
-/** Runs a named statement for its columns (BuildStore.queryColumns, or a plain connection). */
-export type RunColumns = (name: string) => Promise<Columns>;
 
 /**
  * One build's listings for the market analysis: the column-wise set, a points index
@@ -119,12 +112,12 @@ export class StrMarketSet {
     this.bench = gradeBenchmark(s);
   }
 
-  static async load(run: RunColumns): Promise<StrMarketSet> {
-    const listings = await run('str_market_listings');
-    const months = await run('str_market_months');
+  static async load(store: StoreReads): Promise<StrMarketSet> {
+    const listings = await store.columns('str_market_listings');
+    const months = await store.columns('str_market_months');
     const s = marketListingsFromColumns(listings, months);
     // A build published before str_listing_prior_months: the first year has no year-on-year change.
-    const prior = await run('str_market_prior').catch(() => undefined);
+    const prior = await store.columns('str_market_prior').catch(() => undefined);
     if (prior) addPriorYear(s, prior);
     return new StrMarketSet(s);
   }

@@ -2,7 +2,6 @@ import { bedroomGroup, type Let, type RentArea } from '../domain/rents.ts';
 import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation-models/rental.ts';
 import { Points } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
-import { textOrNull as str } from '../store/values.ts';
 
 /**
  * The build's lets and floor-area-matched sales held in memory (typed arrays), with a points
@@ -52,7 +51,7 @@ export interface SqftSalesIndex {
 }
 
 export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
-  const rows = await store.query('rents_lets_all');
+  const rows = await store.rows('rents_lets_all');
   const n = rows.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), rent = new Float64Array(n);
   const bedrooms = new Uint8Array(n), flat = new Uint8Array(n);
@@ -62,23 +61,23 @@ export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
   let asOf = '';
   const sectors: (string | null)[] = new Array(n), outcodes: (string | null)[] = new Array(n);
   rows.forEach((r, i) => {
-    lat[i] = Number(r.lat); lng[i] = Number(r.lng); rent[i] = Number(r.rent_pcm);
-    bedrooms[i] = Math.min(255, Number(r.bedrooms)); flat[i] = r.property_type === 'flat' ? 1 : 0;
-    date[i] = String(r.let_date); day[i] = Math.round(Date.parse(date[i]!) / 86_400_000); if (date[i]! > asOf) asOf = date[i]!;
-    sectors[i] = str(r.sector); outcodes[i] = str(r.outcode);
-    uprn[i] = r.uprn === null ? 0 : Number(r.uprn); floorAreaSqft[i] = r.floor_area_sqft === null ? NaN : Number(r.floor_area_sqft);
+    lat[i] = r.lat; lng[i] = r.lng; rent[i] = r.rent_pcm;
+    bedrooms[i] = Math.min(255, r.bedrooms); flat[i] = r.property_type === 'flat' ? 1 : 0;
+    date[i] = r.let_date; day[i] = Math.round(Date.parse(date[i]!) / 86_400_000); if (date[i]! > asOf) asOf = date[i]!;
+    sectors[i] = r.sector; outcodes[i] = r.outcode;
+    uprn[i] = r.uprn ?? 0; floorAreaSqft[i] = r.floor_area_sqft ?? NaN;
   });
   const growthPerMonth = 30.44 * rentGrowthPerDay(Array.from(rent, (rent_pcm, i) => ({ group: `${sectors[i]}|${Math.min(4, bedrooms[i]!)}|${flat[i]}`, rent_pcm, day: day[i]! })));
   return { n, rent, bedrooms, flat, date, day, asOf, uprn, floorAreaSqft, growthPerMonth, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new Points(lat, lng) };
 }
 
 export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> {
-  const rows = await store.query('gdv_sqft_sales_all');
+  const rows = await store.rows('gdv_sqft_sales_all');
   const n = rows.length;
   const lat = new Float64Array(n), lng = new Float64Array(n), gbpSqft = new Float64Array(n);
   const flat = new Uint8Array(n), newBuild = new Uint8Array(n);
   rows.forEach((r, i) => {
-    lat[i] = Number(r.lat); lng[i] = Number(r.lng); gbpSqft[i] = Number(r.gbp_sqft);
+    lat[i] = r.lat; lng[i] = r.lng; gbpSqft[i] = r.gbp_sqft;
     flat[i] = r.kind === 'flat' ? 1 : 0; newBuild[i] = r.new_build === true ? 1 : 0;
   });
   return { n, gbpSqft, flat, newBuild, grid: new Points(lat, lng) };
@@ -87,7 +86,7 @@ export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> 
 /** New-build premium by kind, measured once per build on its sqft_sales (gdv_new_build_premium.sql). */
 export async function loadNewBuildPremiums(store: BuildStore): Promise<Map<string, number>> {
   const m = new Map<string, number>();
-  for (const r of await store.query('gdv_new_build_premium')) if (r.premium !== null && Number(r.outcodes) > 0) m.set(String(r.kind), Number(r.premium));
+  for (const r of await store.rows('gdv_new_build_premium')) if (r.premium !== null && r.outcodes > 0) m.set(r.kind, r.premium);
   return m;
 }
 

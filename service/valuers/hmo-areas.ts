@@ -15,16 +15,18 @@ export interface HmoAreas {
 
 export async function loadHmoAreas(store: BuildStore): Promise<HmoAreas> {
   const rents = new Map<string, { median_pcm: number; source: string }>();
-  for (const r of await store.query('hmo_room_rents')) rents.set(`${r.area_level}:${r.area_code}`, { median_pcm: Number(r.median_pcm), source: String(r.source) });
+  for (const r of await store.rows('hmo_room_rents')) rents.set(`${r.area_level}:${r.area_code}`, { median_pcm: r.median_pcm, source: r.source });
   const yields = new Map<string, Omit<HmoYieldFigure, 'level'>>();
   const districtYields: Omit<HmoYieldFigure, 'level'>[] = [];
-  for (const r of await store.query('hmo_yields')) {
-    const y = { gross_yield_pct: Number(r.gross_yield_pct), p25_yield_pct: Number(r.p25_yield_pct), p75_yield_pct: Number(r.p75_yield_pct) };
+  for (const r of await store.rows('hmo_yields')) {
+    // hmo_yields_area publishes all three (never NULL in the builds tested); a NULL read as 0
+    // through Number() before the store decoded, and is kept so: a decision left open (issue 43).
+    const y = { gross_yield_pct: r.gross_yield_pct ?? 0, p25_yield_pct: r.p25_yield_pct ?? 0, p75_yield_pct: r.p75_yield_pct ?? 0 };
     yields.set(`${r.area_level}:${r.area_code}`, y);
     if (r.area_level === 'district') districtYields.push(y);
   }
   const districts = new Map<string, string>();
-  for (const r of await store.query('hmo_sector_districts')) districts.set(String(r.sector), String(r.la_code));
+  for (const r of await store.rows('hmo_sector_districts')) districts.set(r.sector, r.la_code);
   // English and Welsh areas with too few sales of their own borrow the median district (a Scottish
   // home never gets here: the route answers it not_covered, Price Paid not reaching Scotland).
   const allAreas: HmoYieldFigure | undefined = districtYields.length
@@ -36,9 +38,8 @@ export async function loadHmoAreas(store: BuildStore): Promise<HmoAreas> {
       }
     : undefined;
   // A build without the licence register measures nothing: the national standards' figure.
-  const [space] = store.tables.has('hmo_licences') ? await store.query('hmo_space_per_room') : [];
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  const spacePerRoomFigure = spacePerRoom({ sample_size: Number(space?.sample_size ?? 0), p10_sqft: num(space?.p10_sqft), median_sqft: num(space?.median_sqft) });
+  const [space] = store.tables.has('hmo_licences') ? await store.rows('hmo_space_per_room') : [];
+  const spacePerRoomFigure = spacePerRoom({ sample_size: space?.sample_size ?? 0, p10_sqft: space?.p10_sqft ?? null, median_sqft: space?.median_sqft ?? null });
   const levels = (sector: string | null, outcode: string | null, district: string | null) =>
     [['sector', sector], ['outcode', outcode], ['district', district]] as const;
   return {

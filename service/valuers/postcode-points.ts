@@ -34,10 +34,10 @@ export class PostcodePoints {
 
 /** Every postcode's point in the build, sorted for the binary search. */
 export async function loadPostcodePoints(store: BuildStore): Promise<PostcodePoints> {
-  const c = await store.queryColumns('postcode_points_all');
+  const c = await store.columns('postcode_points_all');
   // Sorted again in JavaScript by the padded ASCII the lookup compares (SQL collation is not
   // guaranteed to be that byte order); string comparison of ASCII is byte order.
-  const pcs = (c.postcode as unknown[]).map((p) => String(p).padEnd(WIDTH));
+  const pcs = c.postcode.map((p) => p.padEnd(WIDTH));
   const order = pcs.map((_, i) => i).sort((a, b) => (pcs[a]! < pcs[b]! ? -1 : pcs[a]! > pcs[b]! ? 1 : 0));
-  return PostcodePoints.fromSorted(order.map((i) => pcs[i]!), order.map((i) => Number(c.lat![i])), order.map((i) => Number(c.lng![i])));
+  return PostcodePoints.fromSorted(order.map((i) => pcs[i]!), order.map((i) => c.lat[i]!), order.map((i) => c.lng[i]!));
 }

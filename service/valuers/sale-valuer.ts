@@ -1,10 +1,10 @@
 import { localMetres } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
+import type { Columns, QueryName } from '../store/queries.ts';
 import {
   IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, saleBounds, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
-import { numOrNaN as num, textOrNull as str } from '../store/values.ts';
 
 /**
  * The sale valuation model of one build, in memory (docs/valuation.md): every home's inputs
@@ -87,26 +87,26 @@ export class SaleValuer {
     // A build without the price tables (e.g. a search-only fixture) opens an empty model:
     // every home then has no valuation, and nothing is re-tried per request.
     const complete = ['properties', 'sales', 'price_index_monthly'].every((t) => store.tables.has(t));
-    const q = (name: string) => (complete ? store.queryColumns(name) : Promise.resolve({} as Record<string, unknown[]>));
+    const q = <N extends QueryName>(name: N): Promise<Partial<Columns<N>>> => (complete ? store.columns(name) : Promise.resolve({}));
     const ix = await q('valuation_index');
     const index: AreaIndex = { start: Infinity, series: new Map(), enough: new Map() };
     let end = -Infinity;
     for (const m of ix.month_no ?? []) {
-      index.start = Math.min(index.start, Number(m));
-      end = Math.max(end, Number(m));
+      index.start = Math.min(index.start, m);
+      end = Math.max(end, m);
     }
     if (!Number.isFinite(index.start)) index.start = end = 0;
     const T = end - index.start + 1;
     for (let r = 0; r < (ix.area_code?.length ?? 0); r++) {
-      const key = `${String(ix.area_level![r])}:${String(ix.area_code![r])}`;
+      const key = `${ix.area_level![r]}:${ix.area_code![r]}`;
       let s = index.series.get(key);
       let e = index.enough.get(key);
       if (!s || !e) {
         index.series.set(key, (s = new Float64Array(T)));
         index.enough.set(key, (e = new Uint8Array(T)));
       }
-      const t = Number(ix.month_no![r]) - index.start;
-      s[t] = Number(ix.log_index![r]);
+      const t = ix.month_no![r]! - index.start;
+      s[t] = ix.log_index![r]!;
       e[t] = ix.enough_sales![r] === true ? 1 : 0;
     }
     // A district whose index the build flagged against UK HPI gets no High answer (issue 48).
@@ -117,24 +117,26 @@ export class SaleValuer {
     const postcodeOf: string[] = [];
     const ageOf: number[] = [];
     for (let r = 0; r < (keys.kind?.length ?? 0); r++) {
-      const id = Number(keys.id![r]);
-      if (keys.kind![r] === 'path') pathOf[id] = { sector: str(keys.a![r]), outcode: str(keys.b![r]), district: str(keys.c![r]), country: str(keys.d![r]) };
-      else if (keys.kind![r] === 'postcode') postcodeOf[id] = str(keys.a![r]) ?? '';
-      else ageOf[id] = ageCode(str(keys.a![r]));
+      const id = keys.id![r]!;
+      if (keys.kind![r] === 'path') pathOf[id] = { sector: keys.a![r] ?? null, outcode: keys.b![r] ?? null, district: keys.c![r] ?? null, country: keys.d![r] ?? null };
+      else if (keys.kind![r] === 'postcode') postcodeOf[id] = keys.a![r] ?? '';
+      else ageOf[id] = ageCode(keys.a![r]);
     }
     const h = await q('valuation_homes');
     const n = h.uprn?.length ?? 0;
-    const uprns = Float64Array.from(h.uprn ?? [], Number);
+    const uprns = Float64Array.from(h.uprn ?? []);
     const x = new Float64Array(n);
     const y = new Float64Array(n);
-    for (let i = 0; i < n; i++) [x[i], y[i]] = localMetres(Number(h.lat![i]), Number(h.lng![i]));
-    const type = Uint8Array.from(h.type_code ?? [], Number);
-    const area = Float64Array.from(h.floor_area_sqft ?? [], num);
-    const lastPrice = Float64Array.from(h.last_sold_price ?? [], num);
-    const lastMonth = Int32Array.from(h.last_sold_month ?? [], (v) => Number(v ?? 0));
-    const group = Int32Array.from(h.path_id ?? [], Number);
-    const postcodeId = Int32Array.from(h.postcode_id ?? [], Number);
-    const age = Uint8Array.from(h.age_id ?? [], (v) => ageOf[Number(v)] ?? UNKNOWN_TYPE);
+    // A home without a position is placed at (0, 0) as Number(NULL) placed it: far from every
+    // sale, so it has no neighbours (kept; honest would be no position at all).
+    for (let i = 0; i < n; i++) [x[i], y[i]] = localMetres(h.lat![i] ?? 0, h.lng![i] ?? 0);
+    const type = Uint8Array.from(h.type_code ?? []);
+    const area = Float64Array.from(h.floor_area_sqft ?? [], (v) => v ?? NaN);
+    const lastPrice = Float64Array.from(h.last_sold_price ?? [], (v) => v ?? NaN);
+    const lastMonth = Int32Array.from(h.last_sold_month ?? [], (v) => v ?? 0);
+    const group = Int32Array.from(h.path_id ?? []);
+    const postcodeId = Int32Array.from(h.postcode_id ?? []);
+    const age = Uint8Array.from(h.age_id ?? [], (v) => ageOf[v] ?? UNKNOWN_TYPE);
     const paths: AreaPath[] = Array.from(group, (g) => pathOf[g]!);
 
     // Evidence: every recorded sale its home's area index can bring to the valuation month.
@@ -147,16 +149,16 @@ export class SaleValuer {
     let k = 0;
     let i = 0;
     for (let r = 0; r < m; r++) {
-      const u = Number(sl.uprn![r]);
+      const u = sl.uprn![r]!;
       while (i < n && uprns[i]! < u) i++;
       if (i >= n || uprns[i] !== u) continue;
-      const month = Number(sl.month![r]);
+      const month = sl.month![r]!;
       const g = lookup.logGrowth(paths[i]!, month);
       if (g === null) continue;
       ev.uprn[k] = u; ev.x[k] = x[i]!; ev.y[k] = y[i]!; ev.type[k] = type[i]!; ev.areaSqft[k] = area[i]!;
-      ev.logValue[k] = Math.log(Number(sl.price![r])) + g; ev.ageMonths[k] = end - month; ev.group[k] = group[i]!; ev.age[k] = age[i]!;
+      ev.logValue[k] = Math.log(sl.price![r]!) + g; ev.ageMonths[k] = end - month; ev.group[k] = group[i]!; ev.age[k] = age[i]!;
       ev.postcode[k] = postcodeId[i]!;
-      ev.latest[k] = r + 1 < m && Number(sl.uprn![r + 1]) === u ? 0 : 1;
+      ev.latest[k] = r + 1 < m && sl.uprn![r + 1] === u ? 0 : 1;
       k++;
     }
     const cut = <T extends Float64Array | Int32Array | Uint8Array>(a: T) => a.subarray(0, k) as T;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QueryName } from '../../service/store/queries.ts';
 import { BuildStore } from '../../service/store/store.ts';
 import { publishFromContext } from '../etl/search/fixture-build.ts';
 import { stagedContext } from '../support/region.ts';
@@ -25,14 +26,15 @@ describe('BuildStore', () => {
   });
 
   it('many concurrent lookups on few connections each get their own row (statements are never shared mid-run)', async () => {
-    const rows = await Promise.all(uprns.map((u) => store.query('property_by_uprn', [BigInt(u)])));
-    expect(rows.map((r) => String(r[0]?.uprn))).toEqual(uprns);
+    const rows = await Promise.all(uprns.map((u) => store.rows('property_by_uprn', [BigInt(u)])));
+    expect(rows.map((r) => r[0]?.uprn)).toEqual(uprns);
   });
 
   it('an unknown statement name or a malformed one is refused', async () => {
-    await expect(store.query('no_such_statement')).rejects.toThrow(/ENOENT/);
-    await expect(store.query('../etc')).rejects.toThrow(/bad SQL file name/);
+    // Names outside the declarations (queries.ts) do not type-check; at run time they fail before any SQL runs.
+    await expect(store.rows('no_such_statement' as QueryName)).rejects.toThrow(/ENOENT/);
+    await expect(store.rows('../etc' as QueryName)).rejects.toThrow(/bad SQL file name/);
     // The connection went back to the pool: lookups still run.
-    expect((await store.query('property_by_uprn', [BigInt(uprns[0]!)])).length).toBe(1);
+    expect((await store.rows('property_by_uprn', [BigInt(uprns[0]!)])).length).toBe(1);
   });
 });

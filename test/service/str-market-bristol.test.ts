@@ -8,7 +8,7 @@ import { queryRows, stageSql } from '../../etl/pipeline/sql.ts';
 import { buildStrMarts } from '../../etl/stages/40-marts/70-str/stage.ts';
 import { stageSources } from '../../etl/stages/10-staging/10-stage-sources/stage-sources.ts';
 import { SECTIONS, marketSections } from '../../service/domain/str/market.ts';
-import { storeSql } from '../../service/store/store.ts';
+import { connectionReads } from '../../service/store/store.ts';
 import { StrMarketSet } from '../../service/str/market-set.ts';
 import { hasRaw, rawPath } from '../support/raw.ts';
 
@@ -37,7 +37,7 @@ describe.skipIf(!present)('market analysis on the real Bristol scrape', () => {
     await stageSql('20-merged/10-addresses').run(conn, 'addresses');
     await buildStrMarts(conn);
     const c = conn;
-    const set = await StrMarketSet.load(async (name) => (await c.runAndReadAll(storeSql(name))).getColumnsObjectJS());
+    const set = await StrMarketSet.load(connectionReads(c));
     const idx = set.outcode('BS1');
     expect(idx.length).toBeGreaterThan(100);
     const m = StrMarketSchema.parse({ location: 'BS1', country: 'England', currency: 'GBP', listings: idx.length, ...marketSections(set.listings, idx, new Set(SECTIONS), set.bench) }) as any;

@@ -2,7 +2,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { queryRows } from '../../etl/pipeline/sql.ts';
 import { estimateAt } from '../../service/str/estimator.ts';
-import { storeSql } from '../../service/store/store.ts';
+import { connectionReads, storeSql } from '../../service/store/store.ts';
 import { StrListingIndex } from '../../service/str/listing-index.ts';
 
 export interface StrEstimateAccuracy {
@@ -40,7 +40,7 @@ const median = (xs: number[]): number => {
  * the 12 ending at it.
  */
 export async function strEstimateAccuracy(conn: DuckDBConnection, sourcesDir: string): Promise<StrEstimateAccuracy> {
-  const index = await StrListingIndex.load((name) => queryRows(conn, storeSql(name)));
+  const index = await StrListingIndex.load(connectionReads(conn));
   await conn.run(`CREATE OR REPLACE TEMP TABLE truth_lm AS SELECT CAST(listing_id AS VARCHAR) AS id, CAST(month || '-01' AS DATE) AS month,
       true_adr, booked_nights, available_nights
     FROM read_csv($p, header = true, types = {'listing_id': 'VARCHAR', 'month': 'VARCHAR'})`, { p: join(sourcesDir, 'truth', 'listing-months.csv') });

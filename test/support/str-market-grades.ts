@@ -1,6 +1,6 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { dimensionValues, gradeOf, type Grade } from '../../service/domain/str/market-grade.ts';
-import { storeSql } from '../../service/store/store.ts';
+import { connectionReads } from '../../service/store/store.ts';
 import { StrMarketSet } from '../../service/str/market-set.ts';
 
 /**
@@ -8,7 +8,7 @@ import { StrMarketSet } from '../../service/str/market-set.ts';
  * (a staged context), and the grade of every benchmark area (postcode sector) of it.
  */
 export async function marketGrades(conn: DuckDBConnection): Promise<{ set: StrMarketSet; grades: { area: string; grade: Grade }[] }> {
-  const set = await StrMarketSet.load(async (name) => (await conn.runAndReadAll(storeSql(name))).getColumnsObjectJS());
+  const set = await StrMarketSet.load(connectionReads(conn));
   const grades = set.bench.areas.map((area) => ({ area, grade: gradeOf(set.bench, dimensionValues(set.listings, set.sector(area))) }));
   return { set, grades };
 }

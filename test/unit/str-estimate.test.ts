@@ -140,7 +140,7 @@ describe('STR listing index', () => {
     property_type: r.pick(['house', 'apartment', null]), la_code: r.chance(0.7) ? 'E06000023' : 'E06000024', sector: `BS${r.int(1, 9)} ${r.int(1, 9)}`,
     base_adr: 60 + r.int(0, 100), occupancy: r.next(), blocked_share: 0.1, revenue_ltm: 10_000, adr_ltm: 90,
   }));
-  const season = [{ la_code: '*', month_of_year: 8, demand_index: 1.5, adr_index: 1.3 }, { la_code: 'E06000023', month_of_year: 1, demand_index: 0.6, adr_index: 0.7 }];
+  const season = [{ la_code: '*', month_of_year: 8, demand_index: 1.5, adr_index: 1.3, source: null }, { la_code: 'E06000023', month_of_year: 1, demand_index: 0.6, adr_index: 0.7, source: null }];
   const index = new StrListingIndex(rows, season);
 
   it('near: exactly the listings within the radius (great-circle), distances within 0.1%, one left out on request', () => {

@@ -1,7 +1,7 @@
 import { AreaCodeParamsSchema, AreaSchema } from '../../../schemas/api/places.ts';
 import { canonicalSector } from '../../../schemas/api/location.ts';
 import {
-  areaCounts, areaMixes, areaPrices, areaRents, areaShortTermLets, designationShares, latestAsOf, num, placeSources, str, type AreaLevel,
+  areaCounts, areaMixes, areaPrices, areaRents, areaShortTermLets, designationShares, latestAsOf, placeSources, type AreaLevel,
 } from '../../lookups/areas.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
@@ -39,16 +39,16 @@ export default defineRoute({
     const counts = areaCounts(t, area.level, area.code);
     if (!counts) throw new ApiError('not_found', `No addresses in ${area.level} ${area.code}.`);
     const mix = areaMixes(t, area.level, area.code);
-    const lat = num(counts.lat);
-    const lng = num(counts.lng);
+    const lat = counts.lat;
+    const lng = counts.lng;
     const sources = placeSources(build, ['addressbase', 'epc', 'epc_scotland', 'price_paid', 'rental_evidence', 'ons_rents', 'airbnb_listings', 'planning', 'ukhpi']);
     return {
       code: area.code,
       level: area.level,
-      name: area.level === 'district' ? (t.laNames.get(area.code) ?? null) : str(counts.post_town),
-      country: str(counts.country),
+      name: area.level === 'district' ? (t.laNames.get(area.code) ?? null) : counts.post_town,
+      country: counts.country,
       centroid: lat === null || lng === null ? null : { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 },
-      addresses: Number(counts.addresses),
+      addresses: counts.addresses,
       property_types: mix.property_type!,
       tenures: mix.tenure!,
       construction_ages: mix.construction_age!,

@@ -5,7 +5,8 @@ import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { postcodeRow } from '../../location/resolve.ts';
 import { placeOrNotFound } from '../place.ts';
 import { pointCoverage } from '../../location/point-country.ts';
-import { areaCounts, str } from '../../lookups/areas.ts';
+import { areaCounts } from '../../lookups/areas.ts';
+import { textOrNull as str } from '../../records/values.ts';
 import { planningAsOfDate } from '../../lookups/tables.ts';
 import { floodZone, planningLayers } from '../../lookups/planning.ts';
 import { defineRoute } from '../types.ts';
@@ -50,12 +51,12 @@ export default defineRoute({
     let postcodeAddresses = null;
     if (place.kind === 'postcode') {
       const c = areaCounts(t, 'postcode', place.postcode!);
-      const n = Number(c?.located ?? 0);
+      const n = c?.located ?? 0;
       postcodeAddresses = {
         located_addresses: n,
-        zone_1: share(Number(c?.flood_zone_1 ?? 0), n),
-        zone_2: share(Number(c?.flood_zone_2_only ?? 0), n),
-        zone_3: share(Number(c?.flood_zone_3 ?? 0), n),
+        zone_1: share(c?.flood_zone_1 ?? 0, n),
+        zone_2: share(c?.flood_zone_2_only ?? 0, n),
+        zone_3: share(c?.flood_zone_3 ?? 0, n),
       };
     }
     return {

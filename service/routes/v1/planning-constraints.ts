@@ -3,7 +3,7 @@ import { PLANNING_LOCATION, PlanningConstraintsSchema, PlanningQuerySchema } fro
 import { placeOrNotFound } from '../place.ts';
 import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { pointCoverage } from '../../location/point-country.ts';
-import { str } from '../../lookups/areas.ts';
+import { textOrNull as str } from '../../records/values.ts';
 import { featureId, planningLayers } from '../../lookups/planning.ts';
 import { planningAsOfDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';

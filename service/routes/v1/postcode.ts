@@ -1,6 +1,6 @@
 import { PostcodeParamsSchema, PostcodeSchema } from '../../../schemas/api/places.ts';
 import { normalisePostcode } from '../../../schemas/address-normalise.ts';
-import { areaCounts, areaMixes, designationShares, latestAsOf, num, placeSources, str } from '../../lookups/areas.ts';
+import { areaCounts, areaMixes, designationShares, latestAsOf, placeSources } from '../../lookups/areas.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -29,25 +29,25 @@ export default defineRoute({
     if (!row) throw new ApiError('not_found', `Postcode ${postcode} is not in the postcode directory.`);
     const counts = areaCounts(t, 'postcode', postcode);
     const mix = areaMixes(t, 'postcode', postcode);
-    const la = str(row.la_code);
-    const lat = num(row.lat);
-    const lng = num(row.lng);
+    const la = row.la_code;
+    const lat = row.lat;
+    const lng = row.lng;
     const sources = placeSources(build, ['onspd', 'codepoint', 'addressbase', 'price_paid', 'planning']);
     return {
       postcode,
       location: lat === null || lng === null ? null : { lat, lng },
-      country: str(row.country),
+      country: row.country,
       local_authority: { code: la, name: la === null ? null : (t.laNames.get(la) ?? null) },
-      ward: str(row.ward),
-      sector: String(row.sector),
-      outcode: String(row.outcode),
+      ward: row.ward,
+      sector: row.sector,
+      outcode: row.outcode,
       status: row.terminated === true ? ('terminated' as const) : ('live' as const),
-      date_terminated: str(row.date_terminated),
-      addresses: Number(row.address_count ?? 0),
+      date_terminated: row.date_terminated,
+      addresses: row.address_count ?? 0,
       property_types: mix.property_type!,
       tenures: mix.tenure!,
-      median_price_5y: { value: num(row.median_price_5y), sample_size: Number(row.sales_5y ?? 0) },
-      sales_12m: Number(counts?.sales_12m ?? 0),
+      median_price_5y: { value: row.median_price_5y, sample_size: row.sales_5y ?? 0 },
+      sales_12m: counts?.sales_12m ?? 0,
       designations: designationShares(counts),
       as_of_date: latestAsOf(sources, t.buildDate),
       sources,

@@ -7,7 +7,7 @@ import { SCOTLAND } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { textOrNull as str } from '../../store/values.ts';
+import { textOrNull as str } from '../../records/values.ts';
 
 export default defineRoute({
   method: 'GET',

@@ -8,7 +8,7 @@ import { sourceAsOfEntry } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { textOrNull as str } from '../../store/values.ts';
+import { textOrNull as str } from '../../records/values.ts';
 import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
@@ -39,15 +39,15 @@ export default defineRoute({
     const valuer = await data.saleValuer.get();
     const lookup = valuer.lookup;
     const sales = rows.map((r) => {
-      const path = { sector: str(r.sector), outcode: str(r.outcode), district: str(r.la_code), country: str(r.country) };
+      const path = { sector: r.sector, outcode: r.outcode, district: r.la_code, country: r.country };
       return {
-        transaction_id: String(r.transaction_id),
-        date: String(r.date),
-        price: Number(r.price),
-        price_today: priceToday(Number(r.price), lookup.logGrowth(path, Number(r.month_no))),
-        property_type: PPD_TYPE_NAMES[String(r.property_type) as keyof typeof PPD_TYPE_NAMES] ?? 'Other',
+        transaction_id: r.transaction_id,
+        date: r.date,
+        price: r.price,
+        price_today: priceToday(r.price, lookup.logGrowth(path, r.month_no)),
+        property_type: PPD_TYPE_NAMES[r.property_type as keyof typeof PPD_TYPE_NAMES] ?? 'Other',
         new_build: r.new_build === true,
-        tenure: PPD_TENURE_NAMES[String(r.tenure) as keyof typeof PPD_TENURE_NAMES] ?? 'Unknown',
+        tenure: PPD_TENURE_NAMES[r.tenure as keyof typeof PPD_TENURE_NAMES] ?? 'Unknown',
         category: (r.category === 'B' ? 'B' : 'A') as 'A' | 'B',
       };
     });

@@ -4,7 +4,7 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { numOrNull as num, textOrNull as str } from '../../store/values.ts';
+import { numOrNull as num, textOrNull as str } from '../../records/values.ts';
 
 const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === true);
 

@@ -3,7 +3,6 @@ import { AREA_RENTS_LOCATION, HmoRentsQuerySchema, HmoRentsSchema } from '../../
 import { MIN_LETS } from '../../../schemas/tables/market.ts';
 import { chooseArea, letsPeriod } from '../../domain/area-evidence.ts';
 import { windowEndDate } from '../../lookups/tables.ts';
-import { num } from '../../lookups/areas.ts';
 import { askedArea, figureChain, type RentLevel } from '../../lookups/area-rents.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { placeOrNotFound } from '../place.ts';
@@ -40,18 +39,18 @@ export default defineRoute({
     const usable = chosen && (chosen.enough ? chosen : chooseArea(chain, (r) => r.source === 'ons_district'));
     if (!usable) throw new ApiError('not_found', `No room lets or ONS room rents for ${area.level} ${area.code} or any wider area.`);
     const r = usable.row;
-    const source = String(r.source) as 'evidence' | 'ons_district' | 'evidence_thin';
+    const source = r.source as 'evidence' | 'ons_district' | 'evidence_thin';
     const where = `${usable.level} ${usable.code}`;
     const note = source === 'evidence'
       ? (usable.widened ? `${area.level} ${area.code} has fewer than ${MIN_LETS} room lets; these are the ${where}'s` : null)
       : source === 'ons_district'
-        ? `no area up to the local authority has ${MIN_LETS} room lets; these are the ONS "Room" figures for local authority ${String(r.la_code)}`
+        ? `no area up to the local authority has ${MIN_LETS} room lets; these are the ONS "Room" figures for local authority ${r.la_code}`
         : `no area up to ${where} has ${MIN_LETS} room lets and there is no ONS figure: these rest on ${r.sample_size} lets`;
     return {
       area,
       room: {
-        median_pcm: num(r.median_pcm)!, mean_pcm: num(r.mean_pcm)!, p25_pcm: num(r.p25_pcm)!, p75_pcm: num(r.p75_pcm)!,
-        sample_size: Number(r.sample_size), source, evidence_count: Number(r.evidence_count),
+        median_pcm: r.median_pcm!, mean_pcm: r.mean_pcm!, p25_pcm: r.p25_pcm!, p75_pcm: r.p75_pcm!,
+        sample_size: r.sample_size, source, evidence_count: r.evidence_count,
       },
       from_area: { level: usable.level as RentLevel, code: usable.code, widened: usable.widened },
       thin: source !== 'evidence',

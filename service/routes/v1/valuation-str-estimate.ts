@@ -40,8 +40,8 @@ async function locate(body: Body, data: BuildResources): Promise<Located> {
   if (body.postcode !== undefined) {
     const pc = normalisePostcode(body.postcode)!;
     const row = await postcodeRow(pc, data);
-    if (!row || row.lat == null || row.lng == null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
-    return { lat: Number(row.lat), lng: Number(row.lng), label: pc, la: row.la_code == null ? null : String(row.la_code) };
+    if (!row || row.lat === null || row.lng === null) throw new ApiError('not_found', `No location known for postcode ${pc}.`);
+    return { lat: row.lat, lng: row.lng, label: pc, la: row.la_code };
   }
   return { lat: body.lat!, lng: body.lng!, label: null, la: null };
 }

@@ -1,6 +1,8 @@
 /**
- * A store row's values (DuckDB's JS or JSON form) as the service holds them: SQL NULL (null or
- * undefined here) stays missing, null or NaN, never a 0 or an empty string that looks like data.
+ * A property record's values (lib/files/record-file-format.ts: a column the record lacks is
+ * undefined, a NULL null) as the service holds them: missing stays missing, null or NaN, never
+ * a 0 or an empty string that looks like data. Store rows need none of these: they arrive
+ * decoded by their query's declaration (service/store/decode.ts).
  */
 
 export const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
