@@ -34,7 +34,7 @@ export async function loadDealsSet(listings: ListingsSet | undefined, valuer: Sa
   const noValuation = new Set<number>();
   listings.listings.forEach((l, i) => {
     if (l.channel !== 'sale' || l.status !== 'available' || l.uprn === null) return;
-    const v = valuer.value(Number(l.uprn));
+    const v = valuer.value(l.uprn);
     if (!v || v.estimate.value === null) { noValuation.add(i); return; }
     const beds = Math.min(l.bedrooms, 4);
     const chain: [string, string | null][] = [['sector', l.sector], ['outcode', l.outcode], ['district', l.la_code]];

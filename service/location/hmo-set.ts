@@ -11,7 +11,7 @@ import { Points } from '../../lib/geo/points.ts';
 
 export interface HmoLicence {
   licence_reference: string; register: string; address: string; postcode: string | null; outcode: string | null;
-  uprn: string | null; max_occupants: number | null; households: number | null; storeys: number | null;
+  uprn: number | null; max_occupants: number | null; households: number | null; storeys: number | null;
   valid_from: string | null; valid_to: string | null; status: (typeof HMO_STATUSES)[number] | null;
   position: 'uprn' | 'postcode' | null;
   /** Where the console's map draws it (its address's point, else its postcode's). */

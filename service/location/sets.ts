@@ -81,7 +81,7 @@ export function mapPoint(lat: unknown, lng: unknown): MapPoint {
 }
 
 export interface Listing {
-  listing_id: string; agent_ref: string; channel: 'sale' | 'rent'; status: string; uprn: string | null; address: string; postcode: string;
+  listing_id: string; agent_ref: string; channel: 'sale' | 'rent'; status: string; uprn: number | null; address: string; postcode: string;
   outcode: string; sector: string; la_code: string | null; price: number; price_qualifier: string | null; bedrooms: number;
   property_type: ListingPropertyType; tenure: string | null; listed_date: string | null; updated_at: string;
   /** Where the console's map draws it. */

@@ -42,7 +42,7 @@ export const QUERIES = {
   hmo_licences_all: q({
     params: [], table: 'hmo_licences',
     columns: {
-      licence_reference: 'string', register: 'string', address: 'string', postcode: 'string?', outcode: 'string?', uprn: 'bigint-as-string?',
+      licence_reference: 'string', register: 'string', address: 'string', postcode: 'string?', outcode: 'string?', uprn: 'int?',
       max_occupants: 'int?', households: 'int?', storeys: 'int?', valid_from: 'date?', valid_to: 'date?', status: 'string?',
       lat: 'float?', lng: 'float?', position_source: 'string?', register_as_of: 'string?',
     },
@@ -60,7 +60,7 @@ export const QUERIES = {
   listings_all: q({
     params: [], table: 'listings', derived: ['updated_at'],
     columns: {
-      listing_id: 'string', agent_ref: 'string', channel: 'string', status: 'string', uprn: 'bigint-as-string?', address: 'string',
+      listing_id: 'string', agent_ref: 'string', channel: 'string', status: 'string', uprn: 'int?', address: 'string',
       postcode: 'string', outcode: 'string', sector: 'string', lat: 'float', lng: 'float?', la_code: 'string?', price: 'float',
       price_qualifier: 'string?', bedrooms: 'int', property_type: 'string', tenure: 'string?', listed_date: 'date?', updated_at: 'string',
     },

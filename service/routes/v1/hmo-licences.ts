@@ -49,7 +49,7 @@ export default defineRoute({
       licences: found.slice(start, start + query.per_page).map(({ i, d }) => {
         const l = set.licences[i]!;
         return {
-          licence_reference: l.licence_reference, address: l.address, postcode: l.postcode, uprn: l.uprn === null ? null : Number(l.uprn),
+          licence_reference: l.licence_reference, address: l.address, postcode: l.postcode, uprn: l.uprn,
           max_occupants: l.max_occupants, households: l.households, storeys: l.storeys, valid_from: l.valid_from, valid_to: l.valid_to,
           status: l.status, distance_m: d === null ? null : Math.round(d), position: l.position, location: l.location,
         };
