@@ -1,7 +1,9 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { lowerBound } from '../../schemas/sorted-search.ts';
+import { decodeColumns } from '../store/decode.ts';
+import { QUERIES } from '../store/queries.ts';
 import { storeSql } from '../store/store.ts';
 
 /** A planning or flood feature containing a UPRN (a `uprn_designations` row without the uprn). */
@@ -59,19 +61,16 @@ export async function loadDesignations(buildDir: string): Promise<DesignationInd
     const features: DesignationFeature[] = [];
     const ids = new Map<string, number>();
     const result = await conn.stream(storeSql('designations_all'), { path });
+    const names = result.columnNames();
     let i = 0;
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
-      const cols = [0, 1, 2, 3, 4, 5].map((c) => chunk.getColumnVector(c));
+      // Each chunk decoded by the query's declaration, as BuildStore decodes a whole result.
+      const c = decodeColumns('designations_all', QUERIES.designations_all, names, chunk.convertColumns(JSDuckDBValueConverter));
       for (let r = 0; r < chunk.rowCount; r++, i++) {
-        const [uprn, dataset, entity, reference, name, level] = cols.map((v) => v.getItem(r));
         const f: DesignationFeature = {
-          dataset: String(dataset),
-          entity: entity === null ? null : Number(entity),
-          reference: reference === null ? null : String(reference),
-          name: name === null ? null : String(name),
-          flood_risk_level: level === null ? null : Number(level),
+          dataset: c.dataset[r]!, entity: c.entity[r]!, reference: c.reference[r]!, name: c.name[r]!, flood_risk_level: c.flood_risk_level[r]!,
         };
         const key = JSON.stringify(f);
         let id = ids.get(key);
@@ -80,7 +79,7 @@ export async function loadDesignations(buildDir: string): Promise<DesignationInd
           ids.set(key, id);
           features.push(f);
         }
-        uprns[i] = Number(uprn);
+        uprns[i] = c.uprn[r]!;
         featureOf[i] = id;
       }
     }

@@ -34,6 +34,11 @@ export const QUERIES = {
     columns: { month: 'string', crime_type: 'string', lat: 'float?', lng: 'float?', la_code: 'string?', release: 'string' },
   }),
   crime_la_all: q({ params: [], table: 'crime_la', columns: { la_code: 'string', crimes: 'int', addresses: 'int', months: 'int' } }),
+  // Read by service/records/designations.ts on a connection of its own (streamed, its file bound as $path).
+  designations_all: q({
+    params: [], table: 'uprn_designations',
+    columns: { uprn: 'int', dataset: 'string', entity: 'int?', reference: 'string?', name: 'string?', flood_risk_level: 'int?' },
+  }),
   gdv_new_build_premium: q({ params: [], columns: { kind: 'string', premium: 'float?', outcodes: 'int' } }),
   gdv_sqft_sales_all: q({
     params: [], table: 'sqft_sales',

@@ -26,12 +26,13 @@ const TYPES: Record<BaseKind, RegExp> = {
 };
 
 const tmp = tempDir('pi-store-queries-');
+let dir: string;
 let db: DuckDBInstance;
 let conn: DuckDBConnection;
 
 beforeAll(async () => {
   const { build_id, manifest } = await publishSynthBuild(tmp.dir);
-  const dir = join(tmp.dir, 'builds', build_id);
+  dir = join(tmp.dir, 'builds', build_id);
   db = await DuckDBInstance.create(':memory:');
   conn = await db.connect();
   // The build's tables as BuildStore.open makes them.
@@ -57,7 +58,7 @@ describe('store query declarations over a real build', () => {
       const decl = QUERIES[name];
       const params = name === 'property_by_uprn'
         ? [(await conn.runAndReadAll('SELECT min(uprn) AS u FROM properties')).getColumnsJS()[0]![0]]
-        : [];
+        : name === 'designations_all' ? { path: join(dir, 'uprn_designations.parquet') } : [];
       const r = await conn.runAndReadAll(storeSql(name), params as never);
       const names = r.columnNames();
       const types = r.columnTypes().map(String);

@@ -18,13 +18,11 @@ const READS: Record<string, readonly BaseKind[]> = {
 };
 
 const SQL_DIR = join(import.meta.dirname, '../../service/store/sql');
-/** Read by service/records/designations.ts on a connection of its own, streamed, with a named $path. */
-const UNDECLARED = ['designations_all'];
 
 describe('store query declarations (service/store/queries.ts)', () => {
-  it('every SQL file is declared as a query or a statement (one exception, read elsewhere)', () => {
+  it('every SQL file is declared as a query or a statement', () => {
     const files = readdirSync(SQL_DIR).filter((f) => f.endsWith('.sql')).map((f) => f.slice(0, -4)).sort();
-    expect([...Object.keys(QUERIES), ...Object.keys(STATEMENTS), ...UNDECLARED].sort()).toEqual(files);
+    expect([...Object.keys(QUERIES), ...Object.keys(STATEMENTS)].sort()).toEqual(files);
   });
 
   it('each declares as many parameters as its SQL binds ($1…)', () => {
