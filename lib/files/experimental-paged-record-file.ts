@@ -48,6 +48,8 @@ export class PagedRecordFile {
   /** Block reads served from the cache, and read from the file. */
   readonly stats = { hits: 0, misses: 0 };
   private readonly cache: LRUCache<number, Buffer>;
+  /** Evicted full-size blocks, reused for the next reads: a miss allocates nothing once the cache is full. */
+  private readonly spare: Buffer[] = [];
   private readonly readers: Array<[string, (i: number) => RecordValue]>;
   /** UPRN of row k × rowsPerRun (the sparse index). */
   private readonly firsts: Float64Array;
@@ -66,7 +68,13 @@ export class PagedRecordFile {
   ) {
     this.n = meta.n;
     this.columns = meta.columns;
-    this.cache = new LRUCache<number, Buffer>({ max: Math.max(1, Math.floor(cacheBytes / blockBytes)) });
+    this.cache = new LRUCache<number, Buffer>({
+      max: Math.max(1, Math.floor(cacheBytes / blockBytes)),
+      // Safe to reuse: no caller keeps a block past its next read (values are decoded at once).
+      dispose: (b, _k, reason) => {
+        if (reason === 'evict' && b.length === blockBytes) this.spare.push(b);
+      },
+    });
     this.rowsPerRun = blockBytes / 8;
     this.firsts = this.sparseIndex();
     const sec = (name: string): Section => {
@@ -248,15 +256,15 @@ export class PagedRecordFile {
     const start = k * this.blockBytes;
     const want = Math.min(this.blockBytes, this.size - start);
     if (want <= 0) throw new RangeError(`${this.path}: read past the end (block at byte ${start}, the file has ${this.size})`);
-    const b = readExactly(this.fd, this.path, start, want, this.size);
+    const b = readExactly(this.fd, this.path, start, want, this.size, want === this.blockBytes ? this.spare.pop() : undefined);
     this.cache.set(k, b);
     return b;
   }
 }
 
-/** Exactly `len` bytes at `pos`; fewer (the file shrank since it was opened) throws. */
-function readExactly(fd: number, path: string, pos: number, len: number, size: number): Buffer {
-  const buf = Buffer.allocUnsafeSlow(len);
+/** Exactly `len` bytes at `pos` (into `into` when given, of that length); fewer (the file shrank since it was opened) throws. */
+function readExactly(fd: number, path: string, pos: number, len: number, size: number, into?: Buffer): Buffer {
+  const buf = into ?? Buffer.allocUnsafeSlow(len);
   let got = 0;
   while (got < len) {
     const r = readSync(fd, buf, got, len - got, pos + got);
