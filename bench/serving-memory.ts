@@ -2,7 +2,7 @@
  * What each per-build resource of the service (service/build/resources.ts) costs in memory
  * once loaded, and how that grows with the region (issue 46, docs/scale.md "Serving memory").
  *
- *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records] [--seed 42]
+ *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc]
  *
  * Each resource is loaded alone in a fresh child process (`node --expose-gc`): first the
  * resources it reads (DEPS below; a resource the load opens beyond them fails the run, so the
@@ -19,7 +19,9 @@
  * With two or more scales, each resource's slope (MB per million addresses, between the
  * smallest and the largest scale) and its projection to 30M homes per process and for
  * WORKERS=2 (each worker loads its own copy) go into the largest scale's file.
- * Writes bench/results/serving-memory-<N>.json per scale. Runs on the bench builds
+ * `--malloc jemalloc` runs the children under jemalloc as the ETL runs (scripts/with-jemalloc.sh):
+ * how much of the RSS is glibc's malloc keeping what DuckDB's load-time queries freed.
+ * Writes bench/results/serving-memory-<N>.json per scale (`-jemalloc`, `-only` suffixed). Runs on the bench builds
  * (data/bench/dd-<N>-<seed>, made when missing: bench/support/bench-build.ts).
  */
 import { spawn } from 'node:child_process';
@@ -106,6 +108,9 @@ async function settle(): Promise<void> {
     gc();
     await new Promise((r) => setTimeout(r, 100));
   }
+  // Under jemalloc, freed pages go back to the system after its decay time (1 s as the ETL runs it).
+  const extra = Number(process.env.SERVING_MEMORY_SETTLE_MS ?? 0);
+  if (extra > 0) await new Promise((r) => setTimeout(r, extra));
 }
 
 function statusKb(field: string): number {
@@ -164,9 +169,13 @@ async function child(buildDir: string, key: string): Promise<void> {
   await res.close();
 }
 
-function runChild(buildDir: string, key: string): Promise<ChildResult> {
+function runChild(buildDir: string, key: string, malloc: string): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
-    const p = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename, '--child', buildDir, key], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const node = [process.execPath, '--expose-gc', '--import', 'tsx', import.meta.filename, '--child', buildDir, key];
+    // jemalloc as the ETL runs it (scripts/with-jemalloc.sh); the service runs on glibc's malloc today.
+    const [cmd, ...args] = malloc === 'jemalloc' ? ['sh', join(ROOT, 'scripts', 'with-jemalloc.sh'), ...node] : node;
+    const env = malloc === 'jemalloc' ? { ...process.env, ETL_MALLOC: 'jemalloc', SERVING_MEMORY_SETTLE_MS: '1500' } : process.env;
+    const p = spawn(cmd!, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
     let out = '';
     let err = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -246,14 +255,16 @@ async function main(): Promise<void> {
   const RUNS = arg('runs', 3);
   const SEED = arg('seed', 42);
   const only = argStr('only', '');
-  const keys = [...(only ? only.split(',') : Object.keys(DEPS)), ...(only ? [] : [ALL])];
+  const MALLOC = argStr('malloc', 'system');
+  if (MALLOC !== 'system' && MALLOC !== 'jemalloc') throw new Error('--malloc is system or jemalloc');
+  const keys = only ? only.split(',') : [...Object.keys(DEPS), ALL];
   for (const k of keys) if (k !== ALL && !DEPS[k]) throw new Error(`unknown resource ${k}; one of ${Object.keys(DEPS).join(', ')}`);
   // DEPS names every resource of BuildResources, and only those.
   const fields = [...lazies(new BuildResources({ id: 'x', dir: '/nonexistent', manifest: {} })).keys()];
   const missing = fields.filter((f) => !DEPS[f]);
   if (missing.length || fields.length !== Object.keys(DEPS).length) throw new Error(`DEPS and BuildResources differ: ${missing.join(', ') || Object.keys(DEPS).filter((k) => !fields.includes(k)).join(', ')}`);
   const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
-  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}`;
+  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}`;
   const perScale: Array<{ N: number; properties: number; summaries: Summary[]; result: Record<string, unknown> }> = [];
   for (const N of scales) {
     const { dataDir } = await ensureBenchBuild(N, SEED, log);
@@ -266,7 +277,7 @@ async function main(): Promise<void> {
       // A rotated order per run: no resource always runs first or last.
       const order = keys.map((_, i) => keys[(i + run * Math.max(1, Math.floor(keys.length / RUNS))) % keys.length]!);
       for (const k of order) {
-        const r = await runChild(buildDir, k);
+        const r = await runChild(buildDir, k, MALLOC);
         byKey.get(k)!.push(r);
         log(`${N} run ${run + 1}/${RUNS} ${k}: rss ${deltaMb(r, 'rss').toFixed(1)} MB (anon ${deltaMb(r, 'rss_anon').toFixed(1)}), heap ${deltaMb(r, 'heap_used').toFixed(1)}, external ${deltaMb(r, 'external').toFixed(1)}, duckdb ${deltaMb(r, 'duckdb').toFixed(1)}, ${r.load_ms} ms`);
       }
@@ -282,6 +293,7 @@ async function main(): Promise<void> {
       properties: manifest.tables.properties?.rows ?? null,
       build_id: manifest.build_id,
       runs: RUNS,
+      malloc: MALLOC === 'jemalloc' ? 'jemalloc (scripts/with-jemalloc.sh: 1 s decay), 1.5 s wait after the GCs' : "glibc's (as the service runs)",
       command,
       when: startedAt,
       finished: new Date().toISOString(),
@@ -323,7 +335,7 @@ async function main(): Promise<void> {
     };
   }
   for (const s of perScale) {
-    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}.json`);
+    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${only ? '-only' : ''}.json`);
     writeFileSync(file, `${JSON.stringify(s.result, null, 2)}\n`);
     log(`wrote ${file}`);
   }
