@@ -18,7 +18,7 @@
  *    the same sequence for every variant; uniform is the worst case for a cache), 20,000 to warm
  *    up, then as many as fit in `--seconds` of the process's CPU time: lookups per CPU-second
  *    (user + system). Medians over the runs; the ratios are of the medians of one run of runs.
- * Writes bench/results/paged-records-<N>.json.
+ * Writes bench/results/paged-records-<N>.json (`-caches-<a>-<b>` for other cache sizes than 16,64).
  */
 import { spawn } from 'node:child_process';
 import { closeSync, fstatSync, openSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -251,7 +251,8 @@ async function main(): Promise<void> {
     }])),
     raw: Object.fromEntries([...byVariant]),
   };
-  const file = join(ROOT, 'bench', 'results', `paged-records-${N}.json`);
+  // Other cache sizes than the default pair go to a file of their own.
+  const file = join(ROOT, 'bench', 'results', `paged-records-${N}${caches.join(',') === '16,64' ? '' : `-caches-${caches.join('-')}`}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   log(`wrote ${file}`);
 }
