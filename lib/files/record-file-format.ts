@@ -29,7 +29,9 @@ export interface DictCodes {
   dict: readonly string[];
 }
 
-const MAGIC = 'PIRECS01';
+/** The record file's magic (its first 8 bytes), for readers other than `RecordFile`. */
+export const RECORD_FILE_MAGIC = 'PIRECS01';
+const MAGIC = RECORD_FILE_MAGIC;
 const decoder = new TextDecoder();
 
 /**

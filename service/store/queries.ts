@@ -39,6 +39,7 @@ export const QUERIES = {
     params: [], table: 'uprn_designations',
     columns: { uprn: 'int', dataset: 'string', entity: 'int?', reference: 'string?', name: 'string?', flood_risk_level: 'int?' },
   }),
+  duckdb_memory: q({ params: [], columns: { tag: 'string', memory_usage_bytes: 'int', temporary_storage_bytes: 'int' } }),
   gdv_new_build_premium: q({ params: [], columns: { kind: 'string', premium: 'float?', outcodes: 'int' } }),
   gdv_sqft_sales_all: q({
     params: [], table: 'sqft_sales',
