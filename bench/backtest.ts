@@ -149,7 +149,8 @@ async function loadHomes(buildDir: string): Promise<{ homes: Home[]; sales: Sale
   const byUprn = new Map<number, Home>();
   for (let i = 0; i < p.uprn!.length; i++) {
     const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    const [x, y] = localMetres(Number(p.lat![i]), Number(p.lng![i]));
+    // A home without a position has none (NaN), as in the service: no neighbours, no one's neighbour.
+    const [x, y] = p.lat![i] == null || p.lng![i] == null ? [NaN, NaN] : localMetres(Number(p.lat![i]), Number(p.lng![i]));
     const sector = str(p.sector![i]);
     const gk = sector ?? '';
     if (!groups.has(gk)) groups.set(gk, groups.size);

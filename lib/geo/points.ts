@@ -57,10 +57,10 @@ export class PlanarPoints {
 
   /**
    * Up to `k` points within `maxM` of (x, y) that `keep` accepts, nearest first (equal
-   * distances in the tree's order).
+   * distances in the tree's order). None from a place that is not one (a NaN or infinite coordinate).
    */
   nearest(x: number, y: number, k: number, maxM: number, keep?: (i: number) => boolean): number[] {
-    if (!this.tree) return [];
+    if (!this.tree || !Number.isFinite(x) || !Number.isFinite(y)) return [];
     const ids = this.ids;
     if (!ids) return this.tree.neighbors(x, y, k, maxM, keep);
     return this.tree.neighbors(x, y, k, maxM, keep && ((e) => keep(ids[e]!))).map((e) => ids[e]!);

@@ -127,9 +127,14 @@ export class SaleValuer {
     const uprns = Float64Array.from(h.uprn ?? []);
     const x = new Float64Array(n);
     const y = new Float64Array(n);
-    // A home without a position is placed at (0, 0) as Number(NULL) placed it: far from every
-    // sale, so it has no neighbours (kept; honest would be no position at all).
-    for (let i = 0; i < n; i++) [x[i], y[i]] = localMetres(h.lat![i] ?? 0, h.lng![i] ?? 0);
+    // A home without a position has none (NaN): it is in no radius or nearest search, as
+    // evidence or as the home valued (domain/valuation-models/sale.ts), so it never meets other
+    // unpositioned homes at one made-up place.
+    for (let i = 0; i < n; i++) {
+      const lat = h.lat![i] ?? null;
+      const lng = h.lng![i] ?? null;
+      [x[i], y[i]] = lat === null || lng === null ? [NaN, NaN] : localMetres(lat, lng);
+    }
     const type = Uint8Array.from(h.type_code ?? []);
     const area = Float64Array.from(h.floor_area_sqft ?? [], (v) => v ?? NaN);
     const lastPrice = Float64Array.from(h.last_sold_price ?? [], (v) => v ?? NaN);

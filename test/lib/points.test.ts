@@ -111,6 +111,12 @@ describe('Points.within', () => {
     const none = new Points(Float64Array.of(NaN), Float64Array.of(NaN));
     expect(within(none, 51.45, -2.6, 1e6).size).toBe(0);
   });
+
+  it('a search from a place that is not one (NaN or infinite) finds nothing, however wide', () => {
+    const p = new PlanarPoints(Float64Array.of(0, 10, NaN), Float64Array.of(0, 0, NaN));
+    for (const [x, y] of [[NaN, NaN], [NaN, 0], [0, NaN], [Infinity, 0]] as const) expect(p.nearest(x, y, 3, Infinity), `${x}, ${y}`).toEqual([]);
+    expect(p.nearest(0, 0, 3, Infinity)).toEqual([0, 1]);
+  });
 });
 
 describe('Points.nearest', () => {

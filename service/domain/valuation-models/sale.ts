@@ -168,7 +168,7 @@ export class IndexLookup {
  */
 export interface EvidenceColumns {
   uprn: Float64Array;
-  /** Local metres (`localMetres`, lib/geo/points.ts). */
+  /** Local metres (`localMetres`, lib/geo/points.ts); NaN for a home without a position (in no nearest search). */
   x: Float64Array;
   y: Float64Array;
   type: Uint8Array;
@@ -187,6 +187,9 @@ export interface EvidenceColumns {
   /** Postcode id of the home (any consistent numbering). */
   postcode: Int32Array;
 }
+
+/** Whether a point has a position: a home without one (NaN) has no neighbours. */
+const placed = (x: number, y: number) => Number.isFinite(x) && Number.isFinite(y);
 
 export class SaleEvidence {
   readonly points: PlanarPoints;
@@ -241,7 +244,7 @@ export class SaleEvidence {
       for (let j = this.pcStart[postcode]!; j < this.pcStart[postcode + 1]!; j++) if (usable(this.byPostcode[j]!)) ids.push(this.byPostcode[j]!);
       if (ids.length < p.samePostcodeMin) ids = [];
     }
-    if (!ids.length) ids = this.points.nearest(x, y, p.sqftK, p.radiusM, usable);
+    if (!ids.length && placed(x, y)) ids = this.points.nearest(x, y, p.sqftK, p.radiusM, usable);
     if (ids.length < p.sqftMin) return null;
     const zs = ids.map((i) => this.z[i]!);
     const log = median(zs) + (1 - p.sizeBeta) * Math.log(areaSqft) + (type < 4 ? this.typeLog[type]! : 0) + (age < AGE_BANDS.length ? this.ageLog[age]! : 0);
@@ -250,7 +253,7 @@ export class SaleEvidence {
 
   /** The comparables estimate: median of the nearest sold homes of the same type (any type, type-adjusted, when too few). */
   compsEstimate(x: number, y: number, uprn: number, type: number): { log: number; n: number } | null {
-    if (this.points.size === 0) return null;
+    if (this.points.size === 0 || !placed(x, y)) return null;
     const p = this.params;
     const c = this.cols;
     const fresh = (i: number) => c.latest[i] === 1 && c.uprn[i] !== uprn && c.ageMonths[i]! <= p.evidenceMaxAgeMonths;
@@ -317,6 +320,7 @@ function groupEffects(group: Int32Array, cat: Uint8Array, k: number, level: Floa
 /** The home being valued. */
 export interface SaleSubject {
   uprn: number;
+  /** Local metres; NaN when the home has no position (only its own sale and its postcode's sales can value it). */
   x: number;
   y: number;
   type: number;
@@ -372,9 +376,11 @@ export function valueSale(s: SaleSubject, index: IndexLookup, ev: SaleEvidence):
   if (comps) return { log: comps.log, value: roundValue(Math.exp(comps.log)), confidence: 'Low', method: 'comparables', evidence: comps.n };
   return {
     value: null,
-    reason: s.lastSale
-      ? 'its last sale is too old to index and too few homes have sold nearby'
-      : `no recorded sale and fewer than ${p.compsMin} sold homes within ${p.radiusM / 1000} km`,
+    reason: !placed(s.x, s.y)
+      ? `${s.lastSale ? 'its last sale is too old to index' : 'no recorded sale'} and no position to find sold homes near it`
+      : s.lastSale
+        ? 'its last sale is too old to index and too few homes have sold nearby'
+        : `no recorded sale and fewer than ${p.compsMin} sold homes within ${p.radiusM / 1000} km`,
   };
 }
 
