@@ -60,5 +60,8 @@ export const VALUATION_TABLES: TableContract[] = [
       c('p25_yield_pct', 'DOUBLE', 'percent', 'derived', '25th percentile'),
       c('p75_yield_pct', 'DOUBLE', 'percent', 'derived', '75th percentile'),
     ],
+    rules: [
+      { rule: 'every row has its yields', never: 'gross_yield_pct IS NULL OR p25_yield_pct IS NULL OR p75_yield_pct IS NULL' },
+    ],
   },
 ];

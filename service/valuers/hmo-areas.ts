@@ -19,9 +19,12 @@ export async function loadHmoAreas(store: BuildStore): Promise<HmoAreas> {
   const yields = new Map<string, Omit<HmoYieldFigure, 'level'>>();
   const districtYields: Omit<HmoYieldFigure, 'level'>[] = [];
   for (const r of await store.rows('hmo_yields')) {
-    // hmo_yields_area publishes all three (never NULL in the builds tested); a NULL read as 0
-    // through Number() before the store decoded, and is kept so: a decision left open (issue 43).
-    const y = { gross_yield_pct: r.gross_yield_pct ?? 0, p25_yield_pct: r.p25_yield_pct ?? 0, p75_yield_pct: r.p75_yield_pct ?? 0 };
+    // A level without all three figures has no yield: hmoYield asks the next wider level (a 0
+    // would value at rent ÷ 0). The mart gives all three wherever it has a row (its prices are
+    // never NULL), so this guards a build that breaks that, not a case it makes.
+    const { gross_yield_pct, p25_yield_pct, p75_yield_pct } = r;
+    if (gross_yield_pct === null || p25_yield_pct === null || p75_yield_pct === null) continue;
+    const y = { gross_yield_pct, p25_yield_pct, p75_yield_pct };
     yields.set(`${r.area_level}:${r.area_code}`, y);
     if (r.area_level === 'district') districtYields.push(y);
   }
