@@ -177,5 +177,6 @@ export const MARKET_TABLES: TableContract[] = [
       c('sales_count', 'INTEGER', '', 'Price Paid, matched', 'sales behind median_price'),
       c('gross_yield_pct', 'DOUBLE', 'percent', 'derived', '100 × median_rent_pcm × 12 ÷ median_price'),
     ],
+    rules: [{ rule: 'every yield counts its sales', never: 'sales_count IS NULL' }],
   },
 ];
