@@ -148,6 +148,7 @@ export const MARKET_TABLES: TableContract[] = [
     ],
     rules: [
       { rule: 'quartiles ordered', never: 'NOT (p25_pcm <= median_pcm AND median_pcm <= p75_pcm)' },
+      { rule: 'a shrunk row names the area it was shrunk toward', never: "source = 'shrunk' AND prior_level IS NULL" },
     ],
   },
   {

@@ -60,7 +60,7 @@ export function areaYield(t: LookupTables, area: { level: RentLevel; code: strin
     ? `no area up to ${where} has a yield on enough lets: its rent is from ${r.sample_size} lets`
     : chosen.widened
       ? `${area.level} ${area.code} has too few ${b === MAX_BEDROOM_GROUP ? '4+' : b}-bedroom sales or lets for a yield of its own (at least 5 sales and a rent); these are the ${where}'s`
-      : source === 'shrunk' ? `the rent rests on ${r.sample_size} lets, shrunk toward the ${r.prior_level}'s figure` : null;
+      : source === 'shrunk' ? `the rent rests on ${r.sample_size} lets, shrunk toward the ${r.prior_level ?? 'wider area'}'s figure` : null;
   return {
     bedrooms: b,
     gross_yield_pct: r.gross_yield_pct,

@@ -8,6 +8,7 @@ import { sourceAsOfEntry, type KeyedRow, type LookupTables } from './tables.ts';
 export type AreaLevel = 'postcode' | 'sector' | 'outcode' | 'district';
 type CountsRow = KeyedRow<'lookup_area_counts'>;
 type GrowthRow = KeyedRow<'lookup_growth'>;
+type RentRow = KeyedRow<'lookup_area_rents'>;
 
 export function areaCounts(t: LookupTables, level: AreaLevel, code: string): CountsRow | undefined {
   return t.rows.counts.first(`${level}:${code}`);
@@ -150,13 +151,14 @@ const pence = (v: number) => Math.round(v * 100) / 100;
 export function shrinkThinGroups<G extends { bedrooms: number; sample_size: number }>(
   groups: readonly G[], t: LookupTables | undefined, area: { level: string; code?: string }, kind: string | null,
 ) {
+  // A shrunk row names the area it was shrunk toward (rents_area's contract rule); one that
+  // did not would be no figure to show as shrunk, so the group's own thin figures stand.
   const shrunk = (b: number) => (area.level === 'radius' || kind !== null || !t?.has.has('area_stats') ? undefined
-    : t.rows.rents.get(`${area.level}:${area.code}`).find((r) => r.bedrooms === b && r.source === 'shrunk'));
+    : t.rows.rents.get(`${area.level}:${area.code}`).find((r): r is RentRow & { prior_level: string } => r.bedrooms === b && r.source === 'shrunk' && r.prior_level !== null));
   return groups.map((g) => {
     if (g.sample_size >= MIN_LETS) return { ...g, source: 'evidence' as const, prior_level: null };
     const m = shrunk(g.bedrooms);
     if (!m) return { ...g, source: 'thin' as const, prior_level: null };
-    // A shrunk row names the area it was shrunk toward; String() kept today's "null" were one not to.
-    return { ...g, median_pcm: pence(m.median_pcm), mean_pcm: pence(m.mean_pcm), p25_pcm: pence(m.p25_pcm), p75_pcm: pence(m.p75_pcm), source: 'shrunk' as const, prior_level: String(m.prior_level) };
+    return { ...g, median_pcm: pence(m.median_pcm), mean_pcm: pence(m.mean_pcm), p25_pcm: pence(m.p25_pcm), p75_pcm: pence(m.p75_pcm), source: 'shrunk' as const, prior_level: m.prior_level };
   });
 }
