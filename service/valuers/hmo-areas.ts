@@ -1,4 +1,6 @@
-import type { RecordFile } from '../../lib/files/record-file-format.ts';
+import { PROPERTY_RECORD_COLUMNS } from '../../lib/files/record-file-format.ts';
+import { missingColumns, pickColumns, recordView, type RecordView } from '../../lib/files/record-view.ts';
+import type { PropertyRecords } from '../records/property-records.ts';
 import { spacePerRoom, valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure, type SpacePerRoomFigure } from '../domain/hmo.ts';
 import { median } from '../domain/stats.ts';
 import type { BuildInfo } from '../build/source.ts';
@@ -79,7 +81,7 @@ export function dataDate(build: BuildInfo, kinds: readonly string[] = ['price_pa
 }
 
 /** The record file columns the HMO valuation reads. */
-const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'floor_area_sqft', 'article_4'];
+const RECORD_COLUMNS = pickColumns(PROPERTY_RECORD_COLUMNS, ['postcode', 'property_type', 'bedrooms', 'floor_area_sqft', 'article_4']);
 
 /**
  * Values one UPRN as an HMO from one build's property records (the in-memory record file the
@@ -88,7 +90,7 @@ const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'floor_area_sqf
  */
 export class HmoValuer {
   constructor(
-    private readonly records: RecordFile,
+    private readonly records: RecordView<typeof RECORD_COLUMNS>,
     readonly areas: HmoAreas,
     readonly asOf: string,
   ) {}
@@ -126,11 +128,10 @@ export class HmoValuer {
 export type HmoValuationResult = { kind: 'valued'; valuation: HmoValuation } | { kind: 'not_found'; reason: string };
 
 /** Undefined when the build cannot serve HMO valuations (no HMO yields, or a record file without the columns). */
-export async function openHmoValuer(build: BuildInfo, store: BuildStore, records: () => Promise<RecordFile>): Promise<HmoValuer | undefined> {
+export async function openHmoValuer(build: BuildInfo, store: BuildStore, records: () => Promise<PropertyRecords>): Promise<HmoValuer | undefined> {
   if (!store.tables.has('hmo_yields_area') || !store.tables.has('rents_rooms')) return undefined;
   const [file, areas] = await Promise.all([records().catch(() => undefined), loadHmoAreas(store)]);
   if (!file) return undefined;
-  const names = new Set(file.columns.map((c) => c.name));
-  if (!RECORD_COLUMNS.every((c) => names.has(c))) return undefined;
-  return new HmoValuer(file, areas, dataDate(build));
+  if (missingColumns(file.file, RECORD_COLUMNS).length > 0) return undefined;
+  return new HmoValuer(recordView(file.file, RECORD_COLUMNS), areas, dataDate(build));
 }
