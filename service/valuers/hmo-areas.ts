@@ -99,7 +99,7 @@ export class HmoValuer {
   value(uprn: number, o: HmoOptions): HmoValuationResult {
     const p = this.records.get(uprn);
     if (!p) return { kind: 'not_found', reason: `No property with UPRN ${uprn}.` };
-    const postcode = String(p.postcode ?? '');
+    const postcode = p.postcode ?? '';
     const outcode = postcode.includes(' ') ? postcode.split(' ')[0]! : null;
     const sector = postcode.length > 2 && outcode ? postcode.slice(0, -2) : null;
     const district = sector ? this.areas.district(sector) : null;
@@ -110,11 +110,11 @@ export class HmoValuer {
     const valuation = valueHmo(
       {
         uprn: String(uprn),
-        bedrooms: p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms),
-        floor_area_sqft: p.floor_area_sqft === null || p.floor_area_sqft === undefined ? null : Number(p.floor_area_sqft),
+        bedrooms: p.bedrooms,
+        floor_area_sqft: p.floor_area_sqft,
         space_per_room: this.areas.spacePerRoom,
         kind: p.property_type === 'Flat' ? 'flat' : 'house',
-        article_4: p.article_4 === null || p.article_4 === undefined ? null : p.article_4 === true,
+        article_4: p.article_4,
         room_rent: room,
         hmo_yield: yld,
         as_of: this.asOf,
