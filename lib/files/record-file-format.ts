@@ -281,7 +281,8 @@ export class RecordFile {
   private readonly uprn: Float64Array;
   private readonly readers: Array<[string, (i: number) => RecordValue]>;
 
-  constructor(buf: Uint8Array, path: string) {
+  /** `path` names the file in errors (its own and a typed view's, `record-view.ts`). */
+  constructor(buf: Uint8Array, readonly path: string) {
     const f = readSectionsFile<{ n: number; columns: ColumnSpec[]; dictionaries: Record<string, string[]> }>(buf, MAGIC, 'a record file', path);
     this.n = f.meta.n;
     this.columns = f.meta.columns;
@@ -309,18 +310,40 @@ export class RecordFile {
 
   /** The row of `uprn` as column name → value (uprn a number), or undefined. */
   get(uprn: number): Record<string, RecordValue> | undefined {
+    return this.rowOf(uprn, this.readers);
+  }
+
+  /**
+   * A lookup like `get` that decodes only the columns `names` (each one of the file's: a name
+   * the file lacks throws), for a reader that declares what it reads (`record-view.ts`).
+   */
+  project(names: readonly string[]): (uprn: number) => Record<string, RecordValue> | undefined {
+    const readers = names.map((name) => {
+      const r = this.readers.find(([n]) => n === name);
+      if (!r) throw new Error(`the record file has no column ${name}`);
+      return r;
+    });
+    return (uprn) => this.rowOf(uprn, readers);
+  }
+
+  private rowOf(uprn: number, readers: ReadonlyArray<[string, (i: number) => RecordValue]>): Record<string, RecordValue> | undefined {
     const u = this.uprn;
     const lo = lowerBound(u, uprn);
     if (lo >= u.length || u[lo] !== uprn) return undefined;
     const row: Record<string, RecordValue> = { uprn };
-    for (const [name, read] of this.readers) row[name] = read(lo);
+    for (const [name, read] of readers) row[name] = read(lo);
     return row;
   }
 }
 
 /** The property record file a build publishes: the `properties` columns the record endpoint serves. */
 export const PROPERTY_RECORDS_FILE = 'property-records.bin';
-export const PROPERTY_RECORD_COLUMNS: readonly ColumnSpec[] = [
+/**
+ * The columns every published record file has, in file order. Declared `as const` so a reader's
+ * typed view (`record-view.ts`) takes each column's name and kind from here; each is one of the
+ * `properties` contract's columns with a kind its type allows (test/unit/record-view.test.ts).
+ */
+export const PROPERTY_RECORD_BASE_COLUMNS = [
   { name: 'address', kind: 'text' },
   { name: 'postcode', kind: 'dict' },
   { name: 'lat', kind: 'num' },
@@ -341,9 +364,16 @@ export const PROPERTY_RECORD_COLUMNS: readonly ColumnSpec[] = [
   { name: 'flood_zone_2', kind: 'bool' },
   { name: 'flood_zone_3', kind: 'bool' },
   { name: 'conservation_area', kind: 'bool' },
-  // The rest of the spatial flags (uprn_flags, via properties): GET /risks/{uprn} and the HMO
-  // valuation read them here, so every endpoint reads the same result.
+] as const satisfies readonly ColumnSpec[];
+/**
+ * The rest of the spatial flags (uprn_flags, via properties): GET /risks/{uprn} and the HMO
+ * valuation read them here, so every endpoint reads the same result. Builds published before
+ * they were added lack them: those serve the record but not risks or HMO valuations.
+ */
+export const PROPERTY_RECORD_FLAG_COLUMNS = [
   { name: 'flood_zone', kind: 'small' },
   { name: 'article_4', kind: 'bool' },
   { name: 'listed_building', kind: 'bool' },
-];
+] as const satisfies readonly ColumnSpec[];
+/** The columns a build's record file is written with, in file order. */
+export const PROPERTY_RECORD_COLUMNS = [...PROPERTY_RECORD_BASE_COLUMNS, ...PROPERTY_RECORD_FLAG_COLUMNS] as const;

@@ -1,6 +1,5 @@
-import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import { loadDesignations } from '../records/designations.ts';
-import { loadPropertyRecords } from '../records/property-records.ts';
+import { loadPropertyRecords, type PropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';
 import { loadDealsSet, type DealsSet } from '../location/deals-set.ts';
 import { loadHmoSet, type HmoSet } from '../location/hmo-set.ts';
@@ -44,7 +43,7 @@ export class BuildResources {
   /** The address search index file (GET /addresses/search). */
   readonly searchIndex = new Lazy<SearchIndex>('search index', () => loadSearchIndex(this.build.dir, this.caches.searchResults));
   /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
-  readonly records = new Lazy<RecordFile>('property records', () => loadPropertyRecords(this.build.dir));
+  readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir));
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
   readonly saleValuer = new Lazy<SaleValuer>('sale valuer', async () => SaleValuer.open(await this.store.get(), flaggedDistricts(this.build.manifest)));
   /** Undefined when the build cannot serve HMO valuations. */

@@ -42,13 +42,12 @@ export async function resolveLocation(loc: Location, data: BuildResources): Prom
     case 'uprn': {
       const row = (await data.records.get()).get(loc.uprn);
       if (!row) return { notFound: `No property with UPRN ${loc.uprn}.` };
-      const postcode = row.postcode == null ? null : String(row.postcode);
-      const lat = row.lat == null ? null : Number(row.lat);
-      const lng = row.lng == null ? null : Number(row.lng);
+      const { postcode, lat, lng } = row;
       const la = postcode ? await postcodeRow(postcode, data) : undefined;
       return {
-        ...none, kind: 'uprn', label: String(row.address), uprn: loc.uprn, postcode,
-        ...(postcode ? parts(postcode) : {}), la_code: la?.la_code == null ? null : String(la.la_code), lat, lng,
+        // A record without an address is labelled "null", the untyped read's text (issue 43: kept).
+        ...none, kind: 'uprn', label: row.address ?? 'null', uprn: loc.uprn, postcode,
+        ...(postcode ? parts(postcode) : {}), la_code: la?.la_code ?? null, lat, lng,
       };
     }
     case 'postcode': {
@@ -56,8 +55,7 @@ export async function resolveLocation(loc: Location, data: BuildResources): Prom
       if (!row) return { notFound: `Postcode ${loc.postcode} is not in the postcode directory.` };
       return {
         ...none, kind: 'postcode', label: loc.postcode, postcode: loc.postcode, ...parts(loc.postcode),
-        la_code: row.la_code == null ? null : String(row.la_code),
-        lat: row.lat == null ? null : Number(row.lat), lng: row.lng == null ? null : Number(row.lng),
+        la_code: row.la_code, lat: row.lat, lng: row.lng,
       };
     }
     case 'sector':

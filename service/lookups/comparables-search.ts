@@ -1,9 +1,9 @@
 import { mapPoint } from '../location/sets.ts';
 import type { z } from 'zod';
-import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import type { ComparablesQuerySchema } from '../../schemas/api/prices.ts';
 import { pageSlice, similarity, type CompSubject } from '../domain/lookups.ts';
 import { topK } from '../domain/top-k.ts';
+import type { PropertyRecord, PropertyRecords } from '../records/property-records.ts';
 import { COMP_TYPES, type ComparablesIndex } from './comparables.ts';
 
 type ComparablesQuery = z.output<typeof ComparablesQuerySchema>;
@@ -17,7 +17,7 @@ const isoOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0,
  * range, sorted and paged as asked; or, for a page past the last, the reason.
  */
 export function soldComparables(
-  idx: ComparablesIndex, records: RecordFile, at: { lat: number; lng: number; self: number | null }, radius: number, query: ComparablesQuery,
+  idx: ComparablesIndex, records: PropertyRecords, at: { lat: number; lng: number; self: number | null }, radius: number, query: ComparablesQuery,
 ) {
   const typeCode = query.property_type ? COMP_TYPES.indexOf(query.property_type) : 0;
   const minBed = query.bedrooms ?? query.min_bedrooms ?? null;
@@ -64,8 +64,8 @@ export function soldComparables(
     const b = idx.bedrooms[i]!;
     return {
       uprn: u,
-      address: String(rec?.address ?? ''),
-      postcode: rec?.postcode == null ? null : String(rec.postcode),
+      address: rec?.address ?? '',
+      postcode: rec?.postcode ?? null,
       price: idx.price[i]!,
       date: isoOf(idx.day[i]!),
       property_type: COMP_TYPES[idx.type[i]!] ?? null,
@@ -82,10 +82,6 @@ export function soldComparables(
 }
 
 /** The home compared with, from its property record. */
-function subjectOf(r: Record<string, unknown>): CompSubject {
-  return {
-    type: r.property_type == null ? null : String(r.property_type),
-    bedrooms: r.bedrooms == null ? null : Number(r.bedrooms),
-    floorAreaSqft: r.floor_area_sqft == null ? null : Number(r.floor_area_sqft),
-  };
+function subjectOf(r: PropertyRecord): CompSubject {
+  return { type: r.property_type, bedrooms: r.bedrooms, floorAreaSqft: r.floor_area_sqft };
 }

@@ -1,23 +1,25 @@
-import type { RecordFile } from '../../lib/files/record-file-format.ts';
+import { PROPERTY_RECORD_COLUMNS } from '../../lib/files/record-file-format.ts';
+import { missingColumns, recordView, type RecordView } from '../../lib/files/record-view.ts';
 import type { BuildInfo } from '../build/source.ts';
 import type { DesignationIndex } from './designations.ts';
-
-/** The record file columns GET /risks reads (builds before they were added cannot serve it). */
-const FLAG_COLUMNS = ['flood_zone', 'flood_zone_2', 'flood_zone_3', 'conservation_area', 'article_4', 'listed_building'];
+import type { PropertyRecords } from './property-records.ts';
 
 /**
- * What one build answers risks with: its property records (the same in-memory file the
- * property record endpoint reads, so both report the same flags) and its designations.
+ * What one build answers risks with: its property records with the flag columns (the same
+ * in-memory file the property record endpoint reads, so both report the same flags) and its
+ * designations.
  */
 export interface RiskData {
   build: BuildInfo;
-  records: RecordFile;
+  records: RecordView<typeof PROPERTY_RECORD_COLUMNS>;
   designations: DesignationIndex;
 }
 
-/** Undefined when the build has no designations table or its record file lacks the flag columns. */
-export function riskData(build: BuildInfo, records: RecordFile, designations: DesignationIndex | undefined): RiskData | undefined {
-  const names = new Set(records.columns.map((c) => c.name));
-  if (!designations || !FLAG_COLUMNS.every((c) => names.has(c))) return undefined;
-  return { build, records, designations };
+/**
+ * Undefined when the build has no designations table or its record file lacks the flag
+ * columns (published before them); a flag column of another kind throws (RecordColumnsError).
+ */
+export function riskData(build: BuildInfo, records: PropertyRecords, designations: DesignationIndex | undefined): RiskData | undefined {
+  if (!designations || missingColumns(records.file, PROPERTY_RECORD_COLUMNS).length > 0) return undefined;
+  return { build, records: recordView(records.file, PROPERTY_RECORD_COLUMNS), designations };
 }

@@ -13,7 +13,7 @@ export async function placeCountries(place: PlaceForCoverage, data: BuildResourc
   const countries = await data.pointCountry.get();
   if (place.kind === 'uprn' && place.uprn != null) {
     const c = (await data.records.get()).get(place.uprn)?.country;
-    if (c != null) return [String(c)];
+    if (c != null) return [c];
   }
   const area = place.postcode ?? place.sector ?? place.outcode;
   if (area) return countries.ofArea(area);

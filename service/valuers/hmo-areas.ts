@@ -1,4 +1,6 @@
-import type { RecordFile } from '../../lib/files/record-file-format.ts';
+import { PROPERTY_RECORD_COLUMNS } from '../../lib/files/record-file-format.ts';
+import { missingColumns, pickColumns, recordView, type RecordView } from '../../lib/files/record-view.ts';
+import type { PropertyRecords } from '../records/property-records.ts';
 import { spacePerRoom, valueHmo, type HmoOptions, type HmoValuation, type HmoYieldFigure, type RoomRentFigure, type SpacePerRoomFigure } from '../domain/hmo.ts';
 import { median } from '../domain/stats.ts';
 import type { BuildInfo } from '../build/source.ts';
@@ -82,7 +84,7 @@ export function dataDate(build: BuildInfo, kinds: readonly string[] = ['price_pa
 }
 
 /** The record file columns the HMO valuation reads. */
-const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'floor_area_sqft', 'article_4'];
+const RECORD_COLUMNS = pickColumns(PROPERTY_RECORD_COLUMNS, ['postcode', 'property_type', 'bedrooms', 'floor_area_sqft', 'article_4']);
 
 /**
  * Values one UPRN as an HMO from one build's property records (the in-memory record file the
@@ -91,7 +93,7 @@ const RECORD_COLUMNS = ['postcode', 'property_type', 'bedrooms', 'floor_area_sqf
  */
 export class HmoValuer {
   constructor(
-    private readonly records: RecordFile,
+    private readonly records: RecordView<typeof RECORD_COLUMNS>,
     readonly areas: HmoAreas,
     readonly asOf: string,
   ) {}
@@ -100,7 +102,7 @@ export class HmoValuer {
   value(uprn: number, o: HmoOptions): HmoValuationResult {
     const p = this.records.get(uprn);
     if (!p) return { kind: 'not_found', reason: `No property with UPRN ${uprn}.` };
-    const postcode = String(p.postcode ?? '');
+    const postcode = p.postcode ?? '';
     const outcode = postcode.includes(' ') ? postcode.split(' ')[0]! : null;
     const sector = postcode.length > 2 && outcode ? postcode.slice(0, -2) : null;
     const district = sector ? this.areas.district(sector) : null;
@@ -111,11 +113,11 @@ export class HmoValuer {
     const valuation = valueHmo(
       {
         uprn: String(uprn),
-        bedrooms: p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms),
-        floor_area_sqft: p.floor_area_sqft === null || p.floor_area_sqft === undefined ? null : Number(p.floor_area_sqft),
+        bedrooms: p.bedrooms,
+        floor_area_sqft: p.floor_area_sqft,
         space_per_room: this.areas.spacePerRoom,
         kind: p.property_type === 'Flat' ? 'flat' : 'house',
-        article_4: p.article_4 === null || p.article_4 === undefined ? null : p.article_4 === true,
+        article_4: p.article_4,
         room_rent: room,
         hmo_yield: yld,
         as_of: this.asOf,
@@ -129,11 +131,10 @@ export class HmoValuer {
 export type HmoValuationResult = { kind: 'valued'; valuation: HmoValuation } | { kind: 'not_found'; reason: string };
 
 /** Undefined when the build cannot serve HMO valuations (no HMO yields, or a record file without the columns). */
-export async function openHmoValuer(build: BuildInfo, store: BuildStore, records: () => Promise<RecordFile>): Promise<HmoValuer | undefined> {
+export async function openHmoValuer(build: BuildInfo, store: BuildStore, records: () => Promise<PropertyRecords>): Promise<HmoValuer | undefined> {
   if (!store.tables.has('hmo_yields_area') || !store.tables.has('rents_rooms')) return undefined;
   const [file, areas] = await Promise.all([records().catch(() => undefined), loadHmoAreas(store)]);
   if (!file) return undefined;
-  const names = new Set(file.columns.map((c) => c.name));
-  if (!RECORD_COLUMNS.every((c) => names.has(c))) return undefined;
-  return new HmoValuer(file, areas, dataDate(build));
+  if (missingColumns(file.file, RECORD_COLUMNS).length > 0) return undefined;
+  return new HmoValuer(recordView(file.file, RECORD_COLUMNS), areas, dataDate(build));
 }

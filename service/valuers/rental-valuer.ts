@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { RecordFile } from '../../lib/files/record-file-format.ts';
 import type { RentalValuationSchema } from '../../schemas/api/valuation.ts';
 import { valueRental } from '../domain/valuation-models/rental.ts';
+import type { PropertyRecords } from '../records/property-records.ts';
 import type { BuildStore } from '../store/store.ts';
 import { rentComparablesNear, type RentLetsIndex } from './evidence.ts';
 
@@ -15,7 +15,7 @@ export type RentalValuationResult = { kind: 'valued'; valuation: RentalValuation
  */
 export class RentalValuer {
   constructor(
-    private readonly records: RecordFile,
+    private readonly records: PropertyRecords,
     private readonly lets: RentLetsIndex,
   ) {}
 
@@ -23,23 +23,21 @@ export class RentalValuer {
   value(uprn: number, bedroomsGiven: number | undefined): RentalValuationResult {
     const p = this.records.get(uprn);
     if (!p) return { kind: 'not_found', reason: `No property with UPRN ${uprn}.` };
-    const bedrooms = bedroomsGiven ?? (p.bedrooms === null || p.bedrooms === undefined ? null : Number(p.bedrooms));
+    const bedrooms = bedroomsGiven ?? p.bedrooms;
     if (bedrooms === null) return { kind: 'not_found', reason: `UPRN ${uprn} has no recorded bedroom count (no energy certificate): give \`bedrooms\`.` };
-    if (p.lat === null || p.lat === undefined || p.lng === null || p.lng === undefined) {
+    if (p.lat === null || p.lng === null) {
       return { kind: 'not_found', reason: `UPRN ${uprn} has no position to search around.` };
     }
     const idx = this.lets;
-    const lets = rentComparablesNear(idx, Number(p.lat), Number(p.lng), uprn);
-    const area = p.floor_area_sqft === null || p.floor_area_sqft === undefined ? null : Number(p.floor_area_sqft);
-    const r = valueRental({ bedrooms, flat: p.property_type === 'Flat', floor_area_sqft: area }, lets, idx.growthPerMonth);
+    const lets = rentComparablesNear(idx, p.lat, p.lng, uprn);
+    const r = valueRental({ bedrooms, flat: p.property_type === 'Flat', floor_area_sqft: p.floor_area_sqft }, lets, idx.growthPerMonth);
     if (r.kind === 'not_found') return { kind: 'not_found', reason: `No rental valuation for UPRN ${uprn}: ${r.reason}` };
-    const postcode = p.postcode === null || p.postcode === undefined ? null : String(p.postcode);
-    return { kind: 'valued', valuation: { uprn, postcode, bedrooms, ...r.estimate, as_of: idx.asOf, currency: 'GBP' as const } };
+    return { kind: 'valued', valuation: { uprn, postcode: p.postcode, bedrooms, ...r.estimate, as_of: idx.asOf, currency: 'GBP' as const } };
   }
 }
 
 /** Undefined when the build cannot serve rental valuations (published before the valuation_evidence stage: no rent_lets). */
-export async function openRentalValuer(store: BuildStore, records: () => Promise<RecordFile>, lets: () => Promise<RentLetsIndex>): Promise<RentalValuer | undefined> {
+export async function openRentalValuer(store: BuildStore, records: () => Promise<PropertyRecords>, lets: () => Promise<RentLetsIndex>): Promise<RentalValuer | undefined> {
   if (!store.tables.has('rent_lets')) return undefined;
   const file = await records().catch(() => undefined);
   if (!file) return undefined;

@@ -6,7 +6,6 @@ import { postcodeRow } from '../../location/resolve.ts';
 import { placeOrNotFound } from '../place.ts';
 import { pointCoverage } from '../../location/point-country.ts';
 import { areaCounts } from '../../lookups/areas.ts';
-import { textOrNull as str } from '../../records/values.ts';
 import { planningAsOfDate } from '../../lookups/tables.ts';
 import { floodZone, planningLayers } from '../../lookups/planning.ts';
 import { defineRoute } from '../types.ts';
@@ -45,7 +44,7 @@ export default defineRoute({
     // covered; a bare point's is the nearest postcode's (none within 2 km: not determined).
     const coverage = place.kind === 'point'
       ? pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!)
-      : planningCoverage(str(place.kind === 'uprn' ? (await data.records.get()).get(place.uprn!)?.country : (await postcodeRow(place.postcode!, data))?.country));
+      : planningCoverage((place.kind === 'uprn' ? (await data.records.get()).get(place.uprn!)?.country : (await postcodeRow(place.postcode!, data))?.country) ?? null);
     // A UPRN without a position, or a place outside England, has unknown flags (docs/spatial.md), never zone 1.
     const known = located && coverage.covered !== false;
     let postcodeAddresses = null;

@@ -3,7 +3,6 @@ import { PLANNING_LOCATION, PlanningConstraintsSchema, PlanningQuerySchema } fro
 import { placeOrNotFound } from '../place.ts';
 import { planningCoverage } from '../../domain/planning-coverage.ts';
 import { pointCoverage } from '../../location/point-country.ts';
-import { textOrNull as str } from '../../records/values.ts';
 import { featureId, planningLayers } from '../../lookups/planning.ts';
 import { planningAsOfDate } from '../../lookups/tables.ts';
 import { defineRoute } from '../types.ts';
@@ -47,7 +46,7 @@ export default defineRoute({
       layers: planningLayers(build, idx!),
       // The layers cover England only: for a Welsh or Scottish home an empty list is no data, and this says so.
       coverage: place.kind === 'uprn'
-        ? planningCoverage(str((await data.records.get()).get(place.uprn!)?.country))
+        ? planningCoverage((await data.records.get()).get(place.uprn!)?.country ?? null)
         : pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!),
       as_of_date: planningAsOfDate(build),
     };

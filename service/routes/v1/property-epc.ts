@@ -7,7 +7,6 @@ import { SCOTLAND } from '../../domain/scotland.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { textOrNull as str } from '../../records/values.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -39,8 +38,8 @@ export default defineRoute({
     const certificates = rows.map((r) => certificateView(r, asOf));
     return {
       uprn,
-      address: String(record.address),
-      postcode: str(record.postcode),
+      address: record.address ?? 'null', // the untyped read's text for a NULL, kept (as GET /properties/{uprn})
+      postcode: record.postcode,
       count: certificates.length,
       certificates,
       as_of_date: asOf,

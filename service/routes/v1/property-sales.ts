@@ -8,7 +8,6 @@ import { sourceAsOfEntry } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { textOrNull as str } from '../../records/values.ts';
 import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
@@ -54,8 +53,8 @@ export default defineRoute({
     const hasIndex = sales.some((s) => s.price_today !== null);
     return {
       uprn,
-      address: String(record.address),
-      postcode: str(record.postcode),
+      address: record.address ?? 'null', // the untyped read's text for a NULL, kept (as GET /properties/{uprn})
+      postcode: record.postcode,
       count: sales.length,
       sales,
       price_today_month: hasIndex ? monthText(valuer.asOfMonth) : null,

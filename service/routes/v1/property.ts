@@ -4,40 +4,43 @@ import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { numOrNull as num, textOrNull as str } from '../../records/values.ts';
-
-const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === true);
+import type { PropertyRecord as StoredRecord } from '../../records/property-records.ts';
 
 /**
- * A `properties` row as the spec's record. `estimate` is the sale valuation of the same build
- * (GET /valuations/{uprn}/sale's value): `service_estimate`, and over the floor area `service_sqft`.
+ * A property record (the typed row of the build's record file) as the spec's record.
+ * `estimate` is the sale valuation of the same build (GET /valuations/{uprn}/sale's value):
+ * `service_estimate`, and over the floor area `service_sqft`.
  */
-export function toPropertyRecord(r: Record<string, unknown>, estimate: number | null = null): PropertyRecord {
-  const current = str(r.epc_current_rating);
-  const potential = str(r.epc_potential_rating);
+export function toPropertyRecord(r: StoredRecord, estimate: number | null = null): PropertyRecord {
+  const current = r.epc_current_rating;
+  const potential = r.epc_potential_rating;
+  const area = r.floor_area_sqft;
   return {
-    uprn: Number(r.uprn),
-    address: String(r.address),
-    postcode: String(r.postcode),
-    location: { lat: Number(r.lat), lng: Number(r.lng) },
+    uprn: r.uprn,
+    // Today's answers for a record without an address, postcode or position (the spec's record
+    // has them as required; the contract's rules rule out only a NULL lat): the text "null" and
+    // 0, as the untyped read gave. A decision left open (issue 43), not a value the file holds.
+    address: r.address ?? 'null',
+    postcode: r.postcode ?? 'null',
+    location: { lat: r.lat ?? 0, lng: r.lng ?? 0 },
     country: r.country as PropertyRecord['country'],
-    property_type: str(r.property_type),
-    build_form: str(r.built_form),
-    floor_area_sqft: num(r.floor_area_sqft),
-    habitable_rooms: num(r.habitable_rooms),
-    bedrooms: num(r.bedrooms),
-    tenure: str(r.tenure) as PropertyRecord['tenure'],
-    construction_age: str(r.construction_age),
+    property_type: r.property_type,
+    build_form: r.built_form,
+    floor_area_sqft: area,
+    habitable_rooms: r.habitable_rooms,
+    bedrooms: r.bedrooms,
+    tenure: r.tenure as PropertyRecord['tenure'],
+    construction_age: r.construction_age,
     epc: current === null && potential === null ? null : { current_rating: current, potential_rating: potential },
     service_estimate: estimate,
-    service_sqft: estimate !== null && Number(r.floor_area_sqft) > 0 ? Math.round(estimate / Number(r.floor_area_sqft)) : null,
-    plot_size: num(r.plot_size),
-    last_sold_price: num(r.last_sold_price),
-    last_sold_date: str(r.last_sold_date),
+    service_sqft: estimate !== null && area !== null && area > 0 ? Math.round(estimate / area) : null,
+    plot_size: r.plot_size,
+    last_sold_price: r.last_sold_price,
+    last_sold_date: r.last_sold_date,
     // Null (unknown) outside England, which the planning and flood layers do not cover.
-    flood_zone_2: bool(r.flood_zone_2),
-    flood_zone_3: bool(r.flood_zone_3),
-    conservation_area: bool(r.conservation_area),
+    flood_zone_2: r.flood_zone_2,
+    flood_zone_3: r.flood_zone_3,
+    conservation_area: r.conservation_area,
   };
 }
 

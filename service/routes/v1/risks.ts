@@ -1,30 +1,30 @@
 import { z } from 'zod';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { RisksSchema } from '../../../schemas/api/risks.ts';
-import type { RecordValue } from '../../../lib/files/record-file-format.ts';
+import type { PROPERTY_RECORD_COLUMNS } from '../../../lib/files/record-file-format.ts';
+import type { RecordOf } from '../../../lib/files/record-view.ts';
 import { assembleRisks, type RiskRecord, type SourceAsOf } from '../../domain/risks.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 
-const str = (v: RecordValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
-const bool = (v: RecordValue | undefined): boolean | null => (v === null || v === undefined ? null : v === true);
-
-function toRecord(r: Record<string, RecordValue>): RiskRecord {
+function toRecord(r: RecordOf<typeof PROPERTY_RECORD_COLUMNS>): RiskRecord {
   return {
-    uprn: Number(r.uprn),
-    address: String(r.address),
-    postcode: String(r.postcode),
+    uprn: r.uprn,
+    // Today's answer for a record without an address or postcode: the text "null", as the
+    // untyped read gave (as GET /properties/{uprn}; a decision left open, issue 43).
+    address: r.address ?? 'null',
+    postcode: r.postcode ?? 'null',
     // Null stays null: unknown (outside England, the layers' coverage), never zone 1 or "not designated".
-    flood_zone: r.flood_zone == null ? null : Number(r.flood_zone),
-    flood_zone_2: bool(r.flood_zone_2),
-    flood_zone_3: bool(r.flood_zone_3),
-    conservation_area: bool(r.conservation_area),
-    article_4: bool(r.article_4),
-    listed_building: bool(r.listed_building),
-    epc_current_rating: str(r.epc_current_rating),
-    epc_potential_rating: str(r.epc_potential_rating),
-    country: str(r.country),
+    flood_zone: r.flood_zone,
+    flood_zone_2: r.flood_zone_2,
+    flood_zone_3: r.flood_zone_3,
+    conservation_area: r.conservation_area,
+    article_4: r.article_4,
+    listed_building: r.listed_building,
+    epc_current_rating: r.epc_current_rating,
+    epc_potential_rating: r.epc_potential_rating,
+    country: r.country,
   };
 }
 

@@ -29,7 +29,8 @@ export default defineRoute({
     if (body.uprn !== undefined) {
       const p = (await data.records.get()).get(body.uprn);
       if (!p || p.lat === null) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
-      site = { lat: Number(p.lat), lng: Number(p.lng) };
+      // A NULL lng beside a lat reads as 0, today's answer (the contract rules out only a NULL lat).
+      site = { lat: p.lat, lng: p.lng ?? 0 };
       place = { kind: 'uprn', label: `UPRN ${body.uprn}`, uprn: body.uprn, la_code: null, ...site };
     } else if (body.postcode !== undefined) {
       const pc = parsePostcodeOrSector(body.postcode).full!;

@@ -32,10 +32,10 @@ async function locate(body: Body, data: BuildResources): Promise<Located> {
     const records = await data.records.get().catch(notServedYet('POST /valuations/str-estimate'));
     const r = records.get(body.uprn);
     if (!r) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
-    if (typeof r.lat !== 'number' || typeof r.lng !== 'number' || Number.isNaN(r.lat)) throw new ApiError('not_found', `The property with UPRN ${body.uprn} has no coordinates.`);
-    const beds = typeof r.bedrooms === 'number' && Number.isFinite(r.bedrooms) ? r.bedrooms : undefined;
-    const type = typeof r.property_type === 'string' ? (r.property_type === 'Flat' ? 'apartment' : 'house') : undefined;
-    return { lat: r.lat, lng: r.lng, label: String(r.address ?? body.uprn), la: null, ...(beds !== undefined ? { bedrooms: beds } : {}), ...(type ? { property_type: type } : {}) };
+    if (r.lat === null || r.lng === null) throw new ApiError('not_found', `The property with UPRN ${body.uprn} has no coordinates.`);
+    const beds = r.bedrooms !== null && Number.isFinite(r.bedrooms) ? r.bedrooms : undefined;
+    const type = r.property_type !== null ? (r.property_type === 'Flat' ? 'apartment' : 'house') : undefined;
+    return { lat: r.lat, lng: r.lng, label: r.address ?? String(body.uprn), la: null, ...(beds !== undefined ? { bedrooms: beds } : {}), ...(type ? { property_type: type } : {}) };
   }
   if (body.postcode !== undefined) {
     const pc = normalisePostcode(body.postcode)!;
