@@ -5,14 +5,18 @@
  * creating the files listed in SHIM_CREATES.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/tmp.ts';
 
-const SCRIPT = resolve(import.meta.dirname, '../../scripts/install-system-deps.sh');
 const { dir, cleanup } = tempDir('pi-sysdeps-');
 afterAll(cleanup);
+// Run a copy beside the shims: the not-root cases run as nobody, who may not reach the
+// checkout (a clone under a 0700 folder, as `mktemp -d` makes).
+const SCRIPT = join(dir, 'install-system-deps.sh');
+copyFileSync(resolve(import.meta.dirname, '../../scripts/install-system-deps.sh'), SCRIPT);
+chmodSync(SCRIPT, 0o755);
 
 const bin = join(dir, 'bin');
 const calls = join(dir, 'calls.log');
