@@ -48,7 +48,7 @@ export const PROPERTY_TABLES: TableContract[] = [
     ],
     rules: [
       { rule: 'uprn unique and present', unique: ['uprn'] },
-      { rule: 'located in the UK', never: 'lat IS NULL OR lat NOT BETWEEN 49 AND 61 OR lng NOT BETWEEN -9 AND 2.5' },
+      { rule: 'located in the UK', never: 'lat IS NULL OR lng IS NULL OR lat NOT BETWEEN 49 AND 61 OR lng NOT BETWEEN -9 AND 2.5' },
       { rule: 'country is England, Wales or Scotland', never: "country NOT IN ('England', 'Wales', 'Scotland')" },
       { rule: 'plausible floor area (sq ft)', never: 'floor_area_sqft IS NOT NULL AND floor_area_sqft NOT BETWEEN 50 AND 50000' },
       { rule: 'EPC ratings are A to G', never: "epc_current_rating NOT IN ('A','B','C','D','E','F','G') OR epc_potential_rating NOT IN ('A','B','C','D','E','F','G')" },

@@ -44,6 +44,14 @@ describe('table contracts (schemas/tables/)', () => {
     expect(() => ruleViolationsSql('sales', { rule: 'r', unique: ['uprn)'] })).toThrow(/not a plain identifier/);
   });
 
+  it('a home without a whole position breaks the properties rule "located in the UK" (lat or lng NULL, or outside the box)', async () => {
+    const rule = PUBLISHED_TABLES.find((t) => t.name === 'properties')!.rules!.find((r) => r.rule === 'located in the UK');
+    expect(rule && 'never' in rule).toBe(true);
+    const [r] = await sql([`SELECT count(*)::INTEGER AS n FROM (VALUES (51.45, -2.59), (51.45, NULL), (NULL, -2.59), (40.0, -2.59), (51.45, 5.0))
+      t(lat, lng) WHERE ${(rule as { never: string }).never}`]);
+    expect(r!.n).toBe(4);
+  });
+
   it('match a fresh build, and checkBuildTables names every missing file, lost column, changed type and reordering', async () => {
     const dataDir = join(tmp.dir, 'a');
     await runBuild({ dataDir, sourcesDir: await synthRegion(2000, 11), log: quietLog });

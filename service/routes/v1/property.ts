@@ -17,9 +17,9 @@ export function toPropertyRecord(r: StoredRecord, estimate: number | null = null
   const area = r.floor_area_sqft;
   return {
     uprn: r.uprn,
-    // Today's answers for a record without an address, postcode or position (the spec's record
-    // has them as required; the contract's rules rule out only a NULL lat): the text "null" and
-    // 0, as the untyped read gave. A decision left open (issue 43), not a value the file holds.
+    // The contract's rule "located in the UK" refuses a build with a home lacking lat or lng, so
+    // the 0s cannot be reached; an address or postcode NULL would still read as the text "null",
+    // as the untyped read gave (the spec's record has them as required): a decision left open.
     address: r.address ?? 'null',
     postcode: r.postcode ?? 'null',
     location: { lat: r.lat ?? 0, lng: r.lng ?? 0 },

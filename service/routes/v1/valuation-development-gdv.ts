@@ -29,7 +29,7 @@ export default defineRoute({
     if (body.uprn !== undefined) {
       const p = (await data.records.get()).get(body.uprn);
       if (!p || p.lat === null) throw new ApiError('not_found', `No property with UPRN ${body.uprn}.`);
-      // A NULL lng beside a lat reads as 0, today's answer (the contract rules out only a NULL lat).
+      // The properties contract rules out a NULL lat or lng ("located in the UK"): the 0 cannot be reached.
       site = { lat: p.lat, lng: p.lng ?? 0 };
       place = { kind: 'uprn', label: `UPRN ${body.uprn}`, uprn: body.uprn, la_code: null, ...site };
     } else if (body.postcode !== undefined) {
