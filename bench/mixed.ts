@@ -498,7 +498,7 @@ async function main(): Promise<void> {
   const stem = TAG ? `mixed-${ADDRESSES}-${TAG}` : `mixed-${ADDRESSES}`;
   writeFileSync(join(RESULTS, `${stem}.json`), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(join(RESULTS, `${stem}.md`), markdown(result, history));
-  log(`wrote bench/results/mixed-${ADDRESSES}.json and .md`);
+  log(`wrote bench/results/${stem}.json and .md`);
   console.log(readFileSync(join(RESULTS, `${stem}.md`), 'utf8'));
   process.exit(0);
 }
