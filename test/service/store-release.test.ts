@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tier } from '../../schemas/plans.ts';
 import { demoExamples, demoProperty, paceSeconds, type DemoExample } from '../../scripts/demo-requests.ts';
 import { BuildResources } from '../../service/build/resources.ts';
+import { loadConfig } from '../../service/config.ts';
 import { fileDataSource } from '../../service/build/source.ts';
 import { createPropertyIntelligenceClient, type PropertyIntelligenceClient } from '../../clients/typescript/index.ts';
 import { clientCall } from '../support/client-call.ts';
@@ -107,6 +108,28 @@ describe('the DuckDB store after the warm-up', () => {
       await reference.close();
     }
   }, 120_000);
+
+  it('a store reopened after the release stays open for its linger after the last use, then is released again', async () => {
+    const late = new BuildResources(fileDataSource(released.dataDir).current()!);
+    try {
+      const store = await late.store.get();
+      late.releaseStore(400);
+      expect(store.isOpen).toBe(false);
+      expect((await late.schools.get())?.schools.length ?? 0).toBeGreaterThan(0);
+      // Open still: a load retried right after (a resource failing per request) would not reopen it.
+      expect(store.isOpen).toBe(true);
+      await until(() => !store.isOpen, 10_000);
+      expect(store.opens).toBe(2);
+    } finally {
+      await late.close();
+    }
+  }, 120_000);
+
+  it('KEEP_STORE_OPEN takes 0 or 1, anything else stops the start with the variable named', () => {
+    expect(loadConfig({}).KEEP_STORE_OPEN).toBe(false);
+    expect(loadConfig({ KEEP_STORE_OPEN: '1' }).KEEP_STORE_OPEN).toBe(true);
+    expect(() => loadConfig({ KEEP_STORE_OPEN: 'yes' })).toThrow(/KEEP_STORE_OPEN/);
+  });
 
   it('a release during a load waits for it: the load reads the derived tables it made, and the store closes after it', async () => {
     const late = new BuildResources(fileDataSource(released.dataDir).current()!);
