@@ -8,6 +8,8 @@
  *                          [--accounts N]    (with --workers: the load spread over N accounts; default one per connection)
  *                          [--paced 0.25]    (then the open-loop runs at that share of flat out; 0: none)
  *                          [--node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]   (the server's node flags)
+ *                          [--keep-store-open]  (the server with KEEP_STORE_OPEN=1: the DuckDB store kept after the warm-up)
+ *                          [--tag NAME]      (results to mixed-N-NAME.json/.md, beside rather than over mixed-N.json)
  *
  * 1. The build: the bench build of that scale (bench/support/bench-build.ts: data/bench/dd-N-S,
  *    made once and reused), or with --fresh-etl a new ETL run of the same region (in a child
@@ -145,6 +147,8 @@ async function main(): Promise<void> {
   const NODE_ARGS = argStr('node-args', '').split(' ').filter(Boolean);
   const FRESH = process.argv.includes('--fresh-etl');
   const HISTORY = !process.argv.includes('--no-history');
+  const SERVER_ENV: Record<string, string> = process.argv.includes('--keep-store-open') ? { KEEP_STORE_OPEN: '1' } : {};
+  const TAG = argStr('tag', '');
   const command = `npx tsx bench/mixed.ts ${process.argv.slice(2).join(' ')}`.trim();
   const machine = describeMachine();
   const loadBefore = loadAverage();
@@ -217,7 +221,7 @@ async function main(): Promise<void> {
 
   // 3. The server.
   t = performance.now();
-  const server = await startServerProcess({ dataDir, nodeArgs: NODE_ARGS });
+  const server = await startServerProcess({ dataDir, nodeArgs: NODE_ARGS, env: SERVER_ENV });
   serverPid = server.pid;
   const startMs = Math.round(performance.now() - t);
   const accessLog: { route: string; status: number; ms: number }[] = [];
@@ -491,10 +495,11 @@ async function main(): Promise<void> {
     ? readFileSync(historyFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>)
       .filter((h) => h.addresses === ADDRESSES && h.connections === CONNECTIONS).slice(-10)
     : [];
-  writeFileSync(join(RESULTS, `mixed-${ADDRESSES}.json`), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(join(RESULTS, `mixed-${ADDRESSES}.md`), markdown(result, history));
-  log(`wrote bench/results/mixed-${ADDRESSES}.json and .md`);
-  console.log(readFileSync(join(RESULTS, `mixed-${ADDRESSES}.md`), 'utf8'));
+  const stem = TAG ? `mixed-${ADDRESSES}-${TAG}` : `mixed-${ADDRESSES}`;
+  writeFileSync(join(RESULTS, `${stem}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(RESULTS, `${stem}.md`), markdown(result, history));
+  log(`wrote bench/results/${stem}.json and .md`);
+  console.log(readFileSync(join(RESULTS, `${stem}.md`), 'utf8'));
   process.exit(0);
 }
 

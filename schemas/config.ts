@@ -49,6 +49,12 @@ export const ConfigSchema = z.object({
   ADMIN_SOCKET: z.string().min(1).optional(),
   /** postgres://… : the ledger and rate limiter in PostgreSQL, shared by every replica; unset: the file ledger in DATA_DIR. */
   LEDGER_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  /**
+   * 1: keep each build's DuckDB store open after its warm-up (ad hoc diagnosis; about 530 MB
+   * more per process at 1M addresses). 0, the default: released once every resource is built
+   * from it (ADR 0015), reopened on demand by a resource opened later.
+   */
+  KEEP_STORE_OPEN: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
   /** Worker processes sharing PORT (node's cluster); more than 1 needs LEDGER_URL. */
   WORKERS: int(1, 64).default(1),
 });

@@ -71,7 +71,7 @@ function handle(route: RouteDef, deps: AppDeps): Middleware {
 
 export function buildApp(deps: AppDeps): App {
   const { config, ledger, clock, builds, logger } = deps;
-  const metrics = createMetrics(() => builds.current()?.id, () => ledger.health());
+  const metrics = createMetrics(() => builds.current()?.id, () => ledger.health(), () => builds.resources()?.storeOpen());
   const limiter = deps.limiter ?? inProcessLimiter();
   const router = new Router();
   const authFailures = new AuthFailureTable({ limit: config.AUTH_FAILURE_LIMIT, windowMs: config.AUTH_FAILURE_WINDOW_MS, capacity: config.AUTH_FAILURE_ADDRESSES });

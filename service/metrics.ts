@@ -16,7 +16,11 @@ export interface Metrics {
   authThrottled: Counter;
 }
 
-export function createMetrics(currentBuildId: () => string | undefined, ledgerHealth?: () => LedgerHealth): Metrics {
+/**
+ * `storeOpen`: whether the serving build's DuckDB store is open (undefined while it has not
+ * opened); released once the build is warm (ADR 0015), reopened by a resource opened later.
+ */
+export function createMetrics(currentBuildId: () => string | undefined, ledgerHealth?: () => LedgerHealth, storeOpen?: () => boolean | undefined): Metrics {
   const registry = new Registry();
   const requests = new Counter({ name: 'http_requests_total', help: 'Requests by route template, method and status', labelNames: ['method', 'route', 'status'] as const, registers: [registry] });
   const latency = new Histogram({
@@ -50,6 +54,18 @@ export function createMetrics(currentBuildId: () => string | undefined, ledgerHe
       if (id !== undefined) this.set({ build_id: id }, 1);
     },
   });
+  if (storeOpen) {
+    new Gauge({
+      name: 'data_store_open',
+      help: "1 while the serving build's DuckDB store is open, 0 once it is released after the warm-up (ADR 0015); absent before it opens",
+      registers: [registry],
+      collect() {
+        this.reset();
+        const open = storeOpen();
+        if (open !== undefined) this.set(open ? 1 : 0);
+      },
+    });
+  }
   if (ledgerHealth) {
     new Gauge({
       name: 'ledger_writable',

@@ -13,6 +13,8 @@ export interface Resource {
 export class Lazy<T> implements Resource {
   private opening: Promise<T> | undefined;
   private closed = false;
+  /** The opened value, for synchronous readers (metrics); undefined until an open has succeeded. */
+  private value: T | undefined;
 
   constructor(
     readonly name: string,
@@ -25,11 +27,21 @@ export class Lazy<T> implements Resource {
     if (!this.opening) {
       const p = this.open();
       this.opening = p;
-      p.catch(() => {
-        if (this.opening === p) this.opening = undefined;
-      });
+      p.then(
+        (v) => {
+          if (this.opening === p) this.value = v;
+        },
+        () => {
+          if (this.opening === p) this.opening = undefined;
+        },
+      );
     }
     return this.opening;
+  }
+
+  /** The value if an open has succeeded, without waiting. */
+  peek(): T | undefined {
+    return this.value;
   }
 
   /** Whether an open has succeeded (for tests and the warmer's log). */
@@ -46,6 +58,7 @@ export class Lazy<T> implements Resource {
     this.closed = true;
     const p = this.opening;
     this.opening = undefined;
+    this.value = undefined;
     if (!p) return;
     const value = await p.catch(() => undefined);
     if (value !== undefined) await this.dispose(value);

@@ -45,32 +45,29 @@ export class BuildResources {
   /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
   readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir));
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
-  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', async () => SaleValuer.open(await this.store.get(), flaggedDistricts(this.build.manifest)));
+  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', () => this.withStore(async (store) => SaleValuer.open(store, flaggedDistricts(this.build.manifest))));
   /** Undefined when the build cannot serve HMO valuations. */
-  readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', async () => openHmoValuer(this.build, await this.store.get(), () => this.records.get()));
+  readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', () => this.withStore(async (store) => openHmoValuer(this.build, store, () => this.records.get())));
   /** Every postcode's point. */
-  readonly postcodePoints = new Lazy<PostcodePoints>('postcode points', async () => loadPostcodePoints(await this.store.get()));
+  readonly postcodePoints = new Lazy<PostcodePoints>('postcode points', () => this.withStore(async (store) => loadPostcodePoints(store)));
   /** The country of a bare point, from the nearest postcode (GET /flood-risk, GET /planning/constraints). */
-  readonly pointCountry = new Lazy<PointCountry>('point country', async () => loadPointCountry(await this.store.get()));
+  readonly pointCountry = new Lazy<PointCountry>('point country', () => this.withStore(async (store) => loadPointCountry(store)));
   /** Whole-property lets of the last 24 months (GET /rents/long-term, GET /valuations/{uprn}/rental). */
-  readonly rentLets = new Lazy<RentLetsIndex>('rent lets', async () => loadRentLets(await this.store.get()));
+  readonly rentLets = new Lazy<RentLetsIndex>('rent lets', () => this.withStore(async (store) => loadRentLets(store)));
   /** Undefined when the build cannot serve rental valuations (GET /valuations/{uprn}/rental). */
-  readonly rentalValuer = new Lazy<RentalValuer | undefined>('rental valuer', async () => openRentalValuer(await this.store.get(), () => this.records.get(), () => this.rentLets.get()));
+  readonly rentalValuer = new Lazy<RentalValuer | undefined>('rental valuer', () => this.withStore(async (store) => openRentalValuer(store, () => this.records.get(), () => this.rentLets.get())));
   /** Sales with a floor area (POST /valuations/development-gdv). */
-  readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', async () => loadSqftSales(await this.store.get()));
+  readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', () => this.withStore(async (store) => loadSqftSales(store)));
   /** New-build premium by kind, measured on the build's sqft_sales. */
-  readonly gdvPremiums = new Lazy<Map<string, number>>('GDV premiums', async () => loadNewBuildPremiums(await this.store.get()));
+  readonly gdvPremiums = new Lazy<Map<string, number>>('GDV premiums', () => this.withStore(async (store) => loadNewBuildPremiums(store)));
   /** The development valuer over the two above (POST /valuations/development-gdv). */
   readonly gdvValuer = new Lazy<GdvValuer>('GDV valuer', async () => new GdvValuer(await this.sqftSales.get(), await this.gdvPremiums.get()));
   /** Short-term-let listings for the estimate. */
-  readonly strListings = new Lazy<StrListingIndex>('STR listing index', async () => StrListingIndex.load(await this.store.get()));
+  readonly strListings = new Lazy<StrListingIndex>('STR listing index', () => this.withStore(async (store) => StrListingIndex.load(store)));
   /** Short-term-let listings and their months for the market analysis. */
-  readonly strMarket = new Lazy<StrMarketSet>('STR market set', async () => StrMarketSet.load(await this.store.get()));
+  readonly strMarket = new Lazy<StrMarketSet>('STR market set', () => this.withStore(async (store) => StrMarketSet.load(store)));
   /** What GET /str/listings shows of each listing, in the market set's rows. */
-  readonly strListingRows = new Lazy<StrListingRows>('STR listing rows', async () => {
-    const [store, set] = await Promise.all([this.store.get(), this.strMarket.get()]);
-    return loadStrListingRows(store, set);
-  });
+  readonly strListingRows = new Lazy<StrListingRows>('STR listing rows', () => this.withStore(async (store) => loadStrListingRows(store, await this.strMarket.get())));
   /** Undefined when the build cannot serve GET /risks (no designations, or no flag columns). */
   readonly risks = new Lazy<RiskData | undefined>('risk data', async () => {
     const [records, designations] = await Promise.all([this.records.get(), loadDesignations(this.build.dir)]);
@@ -78,22 +75,22 @@ export class BuildResources {
   });
 
   /** In-memory lookup tables made in the store: sales and certificates by UPRN, area counts and mixes, the index by area. */
-  readonly lookups = new Lazy<LookupTables>('lookup tables', async () => loadLookupTables(await this.store.get(), this.build));
+  readonly lookups = new Lazy<LookupTables>('lookup tables', () => this.withStore(async (store) => loadLookupTables(store, this.build)));
   /** Every standard sale of a located home in an R-tree (GET /prices/comparables). */
-  readonly comparables = new Lazy<ComparablesIndex>('comparables index', async () => loadComparables(await this.store.get(), await this.saleValuer.get()));
+  readonly comparables = new Lazy<ComparablesIndex>('comparables index', () => this.withStore(async (store) => loadComparables(store, await this.saleValuer.get())));
   /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
-  readonly planning = new Lazy<PlanningIndex | undefined>('planning index', async () => loadPlanningIndex(await this.store.get(), this.build));
+  readonly planning = new Lazy<PlanningIndex | undefined>('planning index', () => this.withStore(async (store) => loadPlanningIndex(store, this.build)));
   /** Crime points, rates and postcode homes (GET /crime); undefined when the build has no crime tables. */
-  readonly crime = new Lazy<CrimeSet | undefined>('crime set', async () => loadCrimeSet(await this.store.get()));
+  readonly crime = new Lazy<CrimeSet | undefined>('crime set', () => this.withStore(async (store) => loadCrimeSet(store)));
   /** Schools with positions (GET /schools); undefined when the build has none. */
-  readonly schools = new Lazy<SchoolsSet | undefined>('schools set', async () => loadSchoolsSet(await this.store.get()));
+  readonly schools = new Lazy<SchoolsSet | undefined>('schools set', () => this.withStore(async (store) => loadSchoolsSet(store)));
   /** Current listings (GET /listings); undefined when the build has none. */
-  readonly listings = new Lazy<ListingsSet | undefined>('listings set', async () => loadListingsSet(await this.store.get()));
+  readonly listings = new Lazy<ListingsSet | undefined>('listings set', () => this.withStore(async (store) => loadListingsSet(store)));
   /** HMO licences of the council registers (GET /hmo/licences); undefined when the build has none. */
-  readonly hmoLicences = new Lazy<HmoSet | undefined>('HMO licence set', async () => loadHmoSet(await this.store.get()));
+  readonly hmoLicences = new Lazy<HmoSet | undefined>('HMO licence set', () => this.withStore(async (store) => loadHmoSet(store)));
   /** Every for-sale listing's valuation, rent and area yield, computed once (GET /sourcing/deals). */
-  readonly deals = new Lazy<DealsSet | undefined>('deals set', async () =>
-    loadDealsSet(await this.listings.get(), await this.saleValuer.get(), await this.store.get()));
+  readonly deals = new Lazy<DealsSet | undefined>('deals set', () =>
+    this.withStore(async (store) => loadDealsSet(await this.listings.get(), await this.saleValuer.get(), store)));
 
   constructor(readonly build: BuildInfo) {}
 
@@ -105,6 +102,31 @@ export class BuildResources {
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */
   async warm(onFail: (name: string, err: unknown) => void = () => undefined): Promise<void> {
     for (const r of this.all) await r.get().catch((err: unknown) => onFail(r.name, err));
+  }
+
+  /**
+   * Runs a loader with the store held open throughout (BuildStore.use): reopened first if it was
+   * released, and not closed between the statements of a load that makes and reads a derived table.
+   */
+  private withStore<T>(load: (store: BuildStore) => Promise<T>): Promise<T> {
+    return this.store.get().then((store) => store.use(() => load(store)));
+  }
+
+  /**
+   * Releases the store's DuckDB instance once every resource has been built from it (the
+   * warmer, after the warm-up): its tables stay known (`store.tables`); a resource opened later
+   * reopens it, and it is released again `lingerMs` after its last use. False when the store
+   * is not open (it failed to open: the request path retries it).
+   */
+  releaseStore(lingerMs?: number): boolean {
+    const store = this.store.peek();
+    store?.release(lingerMs);
+    return store !== undefined;
+  }
+
+  /** Whether the store's DuckDB instance is open now; undefined before the store has opened. */
+  storeOpen(): boolean | undefined {
+    return this.store.peek()?.isOpen;
   }
 
   /** Closes every opened resource (the store's DuckDB connections; the rest is memory). */

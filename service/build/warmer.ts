@@ -31,8 +31,11 @@ export interface BuildWarmer extends ServingBuild {
  * A build whose declared tables (its manifest's) do not match their contracts (schemas/tables/) is refused
  * with one error log line naming the mismatches, and the previous build keeps serving (at
  * start-up, with no previous build, requests answer 503 data_unavailable once it is refused).
+ * Once a build is warm its DuckDB store is released (`BuildResources.releaseStore`: every resource
+ * has been built from it, and no request queries it; ADR 0015) unless `keepStoreOpen`; the
+ * "build warmed" log line says which (`store_released`).
  */
-export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 2000, graceMs = 10_000): BuildWarmer {
+export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 2000, graceMs = 10_000, opts: StoreReleaseOptions = {}): BuildWarmer {
   let serving: BuildResources | undefined;
   let opening: BuildResources | undefined;
   let retiring: { resources: BuildResources; timer: NodeJS.Timeout } | undefined;
@@ -53,11 +56,13 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
     retiring = { resources: old, timer };
   };
 
-  const switchTo = (next: BuildResources, t0: number) => {
+  const switchTo = (next: BuildResources, t0: number, fresh = true) => {
     const previous = serving;
     serving = next;
     if (previous && previous !== next) retire(previous);
-    logger.info({ build_id: next.build.id, previous_build_id: previous?.build.id ?? null, ms: Math.round(performance.now() - t0) }, 'build warmed');
+    // A roll-back's store was released when it first warmed (or kept open, as configured).
+    const storeReleased = fresh && !opts.keepStoreOpen ? next.releaseStore(opts.storeLingerMs) : next.storeOpen() === false;
+    logger.info({ build_id: next.build.id, previous_build_id: previous?.build.id ?? null, ms: Math.round(performance.now() - t0), store_released: storeReleased }, 'build warmed');
   };
 
   const tick = () => {
@@ -69,7 +74,7 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
       const back = retiring.resources;
       clearTimeout(retiring.timer);
       retiring = undefined;
-      switchTo(back, t0);
+      switchTo(back, t0, false);
       return;
     }
     const next = new BuildResources(build);
@@ -107,6 +112,13 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
     resources,
     current: (): BuildInfo | undefined => resources()?.build,
   };
+}
+
+export interface StoreReleaseOptions {
+  /** Keep each build's DuckDB store open after its warm-up (KEEP_STORE_OPEN: ad hoc diagnosis). */
+  keepStoreOpen?: boolean;
+  /** How long a store reopened after its release stays open after its last use (BuildStore.release). */
+  storeLingerMs?: number;
 }
 
 /**

@@ -46,48 +46,58 @@ export function connectionReads(conn: DuckDBConnection): StoreReads {
  */
 export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn', postcodes: 'postcode' };
 
+/** One open DuckDB instance of a store: its connections, each with its prepared statements. */
+interface OpenDb {
+  db: DuckDBInstance;
+  conns: DuckDBConnection[];
+  prepared: Map<string, Promise<DuckDBPreparedStatement>>[];
+  idle: number[];
+  waiting: ((i: number) => void)[];
+}
+
 /**
  * Read-only queries over one build's Parquet tables: every `<table>.parquet` in the build
  * folder is a table named `<table>` (in memory with an index for IN_MEMORY tables, else a
  * view over the file). A few connections, each with its own prepared statements, so
  * concurrent requests do not queue behind one another.
+ *
+ * The DuckDB instance can be released (`release`) once the per-build resources have been built
+ * from it: nothing on the request path queries it (ADR 0015), and its in-memory tables are a
+ * third of a warmed process. `tables` stays. A read after the release reopens the instance
+ * (one open shared by every caller) and the store closes it again `lingerMs` after its last
+ * use. Every read runs inside a hold (`use`): the instance is closed only with no hold, so never
+ * under a connection in use, nor between the statements of a load that made a derived table.
  */
 export class BuildStore implements StoreReads {
-  private readonly idle: number[];
-  private readonly waiting: ((i: number) => void)[] = [];
-  private readonly prepared: Map<string, Promise<DuckDBPreparedStatement>>[];
+  private current: OpenDb | undefined;
+  private opening: Promise<OpenDb> | undefined;
+  private holds = 0;
+  /** Set by `release`: close the instance whenever nothing holds it. */
+  private released = false;
+  private lingerMs = 0;
+  private lingerTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** How many times the instance was opened (1 until a read after a release reopens it). */
+  opens = 1;
 
   private constructor(
-    private readonly db: DuckDBInstance,
-    private readonly conns: DuckDBConnection[],
+    private readonly buildDir: string,
+    private readonly connections: number,
+    first: OpenDb,
     /** The build's tables (views) by name. */
     readonly tables: ReadonlySet<string>,
   ) {
-    this.prepared = conns.map(() => new Map());
-    this.idle = conns.map((_, i) => i);
+    this.current = first;
   }
 
   static async open(buildDir: string, connections = 4): Promise<BuildStore> {
-    const db = await DuckDBInstance.create(':memory:', { threads: '2' });
-    const setup = await db.connect();
-    const tables = new Set<string>();
-    for (const f of readdirSync(buildDir).filter((f) => f.endsWith('.parquet')).sort()) {
-      const table = f.slice(0, -'.parquet'.length);
-      if (!/^[a-z_][a-z0-9_]*$/.test(table)) continue;
-      const path = join(buildDir, f).replaceAll("'", "''");
-      const key = IN_MEMORY[table];
-      if (key) {
-        await setup.run(`CREATE TABLE ${table} AS SELECT * FROM read_parquet('${path}')`);
-        await setup.run(`CREATE INDEX ${table}_${key} ON ${table} (${key})`);
-      } else {
-        await setup.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
-      }
-      tables.add(table);
-    }
-    setup.closeSync();
-    const conns: DuckDBConnection[] = [];
-    for (let i = 0; i < connections; i++) conns.push(await db.connect());
-    return new BuildStore(db, conns, tables);
+    const { db, tables } = await openDb(buildDir, connections);
+    return new BuildStore(buildDir, connections, db, tables);
+  }
+
+  /** Whether the DuckDB instance is open now (false once released, until a read reopens it). */
+  get isOpen(): boolean {
+    return this.current !== undefined;
   }
 
   /**
@@ -104,51 +114,156 @@ export class BuildStore implements StoreReads {
    * Runs `sql/<name>.sql` and returns whole columns, decoded like `rows`: for bulk loads into a
    * per-build in-memory model when a build opens (no object per row).
    */
-  async columns<N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Columns<N>> {
-    const i = await this.checkout();
-    try {
-      let stmt = this.prepared[i]!.get(name);
+  columns<N extends QueryName>(name: N, params?: ParamsOf<N>): Promise<Columns<N>> {
+    return this.withConnection(async (o, i) => {
+      let stmt = o.prepared[i]!.get(name);
       if (!stmt) {
-        stmt = this.conns[i]!.prepare(storeSql(name));
-        this.prepared[i]!.set(name, stmt);
-        stmt.catch(() => this.prepared[i]!.delete(name));
+        stmt = o.conns[i]!.prepare(storeSql(name));
+        o.prepared[i]!.set(name, stmt);
+        stmt.catch(() => o.prepared[i]!.delete(name));
       }
       const s = await stmt;
       s.clearBindings();
       ((params ?? []) as DuckDBValue[]).forEach((p, j) => s.bindValue(j + 1, p));
       return decodeResult(name, await s.runAndReadAll());
-    } finally {
-      this.release(i);
-    }
+    });
   }
 
   /**
    * Runs `sql/<name>.sql`, a statement that changes the build's in-memory database (a derived
    * table made when a per-build resource opens, never on the request path); parameters bound.
+   * A derived table lives as long as the instance: the load that makes and reads it holds the
+   * store (`use`) throughout.
    */
-  async exec<N extends StatementName>(name: N, params?: StatementParams<N>): Promise<void> {
-    const i = await this.checkout();
+  exec<N extends StatementName>(name: N, params?: StatementParams<N>): Promise<void> {
+    return this.withConnection(async (o, i) => {
+      await o.conns[i]!.run(storeSql(name), (params ?? []) as DuckDBValue[]);
+    });
+  }
+
+  /**
+   * Keeps the instance open while `fn` runs (reopening it first if it was released): a load
+   * whose statements depend on one another (a derived table made, then read) runs in one hold.
+   */
+  async use<T>(fn: () => Promise<T>): Promise<T> {
+    this.holds++;
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
     try {
-      await this.conns[i]!.run(storeSql(name), (params ?? []) as DuckDBValue[]);
+      return await fn();
     } finally {
-      this.release(i);
+      this.holds--;
+      this.closeIfUnused();
     }
   }
 
-  private checkout(): Promise<number> {
-    const i = this.idle.pop();
-    if (i !== undefined) return Promise.resolve(i);
-    return new Promise((resolve) => this.waiting.push(resolve));
+  /**
+   * Closes the DuckDB instance now if nothing holds it, else when the last hold ends; a later
+   * read reopens it, and the store closes it again `lingerMs` after the last use (so a resource
+   * that keeps failing and retrying does not reopen the store on every request).
+   */
+  release(lingerMs = 30_000): void {
+    this.released = true;
+    this.lingerMs = lingerMs;
+    this.closeIfUnused(true);
   }
 
-  private release(i: number): void {
-    const next = this.waiting.shift();
-    if (next) next(i);
-    else this.idle.push(i);
-  }
-
+  /** Closes the instance for good (now, or when the last hold ends); later reads fail. */
   close(): void {
-    for (const c of this.conns) c.closeSync();
-    this.db.closeSync();
+    this.closed = true;
+    this.closeIfUnused(true);
   }
+
+  private async withConnection<T>(fn: (o: OpenDb, i: number) => Promise<T>): Promise<T> {
+    return this.use(async () => {
+      const o = await this.ready();
+      const i = await checkout(o);
+      try {
+        return await fn(o, i);
+      } finally {
+        checkin(o, i);
+      }
+    });
+  }
+
+  /** The open instance, reopened (once for every caller waiting) after a release. */
+  private ready(): Promise<OpenDb> {
+    if (this.closed) return Promise.reject(new Error('the build store is closed'));
+    if (this.current) return Promise.resolve(this.current);
+    this.opening ??= openDb(this.buildDir, this.connections).then(
+      ({ db }) => {
+        this.opening = undefined;
+        this.current = db;
+        this.opens++;
+        return db;
+      },
+      (err: unknown) => {
+        this.opening = undefined;
+        throw err;
+      },
+    );
+    return this.opening;
+  }
+
+  private closeIfUnused(now = false): void {
+    if (!this.current || this.holds > 0 || !(this.released || this.closed)) return;
+    if (now || this.closed || this.lingerMs === 0) return this.closeDb();
+    this.lingerTimer ??= setTimeout(() => {
+      this.lingerTimer = undefined;
+      if (this.holds === 0) this.closeDb();
+    }, this.lingerMs);
+    this.lingerTimer.unref();
+  }
+
+  /** Only with no hold: every read checks a connection out inside one, so none is in use. */
+  private closeDb(): void {
+    const o = this.current;
+    if (!o) return;
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    this.current = undefined;
+    for (const c of o.conns) c.closeSync();
+    o.db.closeSync();
+  }
+}
+
+async function openDb(buildDir: string, connections: number): Promise<{ db: OpenDb; tables: Set<string> }> {
+  const db = await DuckDBInstance.create(':memory:', { threads: '2' });
+  const setup = await db.connect();
+  const tables = new Set<string>();
+  try {
+    for (const f of readdirSync(buildDir).filter((f) => f.endsWith('.parquet')).sort()) {
+      const table = f.slice(0, -'.parquet'.length);
+      if (!/^[a-z_][a-z0-9_]*$/.test(table)) continue;
+      const path = join(buildDir, f).replaceAll("'", "''");
+      const key = IN_MEMORY[table];
+      if (key) {
+        await setup.run(`CREATE TABLE ${table} AS SELECT * FROM read_parquet('${path}')`);
+        await setup.run(`CREATE INDEX ${table}_${key} ON ${table} (${key})`);
+      } else {
+        await setup.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
+      }
+      tables.add(table);
+    }
+  } catch (err) {
+    setup.closeSync();
+    db.closeSync();
+    throw err;
+  }
+  setup.closeSync();
+  const conns: DuckDBConnection[] = [];
+  for (let i = 0; i < connections; i++) conns.push(await db.connect());
+  return { db: { db, conns, prepared: conns.map(() => new Map()), idle: conns.map((_, i) => i), waiting: [] }, tables };
+}
+
+function checkout(o: OpenDb): Promise<number> {
+  const i = o.idle.pop();
+  if (i !== undefined) return Promise.resolve(i);
+  return new Promise((resolve) => o.waiting.push(resolve));
+}
+
+function checkin(o: OpenDb, i: number): void {
+  const next = o.waiting.shift();
+  if (next) next(i);
+  else o.idle.push(i);
 }
