@@ -1,6 +1,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadLookupTables, type LookupTables } from '../../service/lookups/tables.ts';
+import { BuildStore } from '../../service/store/store.ts';
 import { publishSynthBuild } from '../support/published.ts';
 
 /**
@@ -36,4 +38,14 @@ export async function doctoredBuild(
       db.closeSync();
     },
   };
+}
+
+/** A doctored build's lookup tables, loaded as the service loads them, with SQL over its copy. */
+export async function doctoredLookupTables(
+  into: string, edits: Record<string, string>,
+): Promise<{ t: LookupTables; q: (sql: string) => Promise<Record<string, unknown>[]>; close: () => void }> {
+  const b = await doctoredBuild(into, edits);
+  const store = await BuildStore.open(b.dir);
+  const t = await loadLookupTables(store, { id: 'doctored', dir: b.dir, manifest: b.manifest });
+  return { t, q: b.q, close: () => { b.close(); store.close(); } };
 }

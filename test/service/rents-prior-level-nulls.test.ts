@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { MARKET_TABLES } from '../../schemas/tables/market.ts';
 import { shrinkThinGroups } from '../../service/lookups/areas.ts';
-import { loadLookupTables, type LookupTables } from '../../service/lookups/tables.ts';
-import { BuildStore } from '../../service/store/store.ts';
+import type { LookupTables } from '../../service/lookups/tables.ts';
 import { tempDir } from '../support/tmp.ts';
-import { doctoredBuild } from './doctored-build.ts';
+import { doctoredLookupTables } from './doctored-build.ts';
 
 const tmp = tempDir('pi-prior-level-nulls-');
-let store: BuildStore;
 let t: LookupTables;
 let q: (sql: string) => Promise<Record<string, unknown>[]>;
 let close: () => void;
@@ -24,16 +22,12 @@ let close: () => void;
 const SHRUNK = `SELECT area_level, area_code, bedrooms FROM rents_area WHERE source = 'shrunk' AND area_level IN ('sector', 'outcode') ORDER BY area_level, area_code, bedrooms`;
 
 beforeAll(async () => {
-  const b = await doctoredBuild(tmp.dir, {
+  ({ t, q, close } = await doctoredLookupTables(tmp.dir, {
     rents_area: `SELECT * REPLACE (CASE WHEN (area_level, area_code, bedrooms) IN (${SHRUNK} LIMIT 1) THEN NULL ELSE prior_level END AS prior_level) FROM rents_area`,
-  });
-  ({ q, close } = b);
-  store = await BuildStore.open(b.dir);
-  t = await loadLookupTables(store, { id: 'doctored', dir: b.dir, manifest: b.manifest });
+  }));
 }, 300_000);
 afterAll(async () => {
   close?.();
-  await store?.close();
   tmp.cleanup();
 });
 

@@ -6,15 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { areaYield } from '../../service/lookups/area-rents.ts';
-import { loadLookupTables, type LookupTables } from '../../service/lookups/tables.ts';
+import type { LookupTables } from '../../service/lookups/tables.ts';
 import { ruleViolationsSql } from '../../schemas/tables/contract.ts';
 import { MARKET_TABLES } from '../../schemas/tables/market.ts';
-import { BuildStore } from '../../service/store/store.ts';
 import { tempDir } from '../support/tmp.ts';
-import { doctoredBuild } from './doctored-build.ts';
+import { doctoredLookupTables } from './doctored-build.ts';
 
 const tmp = tempDir('pi-yield-sales-nulls-');
-let store: BuildStore;
 let t: LookupTables;
 let q: (sql: string) => Promise<Record<string, unknown>[]>;
 let close: () => void;
@@ -26,16 +24,12 @@ const PICK = `SELECT s.area_code, s.bedrooms FROM yields_area s
   ORDER BY s.area_code, s.bedrooms LIMIT 1`;
 
 beforeAll(async () => {
-  const b = await doctoredBuild(tmp.dir, {
+  ({ t, q, close } = await doctoredLookupTables(tmp.dir, {
     yields_area: `SELECT * REPLACE (CASE WHEN area_level = 'sector' AND (area_code, bedrooms) IN (${PICK}) THEN NULL ELSE sales_count END AS sales_count) FROM yields_area`,
-  });
-  ({ q, close } = b);
-  store = await BuildStore.open(b.dir);
-  t = await loadLookupTables(store, { id: 'doctored', dir: b.dir, manifest: b.manifest });
+  }));
 }, 300_000);
 afterAll(async () => {
   close?.();
-  await store?.close();
   tmp.cleanup();
 });
 
