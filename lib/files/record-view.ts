@@ -44,7 +44,7 @@ export function missingColumns(file: RecordFile, declared: readonly ColumnSpec[]
  */
 export function recordView<const C extends readonly ColumnSpec[]>(file: RecordFile, declared: C): RecordView<C> {
   const kinds = new Map(file.columns.map((c) => [c.name, c.kind]));
-  const missing = declared.filter((c) => !kinds.has(c.name)).map((c) => c.name);
+  const missing = missingColumns(file, declared);
   const wrongKind = declared.filter((c) => kinds.has(c.name) && kinds.get(c.name) !== c.kind);
   if (missing.length > 0 || wrongKind.length > 0) {
     const declaredNames = new Set(declared.map((c) => c.name));
