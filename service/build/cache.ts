@@ -1,8 +1,12 @@
 import { LRUCache } from 'lru-cache';
+import { BlockCache } from '../../lib/files/block-file.ts';
 import type { summariseLets } from '../domain/rents.ts';
 import type { MarketListings } from '../domain/str/market-listings.ts';
 import { listingLtmSums } from '../domain/str/market.ts';
 import { SEARCH_CACHE_ENTRIES, type Ranked } from '../search/engine.ts';
+
+/** The default bound of a build's page cache (`BuildCaches.pages`). */
+export const PAGE_CACHE_BYTES = 64 * 1048576;
 
 /**
  * Every answer cache of the service, in one place with its key and size. Each belongs to one
@@ -10,6 +14,17 @@ import { SEARCH_CACHE_ENTRIES, type Ranked } from '../search/engine.ts';
  * answers are dropped with it; no cache outlives the data it was computed from.
  */
 export class BuildCaches {
+  /**
+   * The pages of the build's serving files read where they lie (lib/files/block-file.ts): the
+   * process's whole share of them, whatever the region's size (issue 46, ADR 0015); the
+   * operating system's page cache holds the files once for every worker.
+   */
+  readonly pages: BlockCache;
+
+  constructor(opts: { pageCacheBytes?: number } = {}) {
+    this.pages = new BlockCache(opts.pageCacheBytes ?? PAGE_CACHE_BYTES);
+  }
+
   /** Address search: ranked hits (up to MAX_RESULTS) per normalised query; key: the parsed query's key. */
   readonly searchResults = new LRUCache<string, Ranked>({ max: SEARCH_CACHE_ENTRIES });
   /**

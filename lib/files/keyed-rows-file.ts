@@ -1,0 +1,348 @@
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { partitionPoint } from '../../schemas/sorted-search.ts';
+import { BlockFile, BlockFileError, type BlockCache } from './block-file.ts';
+
+/**
+ * A table looked up by key and read where it lies (issue 46, ADR 0015): rows sorted by key,
+ * each row's columns together, packed into pages of `PAGE` bytes, so a lookup reads one page
+ * (two or three when a key's rows run on) through the process's `BlockCache` instead of the
+ * table living in the heap. The heap holds only the page directory: each page's first key
+ * and where it lies, about 20 bytes per page (5 MB for a gigabyte of rows).
+ *
+ * Layout: pages from byte 0, each `[u32 rows][u32 row offset × rows][rows]`, padded to a
+ * multiple of `PAGE` (a row longer than a page gets a page run of its own); then the directory
+ * (f64 offset, u32 length and the first key per page); then the meta (JSON) and a trailer:
+ * u32 directory bytes, u32 meta bytes, 8-byte magic. A row is `[key][null bits][values]`:
+ * a `num` an f64, a `bool` one byte, a `text` a varint length and UTF-8; a null takes no bytes.
+ *
+ * Keys are numbers (a UPRN) or strings (a postcode, an area key) compared with JavaScript's `<`
+ * (code units: DuckDB's byte order for ASCII); the writer refuses rows out of that order.
+ */
+export const KEYED_ROWS_MAGIC = 'PIKROW01';
+export const PAGE = 4096;
+
+export type KeyKind = 'num' | 'text';
+export type ValueKind = 'num' | 'bool' | 'text';
+export type Key = number | string;
+export type Value = number | string | boolean | null;
+
+export interface KeyedRowsMeta {
+  key: { name: string; kind: KeyKind };
+  columns: Array<{ name: string; kind: ValueKind }>;
+  /** Whether a key has at most one row (the writer checks it). */
+  unique: boolean;
+  rows: number;
+  pages: number;
+  /** Anything the writer's caller wants kept beside the rows (a source's as-of, …). */
+  extra?: Record<string, unknown>;
+}
+
+const TRAILER = 16;
+const SCAN_BYTES = 1 << 20;
+const encoder = new TextEncoder();
+
+/**
+ * Writes a keyed-rows file from rows given in key order, holding one page at a time. `finish`
+ * writes the directory and trailer and fsyncs; a writer abandoned before `finish` leaves a file
+ * no reader opens (no trailer), and `discard` closes it.
+ */
+export class KeyedRowsWriter {
+  private readonly fd: number;
+  private offset = 0;
+  private rows = 0;
+  private last: Key | undefined;
+  private page: Buffer[] = [];
+  private pageBytes = 8; // the row count and one offset, for the first row
+  private readonly dirOffsets: number[] = [];
+  private readonly dirLengths: number[] = [];
+  private readonly dirKeys: Key[] = [];
+  private pageKey: Key | undefined;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly meta: Pick<KeyedRowsMeta, 'key' | 'columns' | 'unique' | 'extra'>,
+  ) {
+    this.fd = openSync(path, 'w');
+  }
+
+  /** One row: its key and its values in `meta.columns` order. */
+  add(key: Key, values: readonly Value[]): void {
+    if (this.closed) throw new Error(`${this.path}: the writer is closed`);
+    const kk = this.meta.key.kind;
+    if (kk === 'num' ? typeof key !== 'number' || Number.isNaN(key) : typeof key !== 'string') throw new TypeError(`${this.path}: key ${String(key)} is not a ${kk}`);
+    if (this.last !== undefined && (key < this.last || (this.meta.unique && key === this.last))) {
+      throw new Error(`${this.path}: rows must be in ${this.meta.unique ? 'strictly ' : ''}ascending key order (${String(key)} after ${String(this.last)}, row ${this.rows})`);
+    }
+    if (values.length !== this.meta.columns.length) throw new Error(`${this.path}: row ${this.rows} has ${values.length} values, not ${this.meta.columns.length}`);
+    const row = this.encode(key, values);
+    if (this.page.length > 0 && this.pageBytes + 4 + row.length > PAGE) this.flush();
+    if (this.page.length === 0) this.pageKey = key;
+    this.page.push(row);
+    this.pageBytes += 4 + row.length;
+    this.last = key;
+    this.rows++;
+  }
+
+  /** Writes the last page, the directory and the trailer; returns the rows and the file's bytes. */
+  finish(): { rows: number; pages: number; bytes: number } {
+    if (this.closed) throw new Error(`${this.path}: the writer is closed`);
+    try {
+      if (this.page.length > 0) this.flush();
+      const pages = this.dirOffsets.length;
+      const keys = this.meta.key.kind === 'num' ? Buffer.from(Float64Array.from(this.dirKeys as number[]).buffer) : encodeTexts(this.dirKeys as string[]);
+      const dir = Buffer.concat([Buffer.from(Float64Array.from(this.dirOffsets).buffer), Buffer.from(Uint32Array.from(this.dirLengths).buffer), keys]);
+      const meta = Buffer.from(JSON.stringify({ ...this.meta, rows: this.rows, pages } satisfies KeyedRowsMeta), 'utf8');
+      const trailer = Buffer.alloc(TRAILER);
+      trailer.writeUInt32LE(dir.length, 0);
+      trailer.writeUInt32LE(meta.length, 4);
+      trailer.write(KEYED_ROWS_MAGIC, 8, 'latin1');
+      for (const b of [dir, meta, trailer]) this.write(b);
+      fsyncSync(this.fd);
+      return { rows: this.rows, pages, bytes: this.offset };
+    } finally {
+      this.discard();
+    }
+  }
+
+  discard(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private encode(key: Key, values: readonly Value[]): Buffer {
+    const parts: Buffer[] = [];
+    if (typeof key === 'number') {
+      const k = Buffer.allocUnsafe(8);
+      k.writeDoubleLE(key, 0);
+      parts.push(k);
+    } else parts.push(textBytes(key));
+    const nulls = Buffer.alloc((values.length + 7) >> 3);
+    parts.push(nulls);
+    this.meta.columns.forEach((c, i) => {
+      const v = values[i];
+      if (v === null || v === undefined) {
+        nulls[i >> 3]! |= 1 << (i & 7);
+        return;
+      }
+      if (c.kind === 'num') {
+        if (typeof v !== 'number') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a number`);
+        const b = Buffer.allocUnsafe(8);
+        b.writeDoubleLE(v, 0);
+        parts.push(b);
+      } else if (c.kind === 'bool') {
+        if (typeof v !== 'boolean') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a boolean`);
+        parts.push(Buffer.from([v ? 1 : 0]));
+      } else {
+        if (typeof v !== 'string') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a string`);
+        parts.push(textBytes(v));
+      }
+    });
+    return Buffer.concat(parts);
+  }
+
+  /** Writes the page held, padded to a multiple of PAGE. */
+  private flush(): void {
+    const n = this.page.length;
+    const head = Buffer.alloc(4 + 4 * n);
+    head.writeUInt32LE(n, 0);
+    let at = head.length;
+    this.page.forEach((r, i) => {
+      head.writeUInt32LE(at, 4 + 4 * i);
+      at += r.length;
+    });
+    const body = Buffer.concat([head, ...this.page]);
+    const padded = Math.ceil(body.length / PAGE) * PAGE;
+    this.dirOffsets.push(this.offset);
+    this.dirLengths.push(body.length);
+    this.dirKeys.push(this.pageKey!);
+    this.write(body);
+    if (padded > body.length) this.write(Buffer.alloc(padded - body.length));
+    this.page = [];
+    this.pageBytes = 8;
+  }
+
+  private write(b: Buffer): void {
+    for (let done = 0; done < b.length;) done += writeSync(this.fd, b, done, b.length - done, this.offset + done);
+    this.offset += b.length;
+  }
+}
+
+/** A keyed-rows file opened for lookups; `R` is the row as column name → value (the key among them). */
+export class KeyedRowsFile<R = Record<string, Value>> {
+  readonly meta: KeyedRowsMeta;
+  private readonly offsets: Float64Array;
+  private readonly lengths: Uint32Array;
+  private readonly firstKeys: ArrayLike<Key>;
+
+  private constructor(private readonly file: BlockFile, meta: KeyedRowsMeta, offsets: Float64Array, lengths: Uint32Array, keys: ArrayLike<Key>) {
+    this.meta = meta;
+    this.offsets = offsets;
+    this.lengths = lengths;
+    this.firstKeys = keys;
+  }
+
+  /** Opens `path` on `cache` and reads its directory; a file of another kind, or cut short, throws naming the path. */
+  static open<R = Record<string, Value>>(path: string, cache: BlockCache): KeyedRowsFile<R> {
+    const file = BlockFile.open(path, cache);
+    try {
+      if (file.size < TRAILER) throw new BlockFileError(`${path} is not a keyed-rows file (${file.size} bytes)`);
+      const trailer = file.copy(file.size - TRAILER, TRAILER);
+      if (trailer.toString('latin1', 8, 16) !== KEYED_ROWS_MAGIC) throw new BlockFileError(`${path} is not a keyed-rows file, or was not finished (no ${KEYED_ROWS_MAGIC} trailer)`);
+      const dirBytes = trailer.readUInt32LE(0);
+      const metaBytes = trailer.readUInt32LE(4);
+      const metaAt = file.size - TRAILER - metaBytes;
+      const dirAt = metaAt - dirBytes;
+      if (dirAt < 0) throw new BlockFileError(`${path} is truncated (its directory would start at byte ${dirAt})`);
+      const meta = JSON.parse(file.copy(metaAt, metaBytes).toString('utf8')) as KeyedRowsMeta;
+      const dir = file.copy(dirAt, dirBytes);
+      const p = meta.pages;
+      const offsets = new Float64Array(dir.buffer.slice(dir.byteOffset, dir.byteOffset + 8 * p));
+      const lengths = new Uint32Array(dir.buffer.slice(dir.byteOffset + 8 * p, dir.byteOffset + 12 * p));
+      const keyBytes = dir.subarray(12 * p);
+      const keys = meta.key.kind === 'num' ? new Float64Array(keyBytes.buffer.slice(keyBytes.byteOffset, keyBytes.byteOffset + 8 * p)) : decodeTexts(keyBytes, p, path);
+      for (let i = 0; i < p; i++) {
+        if (!Number.isInteger(offsets[i]) || lengths[i]! < 4 || offsets[i]! + lengths[i]! > dirAt) throw new BlockFileError(`${path}: page ${i} runs past the rows (byte ${offsets[i]! + lengths[i]!} of ${dirAt})`);
+      }
+      return new KeyedRowsFile<R>(file, meta, offsets, lengths, keys);
+    } catch (e) {
+      file.close();
+      if (e instanceof SyntaxError || e instanceof RangeError) throw new BlockFileError(`${path}: its directory or meta cannot be read (${e.message})`);
+      throw e;
+    }
+  }
+
+  get size(): number {
+    return this.meta.rows;
+  }
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  /** The rows of `key`, in the order written (empty when it has none). */
+  get(key: Key): R[] {
+    const out: R[] = [];
+    const p = this.meta.pages;
+    // The first page whose first key is ≥ key; the key's rows may start on the page before it.
+    let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < key) - 1);
+    for (; page < p; page++) {
+      if (page > 0 && this.firstKeys[page]! > key) break;
+      // A view into the cache: every value is decoded from it before the next page is read.
+      const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
+      const n = b.readUInt32LE(0);
+      const first = partitionPoint(n, (j) => this.keyAt(b, b.readUInt32LE(4 + 4 * j)).key < key);
+      let j = first;
+      for (; j < n; j++) {
+        const at = b.readUInt32LE(4 + 4 * j);
+        const k = this.keyAt(b, at);
+        if (k.key !== key) break;
+        out.push(this.rowAt(b, k.key, k.end));
+      }
+      if (j < n) break; // a later key on this page: no more rows of `key`
+    }
+    return out;
+  }
+
+  /** The first row of `key`, or undefined. */
+  first(key: Key): R | undefined {
+    return this.get(key)[0];
+  }
+
+  /**
+   * Every row in key order (for a loader that needs them all), read a megabyte at a time past
+   * the cache, so a scan neither evicts the pages lookups use nor holds the file.
+   */
+  *scan(): Generator<R> {
+    const p = this.meta.pages;
+    for (let page = 0; page < p;) {
+      const from = this.offsets[page]!;
+      let last = page;
+      while (last + 1 < p && this.offsets[last + 1]! + this.lengths[last + 1]! - from <= SCAN_BYTES) last++;
+      const chunk = this.file.copy(from, this.offsets[last]! + this.lengths[last]! - from);
+      for (; page <= last; page++) {
+        const at = this.offsets[page]! - from;
+        const b = chunk.subarray(at, at + this.lengths[page]!);
+        const n = b.readUInt32LE(0);
+        for (let j = 0; j < n; j++) {
+          const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
+          yield this.rowAt(b, k.key, k.end);
+        }
+      }
+    }
+  }
+
+  close(): void {
+    this.file.close();
+  }
+
+  private keyAt(b: Buffer, at: number): { key: Key; end: number } {
+    if (this.meta.key.kind === 'num') return { key: b.readDoubleLE(at), end: at + 8 };
+    const [len, start] = readVarint(b, at);
+    return { key: b.toString('utf8', start, start + len), end: start + len };
+  }
+
+  private rowAt(b: Buffer, key: Key, at: number): R {
+    const cols = this.meta.columns;
+    const row: Record<string, Value> = { [this.meta.key.name]: key };
+    const nullAt = at;
+    at += (cols.length + 7) >> 3;
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
+      if (b[nullAt + (i >> 3)]! & (1 << (i & 7))) {
+        row[c.name] = null;
+      } else if (c.kind === 'num') {
+        row[c.name] = b.readDoubleLE(at);
+        at += 8;
+      } else if (c.kind === 'bool') {
+        row[c.name] = b[at] === 1;
+        at += 1;
+      } else {
+        const [len, start] = readVarint(b, at);
+        row[c.name] = b.toString('utf8', start, start + len);
+        at = start + len;
+      }
+    }
+    return row as R;
+  }
+}
+
+function textBytes(s: string): Buffer {
+  const utf8 = encoder.encode(s);
+  const head: number[] = [];
+  let n = utf8.length;
+  do {
+    head.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    n >>>= 7;
+  } while (n > 0);
+  return Buffer.concat([Buffer.from(head), utf8]);
+}
+
+function readVarint(b: Buffer, at: number): [number, number] {
+  let n = 0;
+  let shift = 0;
+  for (;;) {
+    const byte = b[at++];
+    if (byte === undefined) throw new BlockFileError('a varint runs past its page');
+    n += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) return [n, at];
+    shift += 7;
+  }
+}
+
+function encodeTexts(keys: readonly string[]): Buffer {
+  return Buffer.concat(keys.map(textBytes));
+}
+
+function decodeTexts(b: Buffer, n: number, path: string): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const [len, start] = readVarint(b, at);
+    if (start + len > b.length) throw new BlockFileError(`${path}: page key ${i} runs past its directory`);
+    out.push(b.toString('utf8', start, start + len));
+    at = start + len;
+  }
+  return out;
+}

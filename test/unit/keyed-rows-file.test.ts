@@ -1,0 +1,158 @@
+import { mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BlockCache, BlockFileError } from '../../lib/files/block-file.ts';
+import { KeyedRowsFile, KeyedRowsWriter, PAGE, type Value } from '../../lib/files/keyed-rows-file.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'keyed-rows-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const COLUMNS = [
+  { name: 'price', kind: 'num' as const },
+  { name: 'new_build', kind: 'bool' as const },
+  { name: 'note', kind: 'text' as const },
+];
+
+/** A small deterministic generator (xorshift), so each run writes the same rows. */
+function rng(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/** Rows of 3,000 UPRNs, 1-5 rows each, with nulls, unicode and a few texts longer than a page. */
+function saleRows(): Array<{ uprn: number; price: number | null; new_build: boolean | null; note: string | null }> {
+  const r = rng(42);
+  const rows = [];
+  let uprn = 10_000;
+  for (let k = 0; k < 3000; k++) {
+    uprn += 1 + Math.floor(r() * 50);
+    const m = 1 + Math.floor(r() * 5);
+    for (let j = 0; j < m; j++) {
+      const t = r();
+      rows.push({
+        uprn,
+        price: t < 0.1 ? null : Math.round(r() * 1e6) / 4,
+        new_build: t < 0.2 ? null : r() < 0.5,
+        note: t < 0.3 ? null : t > 0.995 ? 'x'.repeat(PAGE * 2 + 17) : `Flat ${k}·${j} Ŵrexham`,
+      });
+    }
+  }
+  return rows;
+}
+
+function writeSales(path: string, rows: ReturnType<typeof saleRows>): void {
+  const w = new KeyedRowsWriter(path, { key: { name: 'uprn', kind: 'num' }, columns: COLUMNS, unique: false });
+  for (const s of rows) w.add(s.uprn, [s.price, s.new_build, s.note]);
+  w.finish();
+}
+
+describe('keyed-rows file', () => {
+  const rows = saleRows();
+  const path = join(dir, 'sales.rows');
+  writeSales(path, rows);
+  const byUprn = new Map<number, typeof rows>();
+  for (const s of rows) byUprn.set(s.uprn, [...(byUprn.get(s.uprn) ?? []), s]);
+
+  it('gives every key its rows in the order written, through a cache far smaller than the file', () => {
+    const cache = new BlockCache(8 * PAGE);
+    const f = KeyedRowsFile.open(path, cache);
+    expect(f.size).toBe(rows.length);
+    expect(f.meta.pages).toBeGreaterThan(50);
+    for (const [uprn, want] of byUprn) expect(f.get(uprn)).toEqual(want);
+    expect(cache.stats.misses).toBeGreaterThan(0);
+    f.close();
+  });
+
+  it('gives no rows for a key it lacks: below the first, between two, above the last', () => {
+    const f = KeyedRowsFile.open(path, new BlockCache(1 << 20));
+    const keys = [...byUprn.keys()];
+    expect(f.get(keys[0]! - 1)).toEqual([]);
+    expect(f.get(keys[keys.length - 1]! + 1)).toEqual([]);
+    for (let i = 1; i < keys.length; i += 97) if (keys[i]! - keys[i - 1]! > 1) expect(f.get(keys[i]! - 1)).toEqual([]);
+    expect(f.first(keys[5]!)).toEqual(byUprn.get(keys[5]!)![0]);
+    expect(f.first(-5)).toBeUndefined();
+    f.close();
+  });
+
+  it('scans every row in key order', () => {
+    const f = KeyedRowsFile.open(path, new BlockCache(4 * PAGE));
+    expect([...f.scan()]).toEqual(rows);
+    f.close();
+  });
+
+  it('looks up text keys (postcodes), unique', () => {
+    const pcs = ['AB1 0AA', 'B1 1AA', 'BS1 4DJ', 'BS10 5AB', 'CF10 1AA', 'EH1 1YZ', 'SW1A 1AA'];
+    const p = join(dir, 'postcodes.rows');
+    const w = new KeyedRowsWriter(p, { key: { name: 'postcode', kind: 'text' }, columns: [{ name: 'lat', kind: 'num' }, { name: 'country', kind: 'text' }], unique: true, extra: { as_of: '2026-08' } });
+    pcs.forEach((pc, i) => w.add(pc, [50 + i / 10, i === 5 ? 'S92000003' : null]));
+    expect(w.finish().rows).toBe(7);
+    const f = KeyedRowsFile.open(p, new BlockCache(PAGE * 2));
+    pcs.forEach((pc, i) => expect(f.first(pc)).toEqual({ postcode: pc, lat: 50 + i / 10, country: i === 5 ? 'S92000003' : null }));
+    expect(f.get('BS1 4DK')).toEqual([]);
+    expect(f.get('')).toEqual([]);
+    expect(f.meta.extra).toEqual({ as_of: '2026-08' });
+    f.close();
+  });
+
+  it('refuses rows out of order, a repeated key where keys are unique, a wrong type or count', () => {
+    const w = new KeyedRowsWriter(join(dir, 'bad.rows'), { key: { name: 'k', kind: 'num' }, columns: COLUMNS, unique: true });
+    w.add(5, [1, true, 'a']);
+    expect(() => w.add(5, [1, true, 'a'])).toThrow(/strictly ascending key order \(5 after 5/);
+    expect(() => w.add(4, [1, true, 'a'])).toThrow(/ascending key order/);
+    expect(() => w.add('6', [1, true, 'a'])).toThrow(TypeError);
+    expect(() => w.add(Number.NaN, [1, true, 'a'])).toThrow(TypeError);
+    expect(() => w.add(6, [1, true])).toThrow(/has 2 values, not 3/);
+    expect(() => w.add(7, ['1', true, 'a'])).toThrow(/price of row 1 is string, not a number/);
+    expect(() => w.add(8, [1, 'yes', 'a'])).toThrow(/not a boolean/);
+    expect(() => w.add(9, [1, true, 3] as Value[])).toThrow(/not a string/);
+    w.discard();
+    expect(() => w.add(10, [1, true, 'a'])).toThrow(/closed/);
+  });
+
+  it('refuses to open a file that is not one, was never finished, or was cut short', () => {
+    const cache = new BlockCache(PAGE * 4);
+    const junk = join(dir, 'junk.rows');
+    writeFileSync(junk, 'hello world, not rows at all');
+    expect(() => KeyedRowsFile.open(junk, cache)).toThrow(/not a keyed-rows file/);
+    writeFileSync(junk, 'tiny');
+    expect(() => KeyedRowsFile.open(junk, cache)).toThrow(BlockFileError);
+    const unfinished = join(dir, 'unfinished.rows');
+    const w = new KeyedRowsWriter(unfinished, { key: { name: 'k', kind: 'num' }, columns: COLUMNS, unique: false });
+    for (let i = 0; i < 500; i++) w.add(i, [i, true, 'row']);
+    w.discard();
+    expect(() => KeyedRowsFile.open(unfinished, cache)).toThrow(/was not finished/);
+    const cut = join(dir, 'cut.rows');
+    writeFileSync(cut, readFileSync(path).subarray(0, 10_000));
+    expect(() => KeyedRowsFile.open(cut, cache)).toThrow(BlockFileError);
+    // The trailer kept but the rows before it cut out: the directory points past the rows.
+    const whole = readFileSync(path);
+    writeFileSync(cut, Buffer.concat([whole.subarray(0, PAGE), whole.subarray(whole.length - 4000)]));
+    expect(() => KeyedRowsFile.open(cut, cache)).toThrow(BlockFileError);
+  });
+
+  it('a file truncated while open throws on the pages it lost; one renamed over it changes nothing', () => {
+    const p = join(dir, 'swap.rows');
+    writeSales(p, rows);
+    const f = KeyedRowsFile.open(p, new BlockCache(PAGE * 2));
+    const keys = [...byUprn.keys()];
+    const lastKey = keys[keys.length - 1]!;
+    // Renamed over: the opened file answers on, with its own rows.
+    const other = join(dir, 'other.rows');
+    writeSales(other, rows.map((s) => ({ ...s, price: 1 })));
+    renameSync(other, p);
+    expect(f.get(lastKey)).toEqual(byUprn.get(lastKey));
+    f.close();
+    // Truncated in place under an open reader: a clear error, never rows from another place.
+    const g = KeyedRowsFile.open(p, new BlockCache(PAGE * 2));
+    truncateSync(p, PAGE * 3);
+    expect(() => g.get(lastKey)).toThrow(/shorter than the .* bytes it had when opened/);
+    expect(g.get(keys[0]!)).toEqual(byUprn.get(keys[0]!)!.map((s) => ({ ...s, price: 1 })));
+    g.close();
+  });
+});
