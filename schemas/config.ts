@@ -55,6 +55,12 @@ export const ConfigSchema = z.object({
    * from it (ADR 0015), reopened on demand by a resource opened later.
    */
   KEEP_STORE_OPEN: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
+  /**
+   * Megabytes each build's page cache may hold in each process: the pages of the serving files
+   * read where they lie (lib/files/block-file.ts, ADR 0015); the operating system's page cache
+   * holds the files themselves once for every worker.
+   */
+  PAGE_CACHE_MB: int(1, 65536).default(64),
   /** Worker processes sharing PORT (node's cluster); more than 1 needs LEDGER_URL. */
   WORKERS: int(1, 64).default(1),
 });

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { ERROR_CODES, type ErrorCode } from '../schemas/api/problem.ts';
 import type { Config } from '../schemas/config.ts';
 import { buildApp, type Clock } from './app.ts';
-import { startBuildWarmer } from './build/warmer.ts';
+import { buildOptions, startBuildWarmer } from './build/warmer.ts';
 import { loadConfig } from './config.ts';
 import { adminSocketPath, ledgerDir, openConfiguredLedger, startAdminServer } from './ledger/index.ts';
 import type { Ledger } from './ledger/types.ts';
@@ -120,7 +120,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   // The admin socket serves the file ledger's lock holder; PostgreSQL is reached directly.
   const admin = opened.kind === 'file' ? await startAdminServer(opened.ledger, config.ADMIN_SOCKET ?? adminSocketPath(ledgerDir(config.DATA_DIR))) : undefined;
   // Requests see the build the warmer has fully opened (the previous one until then).
-  const warmer = startBuildWarmer(fileDataSource(config.DATA_DIR), logger, undefined, undefined, { keepStoreOpen: config.KEEP_STORE_OPEN });
+  const warmer = startBuildWarmer(fileDataSource(config.DATA_DIR), logger, undefined, undefined, buildOptions(config));
   const { koa, metrics } = buildApp({ config, ledger, limiter, clock, builds: warmer, logger });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, config.PORT, config.HOST);

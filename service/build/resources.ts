@@ -36,8 +36,8 @@ import type { BuildInfo } from './source.ts';
  * a new cache is one field of `BuildCaches` (cache.ts).
  */
 export class BuildResources {
-  /** Answers kept per build (bounded; see cache.ts). Declared first: loaders hand them on. */
-  readonly caches = new BuildCaches();
+  /** Answers kept per build, and the pages of its serving files (bounded; see cache.ts). */
+  readonly caches: BuildCaches;
   /** DuckDB over the build's Parquet tables (the named queries of service/store/sql). */
   readonly store = new Lazy<BuildStore>('store', () => BuildStore.open(this.build.dir), (s) => s.close());
   /** The address search index file (GET /addresses/search). */
@@ -92,7 +92,9 @@ export class BuildResources {
   readonly deals = new Lazy<DealsSet | undefined>('deals set', () =>
     this.withStore(async (store) => loadDealsSet(await this.listings.get(), await this.saleValuer.get(), store)));
 
-  constructor(readonly build: BuildInfo) {}
+  constructor(readonly build: BuildInfo, opts: { pageCacheBytes?: number } = {}) {
+    this.caches = new BuildCaches(opts);
+  }
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {

@@ -1,6 +1,7 @@
 import { checkBuildTables } from '../../lib/tables/check.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import type { Logger } from '../log.ts';
+import type { Config } from '../../schemas/config.ts';
 import { BuildResources } from './resources.ts';
 import type { BuildInfo, DataSource } from './source.ts';
 
@@ -35,7 +36,7 @@ export interface BuildWarmer extends ServingBuild {
  * has been built from it, and no request queries it; ADR 0015) unless `keepStoreOpen`; the
  * "build warmed" log line says which (`store_released`).
  */
-export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 2000, graceMs = 10_000, opts: StoreReleaseOptions = {}): BuildWarmer {
+export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 2000, graceMs = 10_000, opts: BuildOptions = {}): BuildWarmer {
   let serving: BuildResources | undefined;
   let opening: BuildResources | undefined;
   let retiring: { resources: BuildResources; timer: NodeJS.Timeout } | undefined;
@@ -77,7 +78,7 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
       switchTo(back, t0, false);
       return;
     }
-    const next = new BuildResources(build);
+    const next = new BuildResources(build, { pageCacheBytes: opts.pageCacheBytes });
     opening = next;
     const warmed = next.warm((resource, err) => logger.warn({ build_id: build.id, resource, err: (err as Error).message }, 'per-build resource did not open'));
     running = Promise.all([checkBuildTables(build.dir, declaredTables(build)), warmed])
@@ -114,11 +115,18 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
   };
 }
 
-export interface StoreReleaseOptions {
+/** The build options the configuration sets (the server's and the test server's). */
+export function buildOptions(config: Pick<Config, 'KEEP_STORE_OPEN' | 'PAGE_CACHE_MB'>): BuildOptions {
+  return { keepStoreOpen: config.KEEP_STORE_OPEN, pageCacheBytes: config.PAGE_CACHE_MB * 1048576 };
+}
+
+export interface BuildOptions {
   /** Keep each build's DuckDB store open after its warm-up (KEEP_STORE_OPEN: ad hoc diagnosis). */
   keepStoreOpen?: boolean;
   /** How long a store reopened after its release stays open after its last use (BuildStore.release). */
   storeLingerMs?: number;
+  /** Bytes each build's page cache may hold (PAGE_CACHE_MB; BuildCaches.pages). */
+  pageCacheBytes?: number;
 }
 
 /**

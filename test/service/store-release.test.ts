@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tier } from '../../schemas/plans.ts';
 import { demoExamples, demoProperty, paceSeconds, type DemoExample } from '../../scripts/demo-requests.ts';
 import { BuildResources } from '../../service/build/resources.ts';
+import { buildOptions } from '../../service/build/warmer.ts';
 import { loadConfig } from '../../service/config.ts';
 import { fileDataSource } from '../../service/build/source.ts';
 import { createPropertyIntelligenceClient, type PropertyIntelligenceClient } from '../../clients/typescript/index.ts';
@@ -129,6 +130,13 @@ describe('the DuckDB store after the warm-up', () => {
     expect(loadConfig({}).KEEP_STORE_OPEN).toBe(false);
     expect(loadConfig({ KEEP_STORE_OPEN: '1' }).KEEP_STORE_OPEN).toBe(true);
     expect(() => loadConfig({ KEEP_STORE_OPEN: 'yes' })).toThrow(/KEEP_STORE_OPEN/);
+  });
+
+  it('PAGE_CACHE_MB sizes each build\'s page cache (64 MB unless set); 0 or a non-number stops the start with the variable named', () => {
+    expect(new BuildResources(fileDataSource(released.dataDir).current()!, buildOptions(loadConfig({}))).caches.pages.bytes).toBe(64 * 1048576);
+    expect(new BuildResources(fileDataSource(released.dataDir).current()!, buildOptions(loadConfig({ PAGE_CACHE_MB: '16' }))).caches.pages.bytes).toBe(16 * 1048576);
+    expect(() => loadConfig({ PAGE_CACHE_MB: '0' })).toThrow(/PAGE_CACHE_MB/);
+    expect(() => loadConfig({ PAGE_CACHE_MB: 'lots' })).toThrow(/PAGE_CACHE_MB/);
   });
 
   it('a release during a load waits for it: the load reads the derived tables it made, and the store closes after it', async () => {

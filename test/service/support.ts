@@ -13,7 +13,7 @@ import { ledgerDir, openFileLedger, type FileLedger } from '../../service/ledger
 import { createLogger } from '../../service/log.ts';
 import { createMetricsServer } from '../../service/metrics-server.ts';
 import { fileDataSource } from '../../service/build/source.ts';
-import { startBuildWarmer } from '../../service/build/warmer.ts';
+import { buildOptions, startBuildWarmer } from '../../service/build/warmer.ts';
 import { defineRoute, type RouteDef } from '../../service/routes/types.ts';
 import { createHttpServer, listen, closeGracefully } from '../../service/server.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -61,7 +61,7 @@ export async function startTestServer(
   const logs: string[] = [];
   const logger = createLogger('info', { write: (line: string) => void logs.push(line) });
   const ledger = await openFileLedger({ dir: opts.ledgerDir ?? ledgerDir(dir), clock: clock.now, ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}) });
-  const builds = startBuildWarmer(fileDataSource(dir), logger, undefined, undefined, { keepStoreOpen: config.KEEP_STORE_OPEN });
+  const builds = startBuildWarmer(fileDataSource(dir), logger, undefined, undefined, buildOptions(config));
   const { koa, metrics } = buildApp({ config, ledger, clock: clock.now, builds, logger, ...(opts.routes ? { routes: opts.routes } : {}) });
   const server = createHttpServer(koa.callback(), config);
   const port = await listen(server, 0, '127.0.0.1');
