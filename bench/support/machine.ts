@@ -36,10 +36,10 @@ export function describeMachine(): Machine {
 /** The 1, 5 and 15 minute load averages (runnable processes; compare with the core count). */
 export const loadAverage = (): number[] => loadavg().map(r2);
 
-/** `git rev-parse --short HEAD` of this checkout, or null outside git. */
-export function gitCommit(): string | null {
+/** `git rev-parse --short HEAD` of this checkout (or of `dir`), or null outside git. */
+export function gitCommit(dir = ROOT): string | null {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return null;
   }

@@ -46,6 +46,8 @@ export interface ServerOptions {
   /** Node flags before `--import tsx` (none by default, as `npm start` runs it). */
   nodeArgs?: string[];
   startTimeoutMs?: number;
+  /** The checkout whose server to run (this one by default): another commit's, side by side. */
+  root?: string;
 }
 
 export async function startServerProcess(opts: ServerOptions): Promise<ServerProcess> {
@@ -60,7 +62,7 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   };
   const args = [...(opts.nodeArgs ?? []), '--import', 'tsx', 'service/server.ts'];
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: opts.root ?? ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
