@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decodeColumns, rowsFromColumns } from '../service/store/decode.ts';
 import { QUERIES, STATEMENTS, type QueryName } from '../service/store/queries.ts';
-import { IN_MEMORY, storeSql } from '../service/store/store.ts';
+import { storeSql } from '../service/store/store.ts';
 import { windowEndDate } from '../service/lookups/tables.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { arg, median, r2 } from './support/stats.ts';
@@ -30,7 +30,7 @@ const db = await DuckDBInstance.create(':memory:', { threads: '2' });
 const conn = await db.connect();
 for (const f of readdirSync(buildDir).filter((n) => n.endsWith('.parquet'))) {
   const t = f.slice(0, -'.parquet'.length);
-  await conn.run(`CREATE ${IN_MEMORY[t] ? 'TABLE' : 'VIEW'} ${t} AS SELECT * FROM read_parquet('${join(buildDir, f)}')`);
+  await conn.run(`CREATE VIEW ${t} AS SELECT * FROM read_parquet('${join(buildDir, f)}')`);
 }
 const end = windowEndDate({ id: String(manifest.build_id), dir: buildDir, manifest }, 'price_paid');
 for (const s of Object.keys(STATEMENTS).filter((n) => n !== 'lookup_sales_tables_drop')) {

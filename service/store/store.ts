@@ -39,13 +39,6 @@ export function connectionReads(conn: DuckDBConnection): StoreReads {
   return { columns, rows: async (name, params) => rowsFromColumns(await columns(name, params)) };
 }
 
-/**
- * Tables loaded into memory with an index on their key when the store opens (off the
- * request path): a point lookup on a Parquet view decompresses a whole row group
- * (hundreds of ms under load), on the in-memory table it is an index probe.
- */
-export const IN_MEMORY: Readonly<Record<string, string>> = { properties: 'uprn', postcodes: 'postcode' };
-
 /** One open DuckDB instance of a store: its connections, each with its prepared statements. */
 interface OpenDb {
   db: DuckDBInstance;
@@ -57,13 +50,15 @@ interface OpenDb {
 
 /**
  * Read-only queries over one build's Parquet tables: every `<table>.parquet` in the build
- * folder is a table named `<table>` (in memory with an index for IN_MEMORY tables, else a
- * view over the file). A few connections, each with its own prepared statements, so
- * concurrent requests do not queue behind one another.
+ * folder is a view named `<table>` over the file. None is copied into memory: the store serves
+ * the loads of the per-build resources, not requests (ADR 0015), and a national build's
+ * `properties` in memory would be 12 GB per worker while it warms (bench/store-open.ts). A
+ * few connections, each with its own prepared statements, so concurrent loads do not queue
+ * behind one another.
  *
  * The DuckDB instance can be released (`release`) once the per-build resources have been built
- * from it: nothing on the request path queries it (ADR 0015), and its in-memory tables are a
- * third of a warmed process. `tables` stays. A read after the release reopens the instance
+ * from it: nothing on the request path queries it (ADR 0015), and what its loads left in
+ * DuckDB's buffers is returned. `tables` stays. A read after the release reopens the instance
  * (one open shared by every caller) and the store closes it again `lingerMs` after its last
  * use. Every read runs inside a hold (`use`): the instance is closed only with no hold, so never
  * under a connection in use, nor between the statements of a load that made a derived table.
@@ -236,13 +231,7 @@ async function openDb(buildDir: string, connections: number): Promise<{ db: Open
       const table = f.slice(0, -'.parquet'.length);
       if (!/^[a-z_][a-z0-9_]*$/.test(table)) continue;
       const path = join(buildDir, f).replaceAll("'", "''");
-      const key = IN_MEMORY[table];
-      if (key) {
-        await setup.run(`CREATE TABLE ${table} AS SELECT * FROM read_parquet('${path}')`);
-        await setup.run(`CREATE INDEX ${table}_${key} ON ${table} (${key})`);
-      } else {
-        await setup.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
-      }
+      await setup.run(`CREATE VIEW ${table} AS SELECT * FROM read_parquet('${path}')`);
       tables.add(table);
     }
   } catch (err) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeColumns, type BaseKind } from '../../service/store/decode.ts';
 import { QUERIES, STATEMENTS, type QueryName } from '../../service/store/queries.ts';
-import { IN_MEMORY, storeSql } from '../../service/store/store.ts';
+import { storeSql } from '../../service/store/store.ts';
 import { windowEndDate } from '../../service/lookups/tables.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   // The build's tables as BuildStore.open makes them.
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.parquet'))) {
     const t = f.slice(0, -'.parquet'.length);
-    await conn.run(`CREATE ${IN_MEMORY[t] ? 'TABLE' : 'VIEW'} ${t} AS SELECT * FROM read_parquet('${join(dir, f)}')`);
+    await conn.run(`CREATE VIEW ${t} AS SELECT * FROM read_parquet('${join(dir, f)}')`);
   }
   // The derived tables the lookups make when a build opens (service/lookups/tables.ts), kept (not dropped) to be read here.
   const end = windowEndDate({ id: build_id, dir, manifest: manifest as unknown as Record<string, unknown> }, 'price_paid');
