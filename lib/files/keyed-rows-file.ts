@@ -245,6 +245,31 @@ export class KeyedRowsFile<R = Record<string, Value>> {
     return out;
   }
 
+  /**
+   * The rows with `lo ≤ key ≤ hi`, in key order (each key's in the order written), read through
+   * the cache page by page: a run of adjacent keys (a row of grid cells) in one pass.
+   */
+  *range(lo: Key, hi: Key): Generator<R> {
+    if (hi < lo) return;
+    const p = this.meta.pages;
+    // As `get`: the first page whose first key is ≥ lo, and the page before it.
+    for (let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < lo) - 1); page < p; page++) {
+      if (this.firstKeys[page]! > hi) return;
+      // Rows are decoded before the next page is read, so the view into the cache is still valid.
+      const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
+      const n = b.readUInt32LE(0);
+      const rows: R[] = [];
+      let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      for (; j < n; j++) {
+        const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
+        if (k.key > hi) break;
+        rows.push(this.rowAt(b, k.key, k.end));
+      }
+      yield* rows;
+      if (j < n) return; // a key past hi on this page
+    }
+  }
+
   /** The first row of `key`, or undefined. */
   first(key: Key): R | undefined {
     return this.get(key)[0];
