@@ -46,7 +46,8 @@ export class BuildResources {
   /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
   readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir));
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
-  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', () => this.withStore(async (store) => SaleValuer.open(store, flaggedDistricts(this.build.manifest))));
+  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', () => this.withStore(async (store) =>
+    SaleValuer.open(store, flaggedDistricts(this.build.manifest), { dir: this.build.dir, cache: this.caches.pages })), (v) => v.close());
   /** Undefined when the build cannot serve HMO valuations. */
   readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', () => this.withStore(async (store) => openHmoValuer(this.build, store, () => this.records.get())));
   /** Every postcode's point. */
