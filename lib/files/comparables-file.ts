@@ -1,3 +1,4 @@
+import { HOME_TYPES } from '../../schemas/property-types.ts';
 import type { KeyedRowsMeta } from './keyed-rows-file.ts';
 
 /**
@@ -5,6 +6,10 @@ import type { KeyedRowsMeta } from './keyed-rows-file.ts';
  * the service's in-heap comparables index held them, in a keyed-rows file keyed by the home's
  * grid cell (lib/geo/grid-cells.ts), so a radius query reads the few pages of the cells around
  * its point. Within a cell each home's sales are together, oldest first.
+ *
+ * Every column is a number and none is null (unknown bedrooms −1, an unknown floor area NaN), so
+ * a row is 90 bytes with its values at fixed offsets: the reader takes the few it needs of each
+ * row in a radius without making an object per row (`KeyedRowsFile.rangeRaw`, `COMPARABLES_AT`).
  */
 export const COMPARABLES_FILE = 'comparables.rows';
 
@@ -24,26 +29,21 @@ export const COMPARABLES_COLUMNS = [
   { name: 'month_no', kind: 'num' },
   { name: 'lat', kind: 'num' },
   { name: 'lng', kind: 'num' },
-  { name: 'property_type', kind: 'text' },
+  /** `COMP_TYPES` code (0 unknown). */
+  { name: 'type', kind: 'num' },
+  /** −1 unknown. */
   { name: 'bedrooms', kind: 'num' },
+  /** NaN unknown. */
   { name: 'floor_area_sqft', kind: 'num' },
   /** Index into the meta's `paths`. */
   { name: 'path', kind: 'num' },
 ] as const satisfies KeyedRowsMeta['columns'];
 
-export interface ComparablesRow {
-  cell: number;
-  uprn: number;
-  price: number;
-  day: number;
-  month_no: number;
-  lat: number;
-  lng: number;
-  property_type: string | null;
-  bedrooms: number | null;
-  floor_area_sqft: number | null;
-  path: number;
-}
+/** Home types by code as the file stores them (index = code; 0 = unknown). */
+export const COMP_TYPES = [null, ...HOME_TYPES] as const;
+
+/** The byte of each column's value from a row's null bits (`rangeRaw`'s `at`): two bytes of them, then 8 a column. */
+export const COMPARABLES_AT = Object.fromEntries(COMPARABLES_COLUMNS.map((c, i) => [c.name, 2 + 8 * i])) as Record<(typeof COMPARABLES_COLUMNS)[number]['name'], number>;
 
 /** What the file keeps beside its rows (`meta.extra`). */
 export interface ComparablesExtra {

@@ -270,6 +270,30 @@ export class KeyedRowsFile<R = Record<string, Value>> {
     }
   }
 
+  /**
+   * `range` without a row object: calls `visit(page, at)` for each row with `lo ≤ key ≤ hi`,
+   * in key order, where `page` is a view of the row's page valid only during the call and `at`
+   * the byte of the row's null bits (just past its key). For a reader of a layout it knows (every
+   * column a num, none null: a row's values at fixed offsets) that reads only what it needs of
+   * many rows (a radius query's cells); it decodes them at once, and reads nothing else through
+   * the cache meanwhile (a miss may reuse the page's slot).
+   */
+  rangeRaw(lo: Key, hi: Key, visit: (page: Buffer, at: number) => void): void {
+    if (hi < lo) return;
+    const p = this.meta.pages;
+    for (let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < lo) - 1); page < p; page++) {
+      if (this.firstKeys[page]! > hi) return;
+      const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
+      const n = b.readUInt32LE(0);
+      let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      for (; j < n; j++) {
+        const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
+        if (k.key > hi) return;
+        visit(b, k.end);
+      }
+    }
+  }
+
   /** The first row of `key`, or undefined. */
   first(key: Key): R | undefined {
     return this.get(key)[0];

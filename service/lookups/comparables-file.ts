@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlockFileError, type BlockCache } from '../../lib/files/block-file.ts';
-import { COMPARABLES_COLUMNS, COMPARABLES_FILE, type ComparablesExtra, type ComparablesRow } from '../../lib/files/comparables-file.ts';
+import { COMPARABLES_AT as A, COMPARABLES_COLUMNS, COMPARABLES_FILE, type ComparablesExtra } from '../../lib/files/comparables-file.ts';
 import { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
 import { cellRanges } from '../../lib/geo/grid-cells.ts';
 import { haversineM, localMetres, radiusBox } from '../../lib/geo/points.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { AreaPath, IndexLookup } from '../domain/valuation-models/sale.ts';
-import { COMP_TYPES, HitList, type ComparableSales, type ComparablesSource, type HomeFilter, type Hits } from './comparables.ts';
+import { HitList, type ComparableSales, type ComparablesSource, type HomeFilter, type Hits } from './comparables.ts';
 
 /**
  * The comparables of a build read where they lie (issue 46, ADR 0015 step 4): the ETL's
@@ -19,12 +19,15 @@ import { COMP_TYPES, HitList, type ComparableSales, type ComparablesSource, type
  */
 export class ComparablesFile implements ComparablesSource {
   private constructor(
-    private readonly file: KeyedRowsFile<ComparablesRow>,
+    private readonly file: KeyedRowsFile,
     private readonly cellM: number,
     private readonly paths: readonly AreaPath[],
     private readonly lookup: IndexLookup,
     readonly indexMonth: number | null,
   ) {}
+
+  /** Log growth to the index's last month by path id × 100,000 + month number. */
+  private readonly growth = new Map<number, number | null>();
 
   /**
    * The build's comparables file on `cache`, with prices brought to today by `lookup` (the sale
@@ -35,7 +38,7 @@ export class ComparablesFile implements ComparablesSource {
   static open(buildDir: string, cache: BlockCache, lookup: IndexLookup, asOfMonth: number): ComparablesFile | undefined {
     const path = join(buildDir, COMPARABLES_FILE);
     if (!existsSync(path)) return undefined;
-    const file = KeyedRowsFile.open<ComparablesRow>(path, cache);
+    const file = KeyedRowsFile.open(path, cache);
     try {
       const extra = file.meta.extra as Partial<ComparablesExtra> | undefined;
       const cols = file.meta.columns.map((c) => `${c.name}:${c.kind}`).join(',');
@@ -62,31 +65,42 @@ export class ComparablesFile implements ComparablesSource {
     const [minX, minY, maxX, maxY] = radiusBox(lat, lng, radiusM);
     const sales = new HitSales();
     const hits = new HitList();
-    // One home's rows (together in its cell, oldest first): its latest sale dated ≤ maxDay, if ≥ minDay.
-    let home: ComparablesRow[] = [];
+    // The home being read (its rows are together in its cell, oldest first) and a copy of its
+    // latest sale dated ≤ maxDay so far (`found`).
+    let uprn = NaN;
+    let found = false;
+    const s = { uprn: 0, price: 0, day: 0, month: 0, lat: 0, lng: 0, type: 0, beds: 0, area: 0, path: 0 };
     const finish = () => {
-      const first = home[0];
-      if (!first) return;
-      let i = home.length - 1;
-      while (i >= 0 && home[i]!.day > maxDay) i--;
-      const s = i >= 0 ? home[i]! : undefined;
-      home = [];
-      if (!s || s.day < minDay) return;
+      const had = found;
+      found = false;
+      if (!had || s.day < minDay) return;
       const [x, y] = localMetres(s.lat, s.lng);
       if (x < minX || x > maxX || y < minY || y > maxY) return;
       const d = haversineM(lat, lng, s.lat, s.lng);
-      if (d > radiusM) return;
-      const type = Math.max(0, COMP_TYPES.indexOf(s.property_type as never));
-      const beds = s.bedrooms === null ? -1 : Math.min(127, s.bedrooms);
-      if (!keep(s.uprn, type, beds)) return;
-      hits.push(sales.push(s, type, beds, this.todayOf(s)), d);
+      s.beds = Math.min(127, s.beds); // as the in-heap index's int8
+      if (d > radiusM || !keep(s.uprn, s.type, s.beds)) return;
+      hits.push(sales.push(s, this.todayOf(s.price, s.path, s.month)), d);
+    };
+    const visit = (b: Buffer, at: number) => {
+      if (b[at] !== 0 || b[at + 1] !== 0) throw new BlockFileError(`${this.file.path}: a row has a null value (the comparables file has none)`);
+      const u = b.readDoubleLE(at + A.uprn);
+      if (u !== uprn) {
+        finish();
+        uprn = u;
+      }
+      const day = b.readDoubleLE(at + A.day);
+      if (day > maxDay) return;
+      found = true;
+      s.uprn = u; s.day = day;
+      s.price = b.readDoubleLE(at + A.price); s.month = b.readDoubleLE(at + A.month_no);
+      s.lat = b.readDoubleLE(at + A.lat); s.lng = b.readDoubleLE(at + A.lng);
+      s.type = b.readDoubleLE(at + A.type); s.beds = b.readDoubleLE(at + A.bedrooms);
+      s.area = b.readDoubleLE(at + A.floor_area_sqft); s.path = b.readDoubleLE(at + A.path);
     };
     for (const [lo, hi] of cellRanges(minX, minY, maxX, maxY, this.cellM)) {
-      for (const r of this.file.range(lo, hi)) {
-        if (home.length > 0 && home[0]!.uprn !== r.uprn) finish();
-        home.push(r);
-      }
+      this.file.rangeRaw(lo, hi, visit);
       finish();
+      uprn = NaN;
     }
     return hits.done(sales);
   }
@@ -95,10 +109,16 @@ export class ComparablesFile implements ComparablesSource {
     this.file.close();
   }
 
-  private todayOf(s: ComparablesRow): number {
-    const path = this.paths[s.path];
-    if (!path) throw new BlockFileError(`${this.file.path}: a row names area path ${s.path} of ${this.paths.length}`);
-    return priceToday(s.price, this.lookup.logGrowth(path, s.month_no)) ?? NaN;
+  /** A sale's price today: its area path's growth from its month (memoised per path and month: a few thousand of each). */
+  private todayOf(price: number, pathId: number, month: number): number {
+    const key = pathId * 100_000 + month;
+    let g = this.growth.get(key);
+    if (g === undefined) {
+      const path = this.paths[pathId];
+      if (!path) throw new BlockFileError(`${this.file.path}: a row names area path ${pathId} of ${this.paths.length}`);
+      this.growth.set(key, (g = this.lookup.logGrowth(path, month)));
+    }
+    return priceToday(price, g) ?? NaN;
   }
 }
 
@@ -115,17 +135,17 @@ class HitSales implements ComparableSales {
   readonly areaSqft: number[] = [];
   readonly priceToday: number[] = [];
 
-  push(s: ComparablesRow, type: number, bedrooms: number, today: number): number {
+  push(s: { uprn: number; price: number; day: number; month: number; lat: number; lng: number; type: number; beds: number; area: number }, today: number): number {
     this.uprn.push(s.uprn);
     this.price.push(s.price);
     this.day.push(s.day);
-    this.monthNo.push(s.month_no);
+    this.monthNo.push(s.month);
     this.lat.push(s.lat);
     this.lng.push(s.lng);
-    this.type.push(type);
-    this.bedrooms.push(bedrooms);
+    this.type.push(s.type);
+    this.bedrooms.push(s.beds);
     // The in-heap index keeps floor areas as float32.
-    this.areaSqft.push(s.floor_area_sqft === null ? NaN : Math.fround(s.floor_area_sqft));
+    this.areaSqft.push(Math.fround(s.area));
     this.priceToday.push(today);
     return this.uprn.length - 1;
   }

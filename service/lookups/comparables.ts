@@ -1,13 +1,13 @@
+import { COMP_TYPES } from '../../lib/files/comparables-file.ts';
 import { Points } from '../../lib/geo/points.ts';
-import { HOME_TYPES } from '../../schemas/property-types.ts';
 import type { AreaPath } from '../domain/valuation-models/sale.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { BuildStore } from '../store/store.ts';
 import type { Columns } from '../store/queries.ts';
 import type { SaleValuer } from '../valuers/sale-valuer.ts';
 
-/** Home types as stored (index = code; 0 = unknown). */
-export const COMP_TYPES = [null, ...HOME_TYPES] as const;
+/** Home types as stored (index = code; 0 = unknown): the comparables file's. */
+export { COMP_TYPES };
 
 /**
  * Every standard sale of a located home in typed arrays (about 50 bytes a sale), each home's

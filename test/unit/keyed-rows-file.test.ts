@@ -100,6 +100,31 @@ describe('keyed-rows file', () => {
     f.close();
   });
 
+  it('hands a fixed layout\'s rows of a key range to a visitor at their null bits, without row objects', () => {
+    const p = join(dir, 'fixed.rows');
+    const r = rng(9);
+    const fixed: Array<{ cell: number; a: number; b: number }> = [];
+    for (let cell = 0, k = 0; k < 5000; k++) {
+      cell += r() < 0.3 ? 1 : 0;
+      fixed.push({ cell, a: k, b: r() < 0.1 ? NaN : Math.round(r() * 1e6) / 8 });
+    }
+    const w = new KeyedRowsWriter(p, { key: { name: 'cell', kind: 'num' }, columns: [{ name: 'a', kind: 'num' }, { name: 'b', kind: 'num' }], unique: false });
+    for (const f of fixed) w.add(f.cell, [f.a, f.b]);
+    w.finish();
+    const f = KeyedRowsFile.open(p, new BlockCache(2 * PAGE));
+    const cells = fixed.at(-1)!.cell;
+    for (const [lo, hi] of [[0, 0], [3, 40], [-5, 2], [cells - 3, cells + 9], [17, 16], [0, cells]]) {
+      const got: Array<{ a: number; b: number; nulls: number }> = [];
+      f.rangeRaw(lo!, hi!, (b, at) => got.push({ nulls: b[at]!, a: b.readDoubleLE(at + 1), b: b.readDoubleLE(at + 9) }));
+      const want = fixed.filter((x) => x.cell >= lo! && x.cell <= hi!);
+      expect(got.map((g) => g.a)).toEqual(want.map((x) => x.a));
+      expect(got.map((g) => g.b)).toEqual(want.map((x) => x.b));
+      expect(got.every((g) => g.nulls === 0)).toBe(true);
+      expect(got.map((g) => g.a)).toEqual([...f.range(lo!, hi!)].map((x) => x.a));
+    }
+    f.close();
+  });
+
   it('looks up text keys (postcodes), unique', () => {
     const pcs = ['AB1 0AA', 'B1 1AA', 'BS1 4DJ', 'BS10 5AB', 'CF10 1AA', 'EH1 1YZ', 'SW1A 1AA'];
     const p = join(dir, 'postcodes.rows');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
 import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
-import { COMPARABLES_CELL_M, COMPARABLES_COLUMNS, COMPARABLES_FILE, type ComparablesExtra } from '../../../../lib/files/comparables-file.ts';
+import { COMPARABLES_CELL_M, COMPARABLES_COLUMNS, COMPARABLES_FILE, COMP_TYPES, type ComparablesExtra } from '../../../../lib/files/comparables-file.ts';
 import { KeyedRowsWriter } from '../../../../lib/files/keyed-rows-file.ts';
 import { CELL_KEY_PARAMS, cellKeyOf } from '../../../../lib/geo/grid-cells.ts';
 import { streamColumns } from '../stream-columns.ts';
@@ -46,7 +46,9 @@ export async function writeComparables(ctx: BuildContext, cellM: number, file = 
         if (cellKeyOf(lat, lng, cellM) !== cell) throw new Error(`comparables: DuckDB put (${lat}, ${lng}) in cell ${cell}, JavaScript in ${cellKeyOf(lat, lng, cellM)}`);
         const path = pathId.get(pathKey([c[10]![r], c[11]![r], c[12]![r], c[13]![r]].map(textOrNull)));
         if (path === undefined) throw new Error(`comparables: sale of UPRN ${String(c[1]![r])} has an area path comparables_paths did not list`);
-        w.add(cell, [Number(c[1]![r]), Number(c[2]![r]), Number(c[3]![r]), Number(c[4]![r]), lat, lng, textOrNull(c[7]![r]), numOrNull(c[8]![r]), numOrNull(c[9]![r]), path]);
+        const type = Math.max(0, COMP_TYPES.indexOf(textOrNull(c[7]![r]) as never));
+        const [beds, area] = [numOrNull(c[8]![r]), numOrNull(c[9]![r])];
+        w.add(cell, [Number(c[1]![r]), Number(c[2]![r]), Number(c[3]![r]), Number(c[4]![r]), lat, lng, type, beds ?? -1, area ?? NaN, path]);
       }
     }
     result = w.finish();
