@@ -19,7 +19,7 @@ export default defineRoute({
     'each once with its latest sale in the date range; filters on the home\'s type, bedrooms and the sale date. Sorted by ' +
     'distance (default), date (newest first) or similarity to the UPRN given (type, bedrooms, floor area, distance, age of ' +
     'sale; docs/api.md), paged. Each with £ per sq ft where the home has a floor area and its price today by the local index. ' +
-    'Found through a spatial index (R-tree) over the sales.',
+    'Found through a spatial index over the sales (the grid cells around the point).',
   tag: 'Prices',
   cost: 5,
   query: ComparablesQuerySchema,
