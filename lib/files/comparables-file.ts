@@ -14,11 +14,12 @@ import type { KeyedRowsMeta } from './keyed-rows-file.ts';
 export const COMPARABLES_FILE = 'comparables.rows';
 
 /**
- * Cell side in metres. Measured on the 1M synthetic build (bench/spatial-comparables.ts,
- * docs/scale.md): a 500 m radius spans 5 × 5 cells of 250 m, and the box read is about 1.6×
- * the circle's box rather than 4× with cells as wide as the radius.
+ * Cell side in metres. The rows read are those of the cells the query's box touches: for the
+ * default 500 m radius about (1000 + cell)² against the circle's π·500², 1.6× at 125 m, 2.0× at
+ * 250 m, 2.9× at 500 m; a 2 km radius reads 33 key ranges (rows of cells) at 125 m. Measured
+ * (bench/comparables-valuer.ts --cells, docs/scale.md): 125 m the fastest of 125-1000 m.
  */
-export const COMPARABLES_CELL_M = 250;
+export const COMPARABLES_CELL_M = 125;
 
 export const COMPARABLES_COLUMNS = [
   { name: 'uprn', kind: 'num' },

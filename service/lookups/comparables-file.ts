@@ -81,21 +81,26 @@ export class ComparablesFile implements ComparablesSource {
       if (d > radiusM || !keep(s.uprn, s.type, s.beds)) return;
       hits.push(sales.push(s, this.todayOf(s.price, s.path, s.month)), d);
     };
+    // A DataView over the page's memory (the cache's arena: one for every page read from it):
+    // its getFloat64 is several times Buffer.readDoubleLE's speed, and a row is 90 bytes of them.
+    let dv: DataView | undefined;
     const visit = (b: Buffer, at: number) => {
       if (b[at] !== 0 || b[at + 1] !== 0) throw new BlockFileError(`${this.file.path}: a row has a null value (the comparables file has none)`);
-      const u = b.readDoubleLE(at + A.uprn);
+      if (dv?.buffer !== b.buffer) dv = new DataView(b.buffer);
+      const o = b.byteOffset + at;
+      const u = dv.getFloat64(o + A.uprn, true);
       if (u !== uprn) {
         finish();
         uprn = u;
       }
-      const day = b.readDoubleLE(at + A.day);
+      const day = dv.getFloat64(o + A.day, true);
       if (day > maxDay) return;
       found = true;
       s.uprn = u; s.day = day;
-      s.price = b.readDoubleLE(at + A.price); s.month = b.readDoubleLE(at + A.month_no);
-      s.lat = b.readDoubleLE(at + A.lat); s.lng = b.readDoubleLE(at + A.lng);
-      s.type = b.readDoubleLE(at + A.type); s.beds = b.readDoubleLE(at + A.bedrooms);
-      s.area = b.readDoubleLE(at + A.floor_area_sqft); s.path = b.readDoubleLE(at + A.path);
+      s.price = dv.getFloat64(o + A.price, true); s.month = dv.getFloat64(o + A.month_no, true);
+      s.lat = dv.getFloat64(o + A.lat, true); s.lng = dv.getFloat64(o + A.lng, true);
+      s.type = dv.getFloat64(o + A.type, true); s.beds = dv.getFloat64(o + A.bedrooms, true);
+      s.area = dv.getFloat64(o + A.floor_area_sqft, true); s.path = dv.getFloat64(o + A.path, true);
     };
     for (const [lo, hi] of cellRanges(minX, minY, maxX, maxY, this.cellM)) {
       this.file.rangeRaw(lo, hi, visit);
