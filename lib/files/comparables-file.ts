@@ -5,7 +5,7 @@ import type { KeyedRowsMeta } from './keyed-rows-file.ts';
  * The comparables file (issue 46, ADR 0015 step 4): every standard sale of a located home, as
  * the service's in-heap comparables index held them, in a keyed-rows file keyed by the home's
  * grid cell (lib/geo/grid-cells.ts), so a radius query reads the few pages of the cells around
- * its point. Within a cell each home's sales are together, oldest first.
+ * its point. Within a cell each home's sales are together, newest first.
  *
  * Every column is a number and none is null (unknown bedrooms −1, an unknown floor area NaN), so
  * a row is 90 bytes with its values at fixed offsets: the reader takes the few it needs of each

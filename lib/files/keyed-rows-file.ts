@@ -286,6 +286,16 @@ export class KeyedRowsFile<R = Record<string, Value>> {
       const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
       const n = b.readUInt32LE(0);
       let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      if (this.meta.key.kind === 'num') {
+        // Numeric keys without an object per row: a DataView reads them several times faster.
+        const dv = new DataView(b.buffer, b.byteOffset, b.length);
+        for (; j < n; j++) {
+          const at = dv.getUint32(4 + 4 * j, true);
+          if (dv.getFloat64(at, true) > (hi as number)) return;
+          visit(b, at + 8);
+        }
+        continue;
+      }
       for (; j < n; j++) {
         const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
         if (k.key > hi) return;

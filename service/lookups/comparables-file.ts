@@ -65,8 +65,8 @@ export class ComparablesFile implements ComparablesSource {
     const [minX, minY, maxX, maxY] = radiusBox(lat, lng, radiusM);
     const sales = new HitSales();
     const hits = new HitList();
-    // The home being read (its rows are together in its cell, oldest first) and a copy of its
-    // latest sale dated ≤ maxDay so far (`found`).
+    // The home being read (its rows are together in its cell, newest first) and a copy of its
+    // first row dated ≤ maxDay: its latest sale up to then (`found`).
     let uprn = NaN;
     let found = false;
     const s = { uprn: 0, price: 0, day: 0, month: 0, lat: 0, lng: 0, type: 0, beds: 0, area: 0, path: 0 };
@@ -92,7 +92,7 @@ export class ComparablesFile implements ComparablesSource {
       if (u !== uprn) {
         finish();
         uprn = u;
-      }
+      } else if (found) return; // the home's latest sale up to maxDay is already found
       const day = dv.getFloat64(o + A.day, true);
       if (day > maxDay) return;
       found = true;
