@@ -211,7 +211,7 @@ export interface paths {
         };
         /**
          * Sold comparables near a location
-         * @description Homes sold (standard Price Paid sales) within `radius_m` (default 500, at most 2,000) of a UPRN, full postcode or point, each once with its latest sale in the date range; filters on the home's type, bedrooms and the sale date. Sorted by distance (default), date (newest first) or similarity to the UPRN given (type, bedrooms, floor area, distance, age of sale; docs/api.md), paged. Each with £ per sq ft where the home has a floor area and its price today by the local index. Found through a spatial index (R-tree) over the sales.
+         * @description Homes sold (standard Price Paid sales) within `radius_m` (default 500, at most 2,000) of a UPRN, full postcode or point, each once with its latest sale in the date range; filters on the home's type, bedrooms and the sale date. Sorted by distance (default), date (newest first) or similarity to the UPRN given (type, bedrooms, floor area, distance, age of sale; docs/api.md), paged. Each with £ per sq ft where the home has a floor area and its price today by the local index. Found through a spatial index over the sales (the grid cells around the point).
          *
          *     Cost: 5 credits.
          */

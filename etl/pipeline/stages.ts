@@ -9,6 +9,8 @@ import { flagsStage } from '../stages/20-merged/50-spatial-flags/stage.ts';
 import { propertiesStage } from '../stages/20-merged/60-properties/stage.ts';
 import { searchIndexStage } from '../stages/30-serving/10-search-index/stage.ts';
 import { propertyRecordsStage } from '../stages/30-serving/20-property-records/stage.ts';
+import { comparablesStage } from '../stages/30-serving/30-comparables/stage.ts';
+import { valuationHomesStage } from '../stages/30-serving/40-valuation-homes/stage.ts';
 import { priceIndexStage } from '../stages/40-marts/10-price-index/stage.ts';
 import { pricePerSqftStage } from '../stages/40-marts/20-price-per-sqft/stage.ts';
 import { ukhpiStage } from '../stages/40-marts/30-ukhpi/stage.ts';
@@ -39,6 +41,8 @@ export const STAGES: readonly Stage[] = [
   propertiesStage,
   searchIndexStage,
   propertyRecordsStage,
+  comparablesStage,
+  valuationHomesStage,
   ...MARKET_STAGES,
   valuationEvidenceStage,
   strMartsStage,

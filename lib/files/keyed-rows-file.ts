@@ -245,6 +245,65 @@ export class KeyedRowsFile<R = Record<string, Value>> {
     return out;
   }
 
+  /**
+   * The rows with `lo ≤ key ≤ hi`, in key order (each key's in the order written), read through
+   * the cache page by page: a run of adjacent keys (a row of grid cells) in one pass.
+   */
+  *range(lo: Key, hi: Key): Generator<R> {
+    if (hi < lo) return;
+    const p = this.meta.pages;
+    // As `get`: the first page whose first key is ≥ lo, and the page before it.
+    for (let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < lo) - 1); page < p; page++) {
+      if (this.firstKeys[page]! > hi) return;
+      // Rows are decoded before the next page is read, so the view into the cache is still valid.
+      const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
+      const n = b.readUInt32LE(0);
+      const rows: R[] = [];
+      let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      for (; j < n; j++) {
+        const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
+        if (k.key > hi) break;
+        rows.push(this.rowAt(b, k.key, k.end));
+      }
+      yield* rows;
+      if (j < n) return; // a key past hi on this page
+    }
+  }
+
+  /**
+   * `range` without a row object: calls `visit(page, at)` for each row with `lo ≤ key ≤ hi`,
+   * in key order, where `page` is a view of the row's page valid only during the call and `at`
+   * the byte of the row's null bits (just past its key). For a reader of a layout it knows (every
+   * column a num, none null: a row's values at fixed offsets) that reads only what it needs of
+   * many rows (a radius query's cells); it decodes them at once, and reads nothing else through
+   * the cache meanwhile (a miss may reuse the page's slot).
+   */
+  rangeRaw(lo: Key, hi: Key, visit: (page: Buffer, at: number) => void): void {
+    if (hi < lo) return;
+    const p = this.meta.pages;
+    for (let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < lo) - 1); page < p; page++) {
+      if (this.firstKeys[page]! > hi) return;
+      const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
+      const n = b.readUInt32LE(0);
+      let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      if (this.meta.key.kind === 'num') {
+        // Numeric keys without an object per row: a DataView reads them several times faster.
+        const dv = new DataView(b.buffer, b.byteOffset, b.length);
+        for (; j < n; j++) {
+          const at = dv.getUint32(4 + 4 * j, true);
+          if (dv.getFloat64(at, true) > (hi as number)) return;
+          visit(b, at + 8);
+        }
+        continue;
+      }
+      for (; j < n; j++) {
+        const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
+        if (k.key > hi) return;
+        visit(b, k.end);
+      }
+    }
+  }
+
   /** The first row of `key`, or undefined. */
   first(key: Key): R | undefined {
     return this.get(key)[0];

@@ -81,6 +81,18 @@ export class PlanarPoints {
   }
 }
 
+/**
+ * The local-metre box [minX, minY, maxX, maxY] that surely holds the circle of `radiusM` about
+ * (lat, lng): longitude degrees shrink towards the pole, so the widest the circle reaches is at
+ * its poleward edge. `Points.within` searches it (and a file keyed by grid cell reads its cells).
+ */
+export function radiusBox(lat: number, lng: number, radiusM: number): [number, number, number, number] {
+  const dLat = (radiusM / EARTH_RADIUS_M) * (180 / Math.PI) * 1.0001;
+  const edge = Math.min(89, Math.abs(lat) + dLat);
+  const dLng = dLat / Math.cos(edge * RAD);
+  return [toX(lng - dLng), toY(lat - dLat), toX(lng + dLng), toY(lat + dLat)];
+}
+
 /** WGS84 points: within a radius (great-circle metres), nearest (local metres), in a lng/lat box. */
 export class Points {
   private readonly planar: PlanarPoints;
@@ -101,12 +113,8 @@ export class Points {
    * included) of (lat, lng), in the tree's order (no order promised).
    */
   within(lat: number, lng: number, radiusM: number, visit: (i: number, d: number) => void): void {
-    // A box that surely holds the circle: longitude degrees shrink towards the pole, so the
-    // widest the circle reaches is at its poleward edge.
-    const dLat = (radiusM / EARTH_RADIUS_M) * (180 / Math.PI) * 1.0001;
-    const edge = Math.min(89, Math.abs(lat) + dLat);
-    const dLng = dLat / Math.cos(edge * RAD);
-    this.planar.inBox(toX(lng - dLng), toY(lat - dLat), toX(lng + dLng), toY(lat + dLat), (i) => {
+    const [minX, minY, maxX, maxY] = radiusBox(lat, lng, radiusM);
+    this.planar.inBox(minX, minY, maxX, maxY, (i) => {
       const d = haversineM(lat, lng, this.lat[i]!, this.lng[i]!);
       if (d <= radiusM) visit(i, d);
     });

@@ -17,7 +17,8 @@ import { openRentalValuer, type RentalValuer } from '../valuers/rental-valuer.ts
 import { loadPostcodePoints, type PostcodePoints } from '../valuers/postcode-points.ts';
 import { loadPointCountry, type PointCountry } from '../location/point-country.ts';
 import { SaleValuer } from '../valuers/sale-valuer.ts';
-import { loadComparables, type ComparablesIndex } from '../lookups/comparables.ts';
+import { loadComparables, type ComparablesSource } from '../lookups/comparables.ts';
+import { ComparablesFile } from '../lookups/comparables-file.ts';
 import { loadPlanningIndex, type PlanningIndex } from '../lookups/planning.ts';
 import { loadLookupTables, type LookupTables } from '../lookups/tables.ts';
 import { BuildCaches } from './cache.ts';
@@ -45,7 +46,8 @@ export class BuildResources {
   /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
   readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir));
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
-  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', () => this.withStore(async (store) => SaleValuer.open(store, flaggedDistricts(this.build.manifest))));
+  readonly saleValuer = new Lazy<SaleValuer>('sale valuer', () => this.withStore(async (store) =>
+    SaleValuer.open(store, flaggedDistricts(this.build.manifest), { dir: this.build.dir, cache: this.caches.pages })), (v) => v.close());
   /** Undefined when the build cannot serve HMO valuations. */
   readonly hmoValuer = new Lazy<HmoValuer | undefined>('HMO valuer', () => this.withStore(async (store) => openHmoValuer(this.build, store, () => this.records.get())));
   /** Every postcode's point. */
@@ -76,8 +78,15 @@ export class BuildResources {
 
   /** In-memory lookup tables made in the store: sales and certificates by UPRN, area counts and mixes, the index by area. */
   readonly lookups = new Lazy<LookupTables>('lookup tables', () => this.withStore(async (store) => loadLookupTables(store, this.build)));
-  /** Every standard sale of a located home in an R-tree (GET /prices/comparables). */
-  readonly comparables = new Lazy<ComparablesIndex>('comparables index', () => this.withStore(async (store) => loadComparables(store, await this.saleValuer.get())));
+  /**
+   * Every standard sale of a located home (GET /prices/comparables): the build's comparables
+   * file read through the page cache, or for a build without one, an R-tree made from the store.
+   */
+  readonly comparables = new Lazy<ComparablesSource>('comparables index', async () => {
+    const valuer = await this.saleValuer.get();
+    return ComparablesFile.open(this.build.dir, this.caches.pages, valuer.lookup, valuer.asOfMonth)
+      ?? this.withStore(async (store) => loadComparables(store, valuer));
+  }, (c) => c.close());
   /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
   readonly planning = new Lazy<PlanningIndex | undefined>('planning index', () => this.withStore(async (store) => loadPlanningIndex(store, this.build)));
   /** Crime points, rates and postcode homes (GET /crime); undefined when the build has no crime tables. */

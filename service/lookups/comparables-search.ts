@@ -4,7 +4,7 @@ import type { ComparablesQuerySchema } from '../../schemas/api/prices.ts';
 import { pageSlice, similarity, type CompSubject } from '../domain/lookups.ts';
 import { topK } from '../domain/top-k.ts';
 import type { PropertyRecord, PropertyRecords } from '../records/property-records.ts';
-import { COMP_TYPES, type ComparablesIndex } from './comparables.ts';
+import { COMP_TYPES, type ComparablesSource } from './comparables.ts';
 
 type ComparablesQuery = z.output<typeof ComparablesQuerySchema>;
 
@@ -17,26 +17,25 @@ const isoOf = (day: number) => new Date(day * 86_400_000).toISOString().slice(0,
  * range, sorted and paged as asked; or, for a page past the last, the reason.
  */
 export function soldComparables(
-  idx: ComparablesIndex, records: PropertyRecords, at: { lat: number; lng: number; self: number | null }, radius: number, query: ComparablesQuery,
+  source: ComparablesSource, records: PropertyRecords, at: { lat: number; lng: number; self: number | null }, radius: number, query: ComparablesQuery,
 ) {
   const typeCode = query.property_type ? COMP_TYPES.indexOf(query.property_type) : 0;
   const minBed = query.bedrooms ?? query.min_bedrooms ?? null;
   const maxBed = query.bedrooms ?? query.max_bedrooms ?? null;
   const { self } = at;
-  const keepHome = (i: number) => {
-    if (idx.uprn[i] === self) return false;
-    if (typeCode > 0 && idx.type[i] !== typeCode) return false;
-    const b = idx.bedrooms[i]!;
+  const keepHome = (uprn: number, type: number, b: number) => {
+    if (uprn === self) return false;
+    if (typeCode > 0 && type !== typeCode) return false;
     if ((minBed !== null || maxBed !== null) && b < 0) return false;
     if (minBed !== null && b < minBed) return false;
     return maxBed === null || b <= maxBed;
   };
   // Each home once, with its latest sale in the date range, found over one point per home.
-  const homes = idx.latestWithin(at.lat, at.lng, radius, keepHome, query.min_date ? dayOf(query.min_date) : -Infinity, query.max_date ? dayOf(query.max_date) : Infinity);
+  const homes = source.latestWithin(at.lat, at.lng, radius, keepHome, query.min_date ? dayOf(query.min_date) : -Infinity, query.max_date ? dayOf(query.max_date) : Infinity);
   const subject = self === null ? null : subjectOf(records.get(self)!);
-  const nowDay = idx.indexMonth;
-  // Hit j is home row homes.row[j] at homes.dist[j] metres.
-  const { row, dist } = homes;
+  const nowDay = source.indexMonth;
+  // Hit j is home row homes.row[j] of homes.sales at homes.dist[j] metres.
+  const { row, dist, sales: idx } = homes;
   const simAt = (j: number): number => {
     const i = row[j]!;
     const b = idx.bedrooms[i]!;

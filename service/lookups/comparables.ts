@@ -1,13 +1,13 @@
+import { COMP_TYPES } from '../../lib/files/comparables-file.ts';
 import { Points } from '../../lib/geo/points.ts';
-import { HOME_TYPES } from '../../schemas/property-types.ts';
 import type { AreaPath } from '../domain/valuation-models/sale.ts';
 import { priceToday } from '../domain/lookups.ts';
 import type { BuildStore } from '../store/store.ts';
 import type { Columns } from '../store/queries.ts';
 import type { SaleValuer } from '../valuers/sale-valuer.ts';
 
-/** Home types as stored (index = code; 0 = unknown). */
-export const COMP_TYPES = [null, ...HOME_TYPES] as const;
+/** Home types as stored (index = code; 0 = unknown): the comparables file's. */
+export { COMP_TYPES };
 
 /**
  * Every standard sale of a located home in typed arrays (about 50 bytes a sale), each home's
@@ -16,7 +16,7 @@ export const COMP_TYPES = [null, ...HOME_TYPES] as const;
  * each home's latest sale in the date range from its own few rows. Each sale's price today
  * (by its area's index) is worked out once when the build opens.
  */
-export class ComparablesIndex {
+export class ComparablesIndex implements ComparablesSource, ComparableSales {
   constructor(
     readonly uprn: Float64Array,
     readonly price: Float64Array,
@@ -48,14 +48,16 @@ export class ComparablesIndex {
    * it: the sales' rows and their distances, in typed arrays (a 2 km radius in a city holds
    * tens of thousands of homes: no object per hit for the GC to sweep).
    */
-  latestWithin(lat: number, lng: number, radiusM: number, keep: (i: number) => boolean, minDay = -Infinity, maxDay = Infinity): Hits {
+  latestWithin(lat: number, lng: number, radiusM: number, keep: HomeFilter, minDay = -Infinity, maxDay = Infinity): Hits {
     const hits = new HitList();
     this.homes.within(lat, lng, radiusM, (h, d) => {
       const i = this.latestIn(h, minDay, maxDay);
-      if (i >= 0 && keep(i)) hits.push(i, d);
+      if (i >= 0 && keep(this.uprn[i]!, this.type[i]!, this.bedrooms[i]!)) hits.push(i, d);
     });
-    return hits.done();
+    return hits.done(this);
   }
+
+  close(): void {}
 
   /** Home h's latest sale dated minDay..maxDay (its rows run oldest first up to latest[h]), or −1. */
   private latestIn(h: number, minDay: number, maxDay: number): number {
@@ -66,11 +68,45 @@ export class ComparablesIndex {
   }
 }
 
-/** Rows of the comparables index and their distances: hit j is row `row[j]`, `dist[j]` metres away. */
-export interface Hits { row: Int32Array; dist: Float64Array; length: number }
+/** Sales as columns: row i's UPRN is `uprn[i]`, and so on. */
+export interface ComparableSales {
+  readonly uprn: ArrayLike<number>;
+  readonly price: ArrayLike<number>;
+  /** Days since 1970-01-01. */
+  readonly day: ArrayLike<number>;
+  readonly monthNo: ArrayLike<number>;
+  readonly lat: ArrayLike<number>;
+  readonly lng: ArrayLike<number>;
+  /** `COMP_TYPES` code. */
+  readonly type: ArrayLike<number>;
+  /** −1 unknown. */
+  readonly bedrooms: ArrayLike<number>;
+  /** NaN unknown (a float32's value, as the in-heap index has always held it). */
+  readonly areaSqft: ArrayLike<number>;
+  /** NaN without an index. */
+  readonly priceToday: ArrayLike<number>;
+}
+
+/** Whether a home (its UPRN, `COMP_TYPES` code and bedrooms, −1 unknown) is wanted. */
+export type HomeFilter = (uprn: number, type: number, bedrooms: number) => boolean;
+
+/**
+ * What GET /prices/comparables asks of the sales: the in-heap index (a build without the
+ * comparables file) or the file read where it lies (service/lookups/comparables-file.ts);
+ * both give the same hits.
+ */
+export interface ComparablesSource {
+  /** YYYY-MM the prices today are brought to (null without an index). */
+  readonly indexMonth: number | null;
+  latestWithin(lat: number, lng: number, radiusM: number, keep: HomeFilter, minDay?: number, maxDay?: number): Hits;
+  close(): void;
+}
+
+/** Sales and their distances: hit j is row `row[j]` of `sales`, `dist[j]` metres away. */
+export interface Hits { sales: ComparableSales; row: Int32Array; dist: Float64Array; length: number }
 
 /** A growing pair of typed arrays. */
-class HitList {
+export class HitList {
   private row = new Int32Array(256);
   private dist = new Float64Array(256);
   private n = 0;
@@ -86,8 +122,8 @@ class HitList {
     this.row[this.n] = i;
     this.dist[this.n++] = d;
   }
-  done(): Hits {
-    return { row: this.row.subarray(0, this.n), dist: this.dist.subarray(0, this.n), length: this.n };
+  done(sales: ComparableSales): Hits {
+    return { sales, row: this.row.subarray(0, this.n), dist: this.dist.subarray(0, this.n), length: this.n };
   }
 }
 

@@ -5,27 +5,19 @@ import {
   IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, saleBounds, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
 } from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
+import type { BlockCache } from '../../lib/files/block-file.ts';
+import { ArrayHomes, FileHomes, type HomeInputs } from './sale-homes.ts';
 
 /**
- * The sale valuation model of one build, in memory (docs/valuation.md): every home's inputs
- * in columns sorted by UPRN, the area index, and the evidence (every sold home, its last sale
- * brought to the build's last index month) in a spatial index. Built once when the build
- * opens (about 2 s and 150 MB at 1M addresses); a valuation is then a binary search and two
- * nearest-neighbour queries.
+ * The sale valuation model of one build (docs/valuation.md): every home's inputs by UPRN (read
+ * where they lie from the build's valuation-homes.rows, or for an older build in typed arrays
+ * sorted by UPRN), the area index, and the evidence (every sold home, its last sale brought to
+ * the build's last index month) in a spatial index in the heap. Built once when the build opens;
+ * a valuation is then one page read (or a binary search) and two nearest-neighbour queries.
  */
 export class SaleValuer {
   private constructor(
-    private readonly uprns: Float64Array,
-    private readonly postcodeId: Int32Array,
-    private readonly postcodeOf: readonly string[],
-    private readonly x: Float64Array,
-    private readonly y: Float64Array,
-    private readonly type: Uint8Array,
-    private readonly area: Float64Array,
-    private readonly age: Uint8Array,
-    private readonly lastPrice: Float64Array,
-    private readonly lastMonth: Int32Array,
-    private readonly paths: AreaPath[],
+    private readonly homes: HomeInputs,
     readonly lookup: IndexLookup,
     readonly evidence: SaleEvidence,
   ) {}
@@ -33,19 +25,6 @@ export class SaleValuer {
   /** Month number (year × 12 + month − 1) values are brought to: the index's last month. */
   get asOfMonth(): number {
     return this.lookup.now;
-  }
-
-  private find(uprn: number): number {
-    let lo = 0;
-    let hi = this.uprns.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = this.uprns[mid]!;
-      if (v === uprn) return mid;
-      if (v < uprn) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
   }
 
   /**
@@ -65,17 +44,15 @@ export class SaleValuer {
 
   /** The cascade for one UPRN; undefined when the UPRN is not a known home. */
   value(uprn: number): { postcode: string; estimate: SaleEstimate; areaSqft: number | null } | undefined {
-    const i = this.find(uprn);
-    if (i < 0) return undefined;
-    const area = this.area[i]!;
-    const price = this.lastPrice[i]!;
-    const postcode = this.postcodeOf[this.postcodeId[i]!] ?? '';
+    const h = this.homes.find(uprn);
+    if (!h) return undefined;
+    const { area, lastPrice: price, postcode } = h;
     // No Scottish sale is recorded, so any estimate would rest on English sales over the border.
-    if (this.paths[i]!.country === SCOTLAND) return { postcode, estimate: { value: null, reason: SCOTTISH_SALES_NOT_OPEN }, areaSqft: area > 0 ? area : null };
+    if (h.path.country === SCOTLAND) return { postcode, estimate: { value: null, reason: SCOTTISH_SALES_NOT_OPEN }, areaSqft: area > 0 ? area : null };
     const estimate = valueSale(
       {
-        uprn, x: this.x[i]!, y: this.y[i]!, type: this.type[i]!, areaSqft: area > 0 ? area : null, age: this.age[i]!, postcode: this.postcodeId[i]!, path: this.paths[i]!,
-        lastSale: price > 0 ? { price, month: this.lastMonth[i]! } : null,
+        uprn, x: h.x, y: h.y, type: h.type, areaSqft: area > 0 ? area : null, age: h.age, postcode: h.postcodeId, path: h.path,
+        lastSale: price > 0 ? { price, month: h.lastMonth } : null,
       },
       this.lookup,
       this.evidence,
@@ -83,35 +60,36 @@ export class SaleValuer {
     return { postcode, estimate, areaSqft: area > 0 ? area : null };
   }
 
-  static async open(store: BuildStore, flaggedDistricts: ReadonlySet<string> = new Set()): Promise<SaleValuer> {
+  /** Closes the per-home file, when the inputs are read from one. */
+  close(): void {
+    this.homes.close();
+  }
+
+  /**
+   * The model of a build: from its per-home file (valuation-homes.rows, read where it lies
+   * through `files.cache`) when `files` is given and the build has one, else every home's
+   * inputs in typed arrays made from the store (a build of an older ETL). The area index and
+   * the evidence come from the store either way. A per-home file of another kind or cut short
+   * throws a `BlockFileError` naming it.
+   */
+  static async open(store: BuildStore, flaggedDistricts: ReadonlySet<string> = new Set(), files?: { dir: string; cache: BlockCache }): Promise<SaleValuer> {
     // A build without the price tables (e.g. a search-only fixture) opens an empty model:
     // every home then has no valuation, and nothing is re-tried per request.
     const complete = ['properties', 'sales', 'price_index_monthly'].every((t) => store.tables.has(t));
     const q = <N extends QueryName>(name: N): Promise<Partial<Columns<N>>> => (complete ? store.columns(name) : Promise.resolve({}));
-    const ix = await q('valuation_index');
-    const index: AreaIndex = { start: Infinity, series: new Map(), enough: new Map() };
-    let end = -Infinity;
-    for (const m of ix.month_no ?? []) {
-      index.start = Math.min(index.start, m);
-      end = Math.max(end, m);
+    const file = complete && files ? FileHomes.open(files.dir, files.cache) : undefined;
+    try {
+      const { lookup, end } = indexLookup(await q('valuation_index'), flaggedDistricts);
+      if (file) return new SaleValuer(file, lookup, file.evidence(await q('valuation_sales'), lookup, end));
+      return await SaleValuer.fromStore(q, lookup, end);
+    } catch (e) {
+      file?.close();
+      throw e;
     }
-    if (!Number.isFinite(index.start)) index.start = end = 0;
-    const T = end - index.start + 1;
-    for (let r = 0; r < (ix.area_code?.length ?? 0); r++) {
-      const key = `${ix.area_level![r]}:${ix.area_code![r]}`;
-      let s = index.series.get(key);
-      let e = index.enough.get(key);
-      if (!s || !e) {
-        index.series.set(key, (s = new Float64Array(T)));
-        index.enough.set(key, (e = new Uint8Array(T)));
-      }
-      const t = ix.month_no![r]! - index.start;
-      s[t] = ix.log_index![r]!;
-      e[t] = ix.enough_sales![r] === true ? 1 : 0;
-    }
-    // A district whose index the build flagged against UK HPI gets no High answer (issue 48).
-    const lookup = new IndexLookup(index, end, flaggedDistricts);
+  }
 
+  /** Every home's inputs in typed arrays sorted by UPRN, from the store. */
+  private static async fromStore(q: <N extends QueryName>(name: N) => Promise<Partial<Columns<N>>>, lookup: IndexLookup, end: number): Promise<SaleValuer> {
     const keys = await q('valuation_home_keys');
     const pathOf: AreaPath[] = [];
     const postcodeOf: string[] = [];
@@ -171,7 +149,33 @@ export class SaleValuer {
       uprn: cut(ev.uprn), x: cut(ev.x), y: cut(ev.y), type: cut(ev.type), areaSqft: cut(ev.areaSqft), logValue: cut(ev.logValue),
       ageMonths: cut(ev.ageMonths), group: cut(ev.group), age: cut(ev.age), latest: cut(ev.latest), postcode: cut(ev.postcode),
     });
-    return new SaleValuer(uprns, postcodeId, postcodeOf, x, y, type, area, age, lastPrice, lastMonth, paths, lookup, evidence);
+    return new SaleValuer(new ArrayHomes(uprns, postcodeId, postcodeOf, x, y, type, area, age, lastPrice, lastMonth, paths), lookup, evidence);
   }
 }
 
+
+/** The area index as the model reads it, and its last month. */
+function indexLookup(ix: Partial<Columns<'valuation_index'>>, flaggedDistricts: ReadonlySet<string>): { lookup: IndexLookup; end: number } {
+  const index: AreaIndex = { start: Infinity, series: new Map(), enough: new Map() };
+  let end = -Infinity;
+  for (const m of ix.month_no ?? []) {
+    index.start = Math.min(index.start, m);
+    end = Math.max(end, m);
+  }
+  if (!Number.isFinite(index.start)) index.start = end = 0;
+  const T = end - index.start + 1;
+  for (let r = 0; r < (ix.area_code?.length ?? 0); r++) {
+    const key = `${ix.area_level![r]}:${ix.area_code![r]}`;
+    let s = index.series.get(key);
+    let e = index.enough.get(key);
+    if (!s || !e) {
+      index.series.set(key, (s = new Float64Array(T)));
+      index.enough.set(key, (e = new Uint8Array(T)));
+    }
+    const t = ix.month_no![r]! - index.start;
+    s[t] = ix.log_index![r]!;
+    e[t] = ix.enough_sales![r] === true ? 1 : 0;
+  }
+  // A district whose index the build flagged against UK HPI gets no High answer (issue 48).
+  return { lookup: new IndexLookup(index, end, flaggedDistricts), end };
+}

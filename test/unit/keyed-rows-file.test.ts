@@ -86,6 +86,45 @@ describe('keyed-rows file', () => {
     f.close();
   });
 
+  it('reads the rows of a key range in key order, whatever pages the range starts and ends on', () => {
+    const f = KeyedRowsFile.open(path, new BlockCache(4 * PAGE));
+    const keys = [...byUprn.keys()];
+    const between = (lo: number, hi: number) => rows.filter((s) => s.uprn >= lo && s.uprn <= hi);
+    // Ranges that start and end on keys, between keys, before the first and past the last.
+    const ranges: Array<[number, number]> = [[keys[0]! - 10, keys[3]!], [keys[100]!, keys[100]!], [keys[100]! + 0.5, keys[400]! - 0.5], [keys[2990]!, keys[2999]! + 100], [-1, 1e12]];
+    for (let i = 0; i + 37 < keys.length; i += 211) ranges.push([keys[i]!, keys[i + 37]!]);
+    for (const [lo, hi] of ranges) expect([...f.range(lo, hi)]).toEqual(between(lo, hi));
+    expect([...f.range(keys[5]!, keys[4]!)]).toEqual([]);
+    expect([...f.range(keys[2999]! + 1, keys[2999]! + 2)]).toEqual([]);
+    expect([...f.range(-5, keys[0]! - 1)]).toEqual([]);
+    f.close();
+  });
+
+  it('hands a fixed layout\'s rows of a key range to a visitor at their null bits, without row objects', () => {
+    const p = join(dir, 'fixed.rows');
+    const r = rng(9);
+    const fixed: Array<{ cell: number; a: number; b: number }> = [];
+    for (let cell = 0, k = 0; k < 5000; k++) {
+      cell += r() < 0.3 ? 1 : 0;
+      fixed.push({ cell, a: k, b: r() < 0.1 ? NaN : Math.round(r() * 1e6) / 8 });
+    }
+    const w = new KeyedRowsWriter(p, { key: { name: 'cell', kind: 'num' }, columns: [{ name: 'a', kind: 'num' }, { name: 'b', kind: 'num' }], unique: false });
+    for (const f of fixed) w.add(f.cell, [f.a, f.b]);
+    w.finish();
+    const f = KeyedRowsFile.open(p, new BlockCache(2 * PAGE));
+    const cells = fixed.at(-1)!.cell;
+    for (const [lo, hi] of [[0, 0], [3, 40], [-5, 2], [cells - 3, cells + 9], [17, 16], [0, cells]]) {
+      const got: Array<{ a: number; b: number; nulls: number }> = [];
+      f.rangeRaw(lo!, hi!, (b, at) => got.push({ nulls: b[at]!, a: b.readDoubleLE(at + 1), b: b.readDoubleLE(at + 9) }));
+      const want = fixed.filter((x) => x.cell >= lo! && x.cell <= hi!);
+      expect(got.map((g) => g.a)).toEqual(want.map((x) => x.a));
+      expect(got.map((g) => g.b)).toEqual(want.map((x) => x.b));
+      expect(got.every((g) => g.nulls === 0)).toBe(true);
+      expect(got.map((g) => g.a)).toEqual([...f.range(lo!, hi!)].map((x) => x.a));
+    }
+    f.close();
+  });
+
   it('looks up text keys (postcodes), unique', () => {
     const pcs = ['AB1 0AA', 'B1 1AA', 'BS1 4DJ', 'BS10 5AB', 'CF10 1AA', 'EH1 1YZ', 'SW1A 1AA'];
     const p = join(dir, 'postcodes.rows');
@@ -96,6 +135,7 @@ describe('keyed-rows file', () => {
     pcs.forEach((pc, i) => expect(f.first(pc)).toEqual({ postcode: pc, lat: 50 + i / 10, country: i === 5 ? 'S92000003' : null }));
     expect(f.get('BS1 4DK')).toEqual([]);
     expect(f.get('')).toEqual([]);
+    expect([...f.range('B', 'BS2')].map((r) => r.postcode)).toEqual(['B1 1AA', 'BS1 4DJ', 'BS10 5AB']);
     expect(f.meta.extra).toEqual({ as_of: '2026-08' });
     f.close();
   });

@@ -1,3 +1,4 @@
+import { BlockFileError } from '../../../lib/files/block-file.ts';
 import { ApiError } from '../../middleware/errors.ts';
 
 /** Clients are told to look again in an hour: the data comes with a later build, not within seconds. */
@@ -11,4 +12,18 @@ export function notServedYet(what: string) {
   return (): never => {
     throw new ApiError('data_unavailable', `The current data build does not serve ${what} yet.`, undefined, { 'Retry-After': String(NOT_SERVED_RETRY_AFTER_S) });
   };
+}
+
+/**
+ * Runs `answer`, turning a serving file that fails under it (truncated or rewritten in place
+ * since it was opened: `BlockFileError`) into 503 data_unavailable rather than a 500 or a
+ * partial answer.
+ */
+export function unlessFileFails<T>(answer: () => T, what: string): T {
+  try {
+    return answer();
+  } catch (e) {
+    if (e instanceof BlockFileError) notServedYet(what)();
+    throw e;
+  }
 }

@@ -6,7 +6,7 @@ import { soldComparables } from '../../lookups/comparables-search.ts';
 import { sourceAsOfEntry } from '../../lookups/tables.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './not-served.ts';
+import { notServedYet, unlessFileFails } from './not-served.ts';
 import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
@@ -19,7 +19,7 @@ export default defineRoute({
     'each once with its latest sale in the date range; filters on the home\'s type, bedrooms and the sale date. Sorted by ' +
     'distance (default), date (newest first) or similarity to the UPRN given (type, bedrooms, floor area, distance, age of ' +
     'sale; docs/api.md), paged. Each with £ per sq ft where the home has a floor area and its price today by the local index. ' +
-    'Found through a spatial index (R-tree) over the sales.',
+    'Found through a spatial index over the sales (the grid cells around the point).',
   tag: 'Prices',
   cost: 5,
   query: ComparablesQuerySchema,
@@ -30,12 +30,13 @@ export default defineRoute({
   handler: async ({ query, data, build }) => {
     const store = await data.store.get();
     if (!store.tables.has('sales') || !store.tables.has('properties')) notServedYet('GET /prices/comparables')();
-    const [idx, records] = await Promise.all([data.comparables.get(), data.records.get()]);
+    const [idx, records] = await Promise.all([data.comparables.get().catch(notServedYet('GET /prices/comparables')), data.records.get()]);
     const place = await placeOrNotFound(toLocation(query, COMPARABLES_LOCATION), data);
     await requireCovered('price_paid', place, data);
     if (place.lat === null || place.lng === null) throw new ApiError('not_found', `${place.label} has no position to search around.`);
     const radius = radiusOf(query, COMPARABLES_LOCATION)!;
-    const found = soldComparables(idx, records, { lat: place.lat, lng: place.lng, self: place.uprn }, radius, query);
+    const at = { lat: place.lat, lng: place.lng, self: place.uprn };
+    const found = unlessFileFails(() => soldComparables(idx, records, at, radius, query), 'GET /prices/comparables');
     if (found.past_last_page !== undefined) throw new ApiError('invalid_request', 'The page asked for is past the last page of results.', [{ path: 'query.page', message: found.past_last_page }]);
     const { minBed, maxBed } = found;
     return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BlockFileError } from '../../../lib/files/block-file.ts';
 import { FieldsSelector, PropertyRecordSchema, type PropertyRecord } from '../../../schemas/api/property.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
@@ -62,12 +63,22 @@ export default defineRoute({
     const records = await data.records.get().catch(notServedYet('GET /properties/{uprn}'));
     const row = records.get(params.uprn);
     if (!row) throw new ApiError('not_found', `No property with UPRN ${params.uprn}.`);
-    // The same build's sale valuation; a model that cannot open gives nulls.
+    // The same build's sale valuation; a model that cannot open, or whose per-home file fails
+    // under it (truncated since it opened), gives nulls.
     const valuer = await data.saleValuer.get().catch(() => undefined);
-    const v = valuer?.value(params.uprn)?.estimate.value ?? null;
+    const v = valueOrNull(() => valuer?.value(params.uprn)?.estimate.value ?? null);
     const record = toPropertyRecord(row, v);
     if (!query.fields) return record;
     // `fields` selects a subset of the record; the document describes the whole record.
     return Object.fromEntries(query.fields.map((f) => [f, record[f as keyof PropertyRecord]])) as PropertyRecord;
   },
 });
+
+function valueOrNull(value: () => number | null): number | null {
+  try {
+    return value();
+  } catch (e) {
+    if (e instanceof BlockFileError) return null;
+    throw e;
+  }
+}

@@ -3,7 +3,7 @@ import { SaleValuationSchema } from '../../../schemas/api/valuation.ts';
 import { Uprn } from '../../../schemas/api/common.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { defineRoute } from '../types.ts';
-import { notServedYet } from './not-served.ts';
+import { notServedYet, unlessFileFails } from './not-served.ts';
 import { requireCovered } from '../coverage.ts';
 
 export default defineRoute({
@@ -23,7 +23,7 @@ export default defineRoute({
   handler: async ({ params, data }) => {
     const valuer = await data.saleValuer.get().catch(notServedYet('GET /valuations/{uprn}/sale'));
     await requireCovered('price_paid', { kind: 'uprn', label: `UPRN ${params.uprn}`, uprn: params.uprn, la_code: null, lat: null, lng: null }, data);
-    const r = valuer.valuation(params.uprn);
+    const r = unlessFileFails(() => valuer.valuation(params.uprn), 'GET /valuations/{uprn}/sale');
     if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
     return r.valuation;
   },
