@@ -20,8 +20,16 @@ export interface AddressMatch {
 /** How the candidate pass keeps its scores: per address in the index (dense, 12 bytes each) or per address touched (sparse-scores.ts). */
 export type ScratchKind = 'dense' | 'sparse';
 export interface SearchIndexOptions {
+  /** Default: dense up to SPARSE_FROM addresses, sparse above. */
   scratch?: ScratchKind;
 }
+/**
+ * Above this many addresses the candidate pass keeps its scores sparse: the dense scratch would
+ * be over 24 MB a process (360 MB at 30M), and once it outgrows the processor's caches it is
+ * also the slower one (bench/results/candidate-scratch.json: about half the time at 10M and
+ * 30M, 1.8 times it at 1M).
+ */
+export const SPARSE_FROM = 2_000_000;
 
 /** Results kept per query: the API's cap, so one cached entry answers every `limit`. */
 export const MAX_RESULTS = 50;
@@ -155,7 +163,7 @@ export class SearchIndex {
         list.push(id);
       }
     });
-    if (opts.scratch === 'sparse') this.sparse = new SparseScores();
+    if ((opts.scratch ?? (d.n > SPARSE_FROM ? 'sparse' : 'dense')) === 'sparse') this.sparse = new SparseScores();
     const scratch = new ArrayBuffer(this.sparse ? 0 : this.n * 8);
     this.stamps = new Uint32Array(scratch);
     this.acc = new Float32Array(scratch);
@@ -386,7 +394,7 @@ export class SearchIndex {
     if (range && !pcRead && sparse) {
       for (let n = 0; n < nTouched; n++) {
         const ord = sparse.ords[n]!;
-        if (ord >= range[0] && ord < range[1]) sparse.scores[n] = sparse.scores[n]! + POSTCODE_WEIGHT;
+        if (ord >= range[0] && ord < range[1]) sparse.lift(n, POSTCODE_WEIGHT);
       }
     } else if (range && !pcRead) {
       for (let n = 0; n < nTouched; n++) {
@@ -491,17 +499,17 @@ function decodeList(off: Uint32Array, bytes: Uint8Array): string[] {
 /**
  * The k ordinals with the highest score (min-heap on typed arrays, ordered by `better`),
  * ties to the lower ordinal. `score` is the candidate pass's interleaved scratch: ordinal
- * o's score at 2o + 1; or, `parallel`, the sparse scores, ords[n]'s at n. Most touched addresses score below the heap's minimum and are
+ * o's score at 2o + 1; or, `parallel`, the sparse scores, ords[n]'s at 2n + 1. Most touched addresses score below the heap's minimum and are
  * rejected by one comparison against its root.
  */
-function topK(ords: Uint32Array, score: Float32Array, k: number, parallel: boolean): number[] {
+export function topK(ords: Uint32Array, score: Float32Array, k: number, parallel: boolean): number[] {
   if (ords.length <= k) return Array.from(ords);
   const hs = new Float32Array(k);
   const ho = new Uint32Array(k);
   let size = 0;
   for (let n = 0; n < ords.length; n++) {
     const o = ords[n]!;
-    const sc = score[parallel ? n : (o << 1) + 1]!;
+    const sc = score[parallel ? 2 * n + 1 : (o << 1) + 1]!;
     let i: number;
     if (size < k) {
       // Sift up from the end.
