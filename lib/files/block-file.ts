@@ -34,6 +34,8 @@ export class BlockCache {
   private readonly lru: LRUCache<number, number>;
   private readonly free: number[] = [];
   private nextFile = 1;
+  /** The block key each slot holds (−1: free): lets a reader check a slot it remembered is still that block (`BlockFile.u32s`). */
+  readonly slotKey: Float64Array;
 
   constructor(bytes: number, blockBytes = 4096) {
     if (!Number.isInteger(blockBytes) || blockBytes < 64 || blockBytes % 8 !== 0) throw new RangeError(`blockBytes must be a multiple of 8 of at least 64, not ${blockBytes}`);
@@ -42,6 +44,7 @@ export class BlockCache {
     this.arena = Buffer.allocUnsafeSlow(this.slots * blockBytes);
     this.lru = new LRUCache<number, number>({ max: this.slots });
     for (let s = this.slots - 1; s >= 0; s--) this.free.push(s);
+    this.slotKey = new Float64Array(this.slots).fill(-1);
   }
 
   get bytes(): number {
@@ -66,11 +69,39 @@ export class BlockCache {
       this.stats.hits++;
       return this.slot(hit);
     }
+    return this.miss(key, fill);
+  }
+
+  /**
+   * The arena slot holding block `block` of a file (read in with `fill` on a miss), for readers
+   * that copy out of `arena` without a view per read (`BlockFile.u32s`). A slot of fewer than
+   * `blockBytes` bytes (a file's last block) is not marked: the caller bounds its reads.
+   */
+  slotOf(file: number, block: number, fill: (into: Buffer) => number): number {
+    const key = file * 2 ** 32 + block;
+    const hit = this.lru.get(key);
+    if (hit !== undefined) {
+      this.stats.hits++;
+      return hit;
+    }
+    this.miss(key, fill);
+    return this.lru.peek(key)!;
+  }
+
+  /** The arena as 32-bit words (slot s's word i at s · blockBytes / 4 + i). */
+  get arena32(): Uint32Array {
+    return (this.arenaWords ??= new Uint32Array(this.arena.buffer, this.arena.byteOffset, this.arena.length >>> 2));
+  }
+
+  private arenaWords: Uint32Array | undefined;
+
+  private miss(key: number, fill: (into: Buffer) => number): Buffer {
     this.stats.misses++;
     const slot = this.free.pop() ?? this.lru.pop();
     if (slot === undefined) throw new Error('block cache has no slot'); // unreachable: slots ≥ 2
     const view = this.slot(slot);
     let n: number;
+    this.slotKey[slot] = -1;
     try {
       n = fill(view);
     } catch (e) {
@@ -78,6 +109,7 @@ export class BlockCache {
       throw e;
     }
     this.lru.set(key, slot);
+    this.slotKey[slot] = key;
     return n === this.blockBytes ? view : view.subarray(0, n);
   }
 
@@ -86,6 +118,7 @@ export class BlockCache {
     for (const [key, slot] of this.lru.entries()) {
       if (Math.floor(key / 2 ** 32) === file) {
         this.lru.delete(key);
+        this.slotKey[slot] = -1;
         this.free.push(slot);
       }
     }
@@ -95,6 +128,9 @@ export class BlockCache {
     return this.arena.subarray(s * this.blockBytes, (s + 1) * this.blockBytes);
   }
 }
+
+/** Blocks of a file remembered by `BlockFile.slotFor` (direct-mapped by block number). */
+const MEMO = 64;
 
 /** One file opened for positioned reads through a `BlockCache`. */
 export class BlockFile {
@@ -151,6 +187,33 @@ export class BlockFile {
     return out;
   }
 
+  /**
+   * `count` little-endian 32-bit words at `offset` (a multiple of 4) into `out` from `outAt`,
+   * copied out of the cache's arena without a view per block; a run of four blocks or more is
+   * read directly into `out`, bypassing the cache (as `copy` does).
+   */
+  u32s(offset: number, count: number, out: Uint32Array, outAt = 0): void {
+    this.check(offset, 4 * count);
+    if (offset % 4 !== 0) throw new BlockFileError(`${this.path}: 32-bit words read at byte ${offset}, not a multiple of 4`);
+    if (outAt + count > out.length) throw new RangeError(`${count} words do not fit at ${outAt} of ${out.length}`);
+    const B = this.cache.blockBytes;
+    if (4 * count >= 4 * B) {
+      this.readExactly(Buffer.from(out.buffer, out.byteOffset + 4 * outAt, 4 * count), offset, 4 * count);
+      return;
+    }
+    const arena = this.cache.arena32;
+    const wordsPerBlock = B >>> 2;
+    for (let done = 0; done < count;) {
+      const p = offset + 4 * done;
+      const k = Math.floor(p / B);
+      const slot = this.slotFor(k);
+      const from = slot * wordsPerBlock + ((p - k * B) >>> 2);
+      const n = Math.min(wordsPerBlock - ((p - k * B) >>> 2), count - done);
+      for (let i = 0; i < n; i++) out[outAt + done + i] = arena[from + i]!;
+      done += n;
+    }
+  }
+
   u8(offset: number): number {
     return this.view(offset, 1)[0]!;
   }
@@ -189,13 +252,37 @@ export class BlockFile {
     }
   }
 
+  /**
+   * The slot of block k: from a small direct-mapped memo of this file's recent blocks when the
+   * slot still holds it (checked against `slotKey`, so an evicted and reused slot is never
+   * read), else through the cache. A memo hit does not refresh the block's place in the LRU:
+   * a block read only through the memo may be evicted and read again, never read wrong.
+   */
+  private slotFor(k: number): number {
+    const m = k & (MEMO - 1);
+    const slot = this.memoSlot[m]!;
+    if (this.memoBlock[m] === k && this.cache.slotKey[slot] === this.id * 2 ** 32 + k) {
+      this.cache.stats.hits++;
+      return slot;
+    }
+    const s = this.cache.slotOf(this.id, k, (into) => this.fillBlock(k, into));
+    this.memoBlock[m] = k;
+    this.memoSlot[m] = s;
+    return s;
+  }
+
+  private readonly memoBlock = new Float64Array(MEMO).fill(-1);
+  private readonly memoSlot = new Uint32Array(MEMO);
+
   private block(k: number): Buffer {
-    return this.cache.get(this.id, k, (into) => {
-      const start = k * this.cache.blockBytes;
-      const want = Math.min(into.length, this.size - start);
-      this.readExactly(into, start, want);
-      return want;
-    });
+    return this.cache.get(this.id, k, (into) => this.fillBlock(k, into));
+  }
+
+  private fillBlock(k: number, into: Buffer): number {
+    const start = k * this.cache.blockBytes;
+    const want = Math.min(into.length, this.size - start);
+    this.readExactly(into, start, want);
+    return want;
   }
 
   /** Exactly `length` bytes at `offset` into `into`; fewer (the file shrank since it was opened) throws. */

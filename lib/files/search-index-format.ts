@@ -11,7 +11,8 @@ import { arraySource, readSectionsFile, writeSectionSources, type SectionSource 
  * address words (postcode excluded) with, per word, the sorted ordinals containing it.
  */
 export const SEARCH_INDEX_FILE = 'search-index.bin';
-const MAGIC = 'PISRCH03';
+export const SEARCH_INDEX_MAGIC = 'PISRCH03';
+const MAGIC = SEARCH_INDEX_MAGIC;
 
 export interface SearchIndexData {
   n: number;

@@ -41,8 +41,8 @@ export class BuildResources {
   readonly caches: BuildCaches;
   /** DuckDB over the build's Parquet tables (the named queries of service/store/sql). */
   readonly store = new Lazy<BuildStore>('store', () => BuildStore.open(this.build.dir), (s) => s.close());
-  /** The address search index file (GET /addresses/search). */
-  readonly searchIndex = new Lazy<SearchIndex>('search index', () => loadSearchIndex(this.build.dir, this.caches.searchResults));
+  /** The address search index file, read where it lies through the build's page cache (GET /addresses/search). */
+  readonly searchIndex = new Lazy<SearchIndex>('search index', () => loadSearchIndex(this.build.dir, this.caches.searchResults, this.caches.pages), (s) => s.close());
   /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
   readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir));
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */

@@ -1,8 +1,11 @@
 import { LRUCache } from 'lru-cache';
+import type { BlockCache } from '../../lib/files/block-file.ts';
 import { readSearchIndex, type SearchIndexData } from '../../lib/files/search-index-format.ts';
+import { heapRows, openPagedSearchIndex, type SearchIndexHeapParts, type SearchIndexRows } from '../../lib/files/search-index-paged.ts';
 import { lowerBound } from '../../schemas/sorted-search.ts';
 import { NUMBER_RE, parseQuery, type ParsedQuery } from './query.ts';
 import { startWithinOneEdit, withinOneEdit } from './edits.ts';
+import { SparseScores } from './sparse-scores.ts';
 import { wordTrigrams } from './trigram.ts';
 
 export interface AddressMatch {
@@ -13,6 +16,20 @@ export interface AddressMatch {
   longitude: number;
   score: number;
 }
+
+/** How the candidate pass keeps its scores: per address in the index (dense, 12 bytes each) or per address touched (sparse-scores.ts). */
+export type ScratchKind = 'dense' | 'sparse';
+export interface SearchIndexOptions {
+  /** Default: dense up to SPARSE_FROM addresses, sparse above. */
+  scratch?: ScratchKind;
+}
+/**
+ * Above this many addresses the candidate pass keeps its scores sparse: the dense scratch would
+ * be over 24 MB a process (360 MB at 30M), and once it outgrows the processor's caches it is
+ * also the slower one (bench/results/candidate-scratch.json: about half the time at 10M and
+ * 30M, 1.8 times it at 1M).
+ */
+export const SPARSE_FROM = 2_000_000;
 
 /** Results kept per query: the API's cap, so one cached entry answers every `limit`. */
 export const MAX_RESULTS = 50;
@@ -101,6 +118,8 @@ export class SearchIndex {
   private readonly acc: Float32Array;
   /** The addresses the current query's candidate pass touched (first nTouched entries). */
   private readonly touched: Uint32Array;
+  /** With `scratch: 'sparse'`, the candidate pass's scores per address touched instead of the three arrays above (empty then). */
+  private readonly sparse: SparseScores | undefined;
   /** Per query term slot, the word similarity by vocabulary id (reset after each query). */
   private readonly simSlots: Float64Array[] = [];
   /** Shared-trigram counts by vocabulary id for the fuzzy word match (reset after each word). */
@@ -115,11 +134,19 @@ export class SearchIndex {
    */
   private readonly cache: LRUCache<string, Ranked>;
 
-  /** `cache`: the build's (service/build/cache.ts); a private one of the same size otherwise. */
-  constructor(
-    private readonly d: SearchIndexData,
-    cache?: LRUCache<string, Ranked>,
-  ) {
+  private readonly d: SearchIndexHeapParts;
+  /** Per-address data and postings: in the heap, or read where they lie (`SearchIndex.paged`). */
+  private readonly rows: SearchIndexRows;
+
+  /**
+   * `source`: the whole index in the heap, or its heap parts and paged rows
+   * (lib/files/search-index-paged.ts). `cache`: the build's (service/build/cache.ts); a private
+   * one of the same size otherwise.
+   */
+  constructor(source: SearchIndexData | { parts: SearchIndexHeapParts; rows: SearchIndexRows }, cache?: LRUCache<string, Ranked>, opts: SearchIndexOptions = {}) {
+    if ('rows' in source) [this.d, this.rows] = [source.parts, source.rows];
+    else [this.d, this.rows] = [source, heapRows(source)];
+    const d = this.d;
     this.cache = cache ?? new LRUCache<string, Ranked>({ max: SEARCH_CACHE_ENTRIES });
     this.n = d.n;
     this.vocab = decodeList(d.vocabOff, d.vocabBytes);
@@ -136,10 +163,11 @@ export class SearchIndex {
         list.push(id);
       }
     });
-    const scratch = new ArrayBuffer(this.n * 8);
+    if ((opts.scratch ?? (d.n > SPARSE_FROM ? 'sparse' : 'dense')) === 'sparse') this.sparse = new SparseScores();
+    const scratch = new ArrayBuffer(this.sparse ? 0 : this.n * 8);
     this.stamps = new Uint32Array(scratch);
     this.acc = new Float32Array(scratch);
-    this.touched = new Uint32Array(this.n);
+    this.touched = new Uint32Array(this.sparse ? 0 : this.n);
     // Written once now so the pages are mapped at load: a fresh zeroed buffer is mapped
     // lazily, and the first queries on a new build would otherwise take the page faults.
     this.stamps.fill(0);
@@ -150,6 +178,16 @@ export class SearchIndex {
 
   static load(path: string): SearchIndex {
     return new SearchIndex(readSearchIndex(path));
+  }
+
+  /** The index file at `path` read where it lies, its pages through `pages` (the build's block cache). */
+  static paged(path: string, pages: BlockCache, cache?: LRUCache<string, Ranked>, opts: SearchIndexOptions = {}): SearchIndex {
+    return new SearchIndex(openPagedSearchIndex(path, pages), cache, opts);
+  }
+
+  /** Closes the file a paged index reads (nothing for one in the heap). */
+  close(): void {
+    this.rows.close();
   }
 
   get vocabularySize(): number {
@@ -287,8 +325,10 @@ export class SearchIndex {
     const first = this.stamp + 1;
     const touched = this.touched;
     let nTouched = 0;
-    const { acc, stamps } = this;
-    const { postOff, postings } = this.d;
+    const { acc, stamps, sparse } = this;
+    sparse?.begin();
+    const { postOff } = this.d;
+    const rows = this.rows;
     const usable = terms.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
     // The postcode is read first whenever it is not huge (a district is one contiguous run of
     // ordinals, cheap to read): its addresses must be candidates for it to rank them first.
@@ -316,19 +356,26 @@ export class SearchIndex {
       let budget = t.df > BIG_TERM ? ENOUGH_TOUCHED : t.df;
       // A postcode term is one run of ordinals; a word term, the postings of each scanned word.
       const idf = Math.log(1 + this.n / t.df);
-      const runs: Array<[number, number, number, boolean]> = t.range
-        ? [[t.range[0], t.range[1], POSTCODE_WEIGHT, false]]
-        : t.scan.map((id) => [postOff[id]!, postOff[id + 1]!, idf * t.sims.get(id)!, true]);
+      // [first, end, weight, word]: a run of ordinals (word −1), or the first end − first postings of a word.
+      const runs: Array<[number, number, number, number]> = t.range
+        ? [[t.range[0], t.range[1], POSTCODE_WEIGHT, -1]]
+        : t.scan.map((id) => [0, postOff[id + 1]! - postOff[id]!, idf * t.sims.get(id)!, id]);
       // The postcode area being typed, among the words by weight (best first: an address
       // keeps its best reading).
       if (t.readPcStart) {
         const at = runs.findIndex((r) => r[2] < idf * POSTCODE_START_SIM);
-        runs.splice(at < 0 ? runs.length : at, 0, [t.pcStart![0], t.pcStart![1], idf * POSTCODE_START_SIM, false]);
+        runs.splice(at < 0 ? runs.length : at, 0, [t.pcStart![0], t.pcStart![1], idf * POSTCODE_START_SIM, -1]);
       }
-      for (const [from, to, w, posted] of runs) {
+      for (const [from, to, w, word] of runs) {
+        // A word's postings are read at once, only as many as the budget lets the loop reach.
+        const list = word >= 0 && budget > 0 ? rows.postings(word, Math.min(to - from, budget)) : undefined;
         for (let i = from; i < to && budget-- > 0; i++) {
-          const ord = posted ? postings[i]! : i;
+          const ord = list ? list[i]! : i;
           if (within && k > 0 && (ord < within[0] || ord >= within[1])) continue;
+          if (sparse) {
+            sparse.add(ord, stamp, w);
+            continue;
+          }
           const slot = ord << 1;
           const last = stamps[slot]!;
           if (last === stamp) continue; // one contribution per term, its best word
@@ -339,17 +386,24 @@ export class SearchIndex {
           } else acc[slot + 1] = acc[slot + 1]! + w;
         }
       }
+      if (sparse) nTouched = sparse.count;
     }
     // A postcode too big to read (an outward code being typed at national scale: "BS1" is
     // BS1 and BS10–BS19) still lifts the touched addresses in it.
     const range = terms.find((t) => t.range)?.range;
-    if (range && !pcRead) {
+    if (range && !pcRead && sparse) {
+      for (let n = 0; n < nTouched; n++) {
+        const ord = sparse.ords[n]!;
+        if (ord >= range[0] && ord < range[1]) sparse.lift(n, POSTCODE_WEIGHT);
+      }
+    } else if (range && !pcRead) {
       for (let n = 0; n < nTouched; n++) {
         const ord = touched[n]!;
         if (ord >= range[0] && ord < range[1]) acc[(ord << 1) + 1] = acc[(ord << 1) + 1]! + POSTCODE_WEIGHT;
       }
     }
-    return topK(touched.subarray(0, nTouched), acc, CANDIDATES);
+    if (sparse) return topK(sparse.ords.subarray(0, nTouched), sparse.scores, CANDIDATES, true);
+    return topK(touched.subarray(0, nTouched), acc, CANDIDATES, false);
   }
 
   /**
@@ -360,9 +414,9 @@ export class SearchIndex {
    * in order; a postcode given puts its addresses above all others.
    */
   private score(ord: number, p: ParsedQuery, terms: Term[], sims: Float64Array[]): number {
-    const { docOff, docWords } = this.d;
-    const from = docOff[ord]!;
-    const to = docOff[ord + 1]!;
+    const docWords = this.rows.words(ord);
+    const from = this.rows.rowFrom;
+    const to = this.rows.rowTo;
     let s = 1;
     if (terms.length > 0) {
       let qW = 0;
@@ -408,7 +462,7 @@ export class SearchIndex {
       else if (j < nums.length) s *= 0.95;
     }
     if (p.postcodePrefix !== undefined) {
-      const postcode = this.postcodes[this.d.pcOf[ord]!]!;
+      const postcode = this.postcodes[this.rows.pcOf(ord)]!;
       s = postcode.startsWith(p.postcodePrefix) ? 0.5 + 0.5 * s : 0.5 * s;
     }
     return Math.round(s * 10_000) / 10_000;
@@ -426,19 +480,9 @@ export class SearchIndex {
     return this.vocab[i] === w ? i : -1;
   }
 
-  private address(ord: number): string {
-    return decoder.decode(this.d.addrBytes.subarray(this.d.addrOff[ord]!, this.d.addrOff[ord + 1]!));
-  }
-
   private match(ord: number, score: number): AddressMatch {
-    return {
-      uprn: this.d.uprn[ord]!,
-      address: this.address(ord),
-      postcode: this.postcodes[this.d.pcOf[ord]!]!,
-      latitude: this.d.lat[ord]!,
-      longitude: this.d.lng[ord]!,
-      score,
-    };
+    const r = this.rows;
+    return { uprn: r.uprn(ord), address: r.address(ord), postcode: this.postcodes[r.pcOf(ord)]!, latitude: r.lat(ord), longitude: r.lng(ord), score };
   }
 }
 
@@ -455,17 +499,17 @@ function decodeList(off: Uint32Array, bytes: Uint8Array): string[] {
 /**
  * The k ordinals with the highest score (min-heap on typed arrays, ordered by `better`),
  * ties to the lower ordinal. `score` is the candidate pass's interleaved scratch: ordinal
- * o's score at 2o + 1. Most touched addresses score below the heap's minimum and are
+ * o's score at 2o + 1; or, `parallel`, the sparse scores, ords[n]'s at 2n + 1. Most touched addresses score below the heap's minimum and are
  * rejected by one comparison against its root.
  */
-function topK(ords: Uint32Array, score: Float32Array, k: number): number[] {
+export function topK(ords: Uint32Array, score: Float32Array, k: number, parallel: boolean): number[] {
   if (ords.length <= k) return Array.from(ords);
   const hs = new Float32Array(k);
   const ho = new Uint32Array(k);
   let size = 0;
   for (let n = 0; n < ords.length; n++) {
     const o = ords[n]!;
-    const sc = score[(o << 1) + 1]!;
+    const sc = score[parallel ? 2 * n + 1 : (o << 1) + 1]!;
     let i: number;
     if (size < k) {
       // Sift up from the end.

@@ -1,3 +1,5 @@
+import { truncateSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildContext } from '../../etl/pipeline/context.ts';
 import { publishFromContext } from '../etl/search/fixture-build.ts';
@@ -6,6 +8,8 @@ import { call, startTestServer, type TestServer } from './support.ts';
 
 const BUILD_A = '20251001T000000Z-aaaaaa';
 const BUILD_B = '20251002T000000Z-bbbbbb';
+const BUILD_C = '20251003T000000Z-cccccc';
+const BUILD_D = '20251004T000000Z-dddddd';
 
 let s: TestServer;
 let key: string;
@@ -100,5 +104,40 @@ describe('GET /v1/addresses/search', () => {
     const after = await search('q=road');
     expect(after.status).toBe(200);
     expect(after.headers['x-build-id']).toBe(BUILD_B);
+  });
+});
+
+/** Waits until `build` serves, asking the property endpoint (not search: its index's blocks stay unread). */
+async function servedBy(build: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const r = await call(s.base, 'GET', `/v1/properties/${some.uprn}`, { key });
+    if (r.headers['x-build-id'] === build) return;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`${build} never served`);
+}
+
+const expectUnavailable = (r: Awaited<ReturnType<typeof search>>) => {
+  expect(r.status, r.text).toBe(503);
+  expect(r.headers['content-type']).toBe('application/problem+json');
+  expect(r.json.code).toBe('data_unavailable');
+  expect(r.headers['x-credits-cost']).toBe('0');
+};
+
+describe('GET /v1/addresses/search over an index file it cannot read (read where it lies, issue 46)', () => {
+  it('a build published with its index cut short: 503 problem+json for search, the rest served', async () => {
+    await publishFromContext(ctx, s.dataDir, BUILD_C, (dir) => truncateSync(join(dir, 'search-index.bin'), 4096));
+    await servedBy(BUILD_C);
+    expectUnavailable(await search('q=road'));
+    expect((await call(s.base, 'GET', `/v1/properties/${some.uprn}`, { key })).status).toBe(200);
+  });
+
+  it('an index cut short in place after it was opened: 503 problem+json, never a partial answer', async () => {
+    const dir = await publishFromContext(ctx, s.dataDir, BUILD_D);
+    await servedBy(BUILD_D);
+    // Opened by the warmer, its addresses and postings not read yet: the query must read them.
+    truncateSync(join(dir, 'search-index.bin'), 4096);
+    expectUnavailable(await search(`q=${encodeURIComponent(some.address.slice(0, 14))}`));
+    expectUnavailable(await search('q=road'));
   });
 });

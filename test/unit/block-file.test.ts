@@ -100,6 +100,56 @@ describe('BlockFile', () => {
     expect(BlockFile.open(path, new BlockCache(256, 128)).size).toBe(50);
   });
 
+  it('u32s copies 32-bit words as the file holds them, within and across blocks, through the cache and around it', () => {
+    const path = writeBytes('g.bin', 10_000, 12);
+    const whole = readFileSync(path);
+    const cache = new BlockCache(4 * 256, 256);
+    const f = BlockFile.open(path, cache);
+    const out = new Uint32Array(2500);
+    // 1 word, a block's end, across blocks, one block exactly, four blocks and more (read directly), the file's last word.
+    for (const [off, n] of [[0, 1], [252, 2], [248, 10], [256, 64], [100, 300], [1024, 256], [0, 2500], [9_996, 1]] as const) {
+      out.fill(0);
+      f.u32s(off, n, out, 0);
+      for (let i = 0; i < n; i++) expect(out[i], `word ${i} of ${n} at ${off}`).toBe(whole.readUInt32LE(off + 4 * i));
+    }
+    f.u32s(40, 3, out, 7); // at an offset into the output
+    expect([...out.subarray(7, 10)]).toEqual([0, 1, 2].map((i) => whole.readUInt32LE(40 + 4 * i)));
+    expect(() => f.u32s(2, 1, out)).toThrow(/not a multiple of 4/);
+    expect(() => f.u32s(9_996, 2, out)).toThrow(BlockFileError);
+    expect(() => f.u32s(0, 10, out, 2495)).toThrow(RangeError);
+    f.close();
+    expect(() => f.u32s(0, 1, out)).toThrow(/is closed/);
+  });
+
+  it('u32s never reads a remembered block from a slot since given to another block or file', () => {
+    // Two slots for three files read in turn: every slot is reused all the time, and the
+    // reader's memo of where its blocks were must be checked, not trusted.
+    const cache = new BlockCache(2 * 64, 64);
+    const files = [1, 2, 3].map((seed) => ({ seed, f: BlockFile.open(writeBytes(`h${seed}.bin`, 64 * 40, seed), cache), whole: readFileSync(join(dir, `h${seed}.bin`)) }));
+    const out = new Uint32Array(1);
+    for (let round = 0; round < 3; round++) {
+      for (let k = 0; k < 40; k++) {
+        for (const { f, whole } of files) {
+          const off = ((k * 7) % 40) * 64 + 4 * (k % 16);
+          f.u32s(off, 1, out);
+          expect(out[0]).toBe(whole.readUInt32LE(off));
+        }
+      }
+    }
+    // Repeats of one block are served without a miss.
+    const { f, whole } = files[0]!;
+    f.u32s(0, 1, out);
+    const misses = cache.stats.misses;
+    for (let i = 0; i < 16; i++) f.u32s(4 * i, 1, out);
+    expect(cache.stats.misses).toBe(misses);
+    expect(out[0]).toBe(whole.readUInt32LE(60));
+    files[1]!.f.close(); // its slots are freed and forgotten: the others read on
+    for (const { f: g, whole: w } of [files[0]!, files[2]!]) {
+      g.u32s(64 * 39, 1, out);
+      expect(out[0]).toBe(w.readUInt32LE(64 * 39));
+    }
+  });
+
   it('refuses a block size the reads cannot use', () => {
     expect(() => new BlockCache(1024, 100)).toThrow(RangeError);
     expect(() => new BlockCache(1024, 32)).toThrow(RangeError);

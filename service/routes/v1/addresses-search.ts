@@ -1,4 +1,5 @@
 import { AddressSearchQuerySchema, AddressSearchResponseSchema, SEARCH_LIMIT_MAX } from '../../../schemas/api/property.ts';
+import { BlockFileError } from '../../../lib/files/block-file.ts';
 import type { SearchIndex } from '../../search/engine.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -27,7 +28,14 @@ export default defineRoute({
     }
     const limit = Math.min(query.limit, SEARCH_LIMIT_MAX);
     if (query.limit > SEARCH_LIMIT_MAX) setHeader('X-Limit-Capped', `limit=${query.limit} was capped to ${SEARCH_LIMIT_MAX}`);
-    const results = index.search(query.q, limit);
+    let results;
+    try {
+      results = index.search(query.q, limit);
+    } catch (e) {
+      // The index is read where it lies: a file cut short since it was opened is a 503, never a partial answer.
+      if (e instanceof BlockFileError) return notServedYet('GET /addresses/search')();
+      throw e;
+    }
     return { results, count: results.length };
   },
 });
