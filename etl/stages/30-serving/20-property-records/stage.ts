@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBVector } from '@duckdb/node-api';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
@@ -69,10 +70,11 @@ export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: r
   // The sections spill into a temporary folder of the build (docs/etl.md, "Memory"), removed
   // by finish, or by discard when a read or the writer fails.
   const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n, { spillDir: ctx.buildDir, bufferBytes: spill.bufferBytes });
-  // Written as it goes, a page at a time; a file not finished has no trailer and no reader opens it.
-  const paged = pagedRecordWriter(join(ctx.buildDir, PROPERTY_RECORDS_PAGED_FILE), PROPERTY_RECORD_COLUMNS);
+  // Written as it goes, a page at a time; removed if the stage fails before it is finished.
+  const pagedPath = join(ctx.buildDir, PROPERTY_RECORDS_PAGED_FILE);
+  const paged = pagedRecordWriter(pagedPath, PROPERTY_RECORD_COLUMNS);
   let bytes: number;
-  let pagedBytes: number;
+  let pagedBytes: number | undefined;
   try {
     const dicts = await createDictionaries(ctx);
     const reads = cuts.length === 0
@@ -96,6 +98,7 @@ export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: r
   } finally {
     writer.discard();
     paged.discard();
+    if (pagedBytes === undefined) rmSync(pagedPath, { force: true });
     for (const c of DICT_COLUMNS) await ctx.conn.run(`DROP TYPE IF EXISTS ${dictType(c)}`);
   }
   ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: lib/files/record-file-format.ts)' };
