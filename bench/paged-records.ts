@@ -89,7 +89,7 @@ function queryFile(path: string, count: number, out: string): void {
   const q = new Float64Array(count);
   let s = 42;
   for (let k = 0; k < count; k++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
+    s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff; // exact in 32-bit integers (in doubles the product lost its low bits and the sequence cycled short)
     q[k] = uprn[Math.floor((s / 2147483648) * uprn.length)]!;
   }
   writeFileSync(out, new Uint8Array(q.buffer));
@@ -186,7 +186,7 @@ function checkAgreement(path: string, cacheMb: number, blockBytes: number, colum
   let s = 7;
   let random = 0;
   for (let k = 0; k < 20_000; k++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
+    s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff; // exact in 32-bit integers (in doubles the product lost its low bits and the sequence cycled short)
     const u = uprns[s % uprns.length]! + (k % 10 === 0 ? 0.5 : 0);
     const want = heap.get(u);
     if (paged && !isDeepStrictEqual(paged.get(u), want)) throw new Error(`paged and in-heap readers differ at uprn ${u}`);
