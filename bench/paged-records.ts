@@ -1,7 +1,10 @@
 /**
  * The property record file read in the heap (the service's `RecordFile`, the whole file in one
- * buffer) against read where it lies (`lib/files/experimental-paged-record-file.ts`: positioned
- * reads of 4 KiB blocks through a bounded LRU cache), at two cache sizes (issue 46, ADR 0015).
+ * buffer) against read where it lies, at two cache sizes (issue 46, ADR 0015): `rows-<MB>`, the
+ * row-grouped file the service reads (`property-records.rows`, `lib/files/paged-record-file.ts`
+ * over a `BlockCache`: a row's columns in one 4 KB page). The columnar file read paged (the
+ * prototype this replaced, `paged-<MB>`) was measured beside them at commit 60a7563
+ * (`bench/results/paged-records-1000000.json`, ADR 0015) and removed.
  *
  *   node --expose-gc --import tsx bench/paged-records.ts [--addresses 1000000] [--runs 3] [--seconds 5] [--caches 16,64] [--block-bytes 4096] [--mmap-module DIR]
  *
@@ -9,7 +12,8 @@
  * third kind, the in-heap reader over the file memory-mapped (no copy in the heap).
  *
  * 1. In this process: every answer of the paged reader checked against the in-heap reader's
- *    on 20,000 random UPRNs (and misses), at the smallest cache. This also leaves the file in the
+ *    on 20,000 random UPRNs (and misses), at the smallest cache, and every UPRN, in a scan and
+ *    by lookup. This also leaves the files in the
  *    OS page cache, where the measured runs find it: the case paging is for (the page cache holds
  *    the file once for every worker), not a cold disk.
  * 2. Each reader in a fresh child (`node --expose-gc`), the variants alternating in a rotated
@@ -26,7 +30,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { PagedRecordFile } from '../lib/files/experimental-paged-record-file.ts';
+import { BlockCache } from '../lib/files/block-file.ts';
+import { PagedRecordFile as RowsRecordFile, PROPERTY_RECORDS_PAGED_FILE } from '../lib/files/paged-record-file.ts';
 import { PROPERTY_RECORDS_FILE, RECORD_FILE_MAGIC, RecordFile } from '../lib/files/record-file-format.ts';
 import { readSectionsFile } from '../lib/files/sections-file.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
@@ -83,7 +88,7 @@ function queryFile(path: string, count: number, out: string): void {
   const q = new Float64Array(count);
   let s = 42;
   for (let k = 0; k < count; k++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
+    s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff; // exact in 32-bit integers (in doubles the product lost its low bits and the sequence cycled short)
     q[k] = uprn[Math.floor((s / 2147483648) * uprn.length)]!;
   }
   writeFileSync(out, new Uint8Array(q.buffer));
@@ -111,14 +116,14 @@ async function child(path: string, queries: string, variant: string, seconds: nu
   const base = await settle();
   const t0 = performance.now();
   let reader: Reader;
-  let paged: PagedRecordFile | undefined;
+  let blocks: BlockCache | undefined;
   if (variant === 'heap') reader = new RecordFile(readFileSync(path), path);
   else if (variant === 'mmap') reader = new RecordFile(mapFile(path, mmapModule), path);
-  else {
-    const cacheMb = Number(/^paged-(\d+)$/.exec(variant)?.[1]);
+  else if (variant.startsWith('rows-')) {
+    const cacheMb = Number(/^rows-(\d+)$/.exec(variant)?.[1]);
     if (!(cacheMb > 0)) throw new Error(`unknown variant ${variant}`);
-    reader = paged = PagedRecordFile.open(path, { cacheBytes: cacheMb * MB, blockBytes });
-  }
+    reader = RowsRecordFile.open(rowsPath(path), (blocks = new BlockCache(cacheMb * MB, blockBytes)));
+  } else throw new Error(`unknown variant ${variant}`);
   const openMs = performance.now() - t0;
   const opened = await settle();
   let k = 0;
@@ -137,7 +142,7 @@ async function child(path: string, queries: string, variant: string, seconds: nu
   const after = await settle();
   const out: ChildResult = {
     variant, open_ms: Math.round(openMs), lookups, found, cpu_s: r2(cpu), wall_s: r2(wall), base, opened, after,
-    cache: paged ? { hits: paged.stats.hits, misses: paged.stats.misses, cached_bytes: paged.cachedBytes() } : null,
+    cache: blocks ? { hits: blocks.stats.hits, misses: blocks.stats.misses, cached_bytes: blocks.bytes } : null,
   };
   // Keeps the reader alive through the last snapshot.
   if (!reader.get(q[0]!)) throw new Error('the first query has no row');
@@ -159,21 +164,34 @@ function runChild(args: string[]): Promise<ChildResult> {
   });
 }
 
-/** The paged reader answers exactly as the in-heap one: hits and misses, random order. */
-function checkAgreement(path: string, cacheMb: number, blockBytes: number): number {
+/** The row-grouped record file beside the columnar one (the same build). */
+const rowsPath = (binPath: string) => join(binPath, '..', PROPERTY_RECORDS_PAGED_FILE);
+
+/**
+ * The paged reader answers exactly as the in-heap one: hits and misses, random order; and the
+ * row-grouped file holds every UPRN of the columnar one, in order, each row equal.
+ */
+function checkAgreement(path: string, cacheMb: number, blockBytes: number): { random: number; every_uprn: number } {
   const heap = new RecordFile(readFileSync(path), path);
-  const paged = PagedRecordFile.open(path, { cacheBytes: cacheMb * MB, blockBytes });
+  const rows = RowsRecordFile.open(rowsPath(path), new BlockCache(cacheMb * MB, blockBytes));
   const uprns = fileUprns(path);
   let s = 7;
-  let checked = 0;
+  let random = 0;
   for (let k = 0; k < 20_000; k++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
+    s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff; // exact in 32-bit integers (in doubles the product lost its low bits and the sequence cycled short)
     const u = uprns[s % uprns.length]! + (k % 10 === 0 ? 0.5 : 0);
-    if (!isDeepStrictEqual(paged.get(u), heap.get(u))) throw new Error(`paged and in-heap readers differ at uprn ${u}`);
-    checked++;
+    const want = heap.get(u);
+    if (!isDeepStrictEqual(rows.get(u), want)) throw new Error(`row-grouped and in-heap readers differ at uprn ${u}`);
+    random++;
   }
-  paged.close();
-  return checked;
+  let i = 0;
+  for (const row of rows.scan()) {
+    if (row.uprn !== uprns[i] || !isDeepStrictEqual(row, heap.get(uprns[i]!)) || !isDeepStrictEqual(rows.get(uprns[i]!), row)) throw new Error(`row-grouped file differs at row ${i} (uprn ${uprns[i]})`);
+    i++;
+  }
+  if (i !== uprns.length) throw new Error(`row-grouped file has ${i} rows, the columnar ${uprns.length}`);
+  rows.close();
+  return { random, every_uprn: i };
 }
 
 async function main(): Promise<void> {
@@ -188,10 +206,10 @@ async function main(): Promise<void> {
   const { dataDir } = await ensureBenchBuild(N, 42, log);
   const path = join(realpathSync(join(dataDir, 'current')), PROPERTY_RECORDS_FILE);
   const checked = checkAgreement(path, Math.min(...caches), BLOCK);
-  log(`paged reader agrees with the in-heap reader on ${checked} lookups`);
+  log(`paged readers agree with the in-heap reader on ${checked.random} random lookups and every one of ${checked.every_uprn} UPRNs`);
   const queries = join(tmpdir(), `paged-records-queries-${process.pid}.f64`);
   queryFile(path, 1_000_000, queries);
-  const variants = ['heap', ...caches.map((c) => `paged-${c}`), ...(MMAP ? ['mmap'] : [])];
+  const variants = ['heap', ...caches.map((c) => `rows-${c}`), ...(MMAP ? ['mmap'] : [])];
   const byVariant = new Map<string, ChildResult[]>(variants.map((v) => [v, []]));
   const loadStart = loadAverage();
   const when = new Date().toISOString();
@@ -231,6 +249,8 @@ async function main(): Promise<void> {
     addresses: N,
     file: PROPERTY_RECORDS_FILE,
     file_bytes: statSync(path).size,
+    rows_file: PROPERTY_RECORDS_PAGED_FILE,
+    rows_file_bytes: statSync(rowsPath(path)).size,
     block_bytes: BLOCK,
     runs: RUNS,
     seconds_of_cpu_per_run: SECONDS,

@@ -13,7 +13,10 @@ import { BlockFile, BlockFileError, type BlockCache } from './block-file.ts';
  * multiple of `PAGE` (a row longer than a page gets a page run of its own); then the directory
  * (f64 offset, u32 length and the first key per page); then the meta (JSON) and a trailer:
  * u32 directory bytes, u32 meta bytes, 8-byte magic. A row is `[key][null bits][values]`:
- * a `num` an f64, a `bool` one byte, a `text` a varint length and UTF-8; a null takes no bytes.
+ * a `num` an f64, a `small` an f32 (small integers, flags: the writer refuses a value an f32
+ * does not hold exactly), a `bool` one byte, a `text` a varint length and UTF-8, a `dict` a
+ * varint code into the column's dictionary (in the meta, so in the heap: for columns of few
+ * distinct values, a type or a rating, not a postcode); a null takes no bytes.
  *
  * Keys are numbers (a UPRN) or strings (a postcode, an area key) compared with JavaScript's `<`
  * (code units: DuckDB's byte order for ASCII); the writer refuses rows out of that order.
@@ -22,7 +25,7 @@ export const KEYED_ROWS_MAGIC = 'PIKROW01';
 export const PAGE = 4096;
 
 export type KeyKind = 'num' | 'text';
-export type ValueKind = 'num' | 'bool' | 'text';
+export type ValueKind = 'num' | 'small' | 'bool' | 'text' | 'dict';
 export type Key = number | string;
 export type Value = number | string | boolean | null;
 
@@ -35,6 +38,8 @@ export interface KeyedRowsMeta {
   pages: number;
   /** Anything the writer's caller wants kept beside the rows (a source's as-of, …). */
   extra?: Record<string, unknown>;
+  /** Each `dict` column's values, in code order (written when the file has a dict column). */
+  dictionaries?: Record<string, string[]>;
 }
 
 const TRAILER = 16;
@@ -58,12 +63,15 @@ export class KeyedRowsWriter {
   private readonly dirKeys: Key[] = [];
   private pageKey: Key | undefined;
   private closed = false;
+  /** Each dict column's values → code, in first-seen order. */
+  private readonly dicts = new Map<string, Map<string, number>>();
 
   constructor(
     readonly path: string,
     private readonly meta: Pick<KeyedRowsMeta, 'key' | 'columns' | 'unique' | 'extra'>,
   ) {
     this.fd = openSync(path, 'w');
+    for (const c of meta.columns) if (c.kind === 'dict') this.dicts.set(c.name, new Map());
   }
 
   /** One row: its key and its values in `meta.columns` order. */
@@ -92,7 +100,8 @@ export class KeyedRowsWriter {
       const pages = this.dirOffsets.length;
       const keys = this.meta.key.kind === 'num' ? Buffer.from(Float64Array.from(this.dirKeys as number[]).buffer) : encodeTexts(this.dirKeys as string[]);
       const dir = Buffer.concat([Buffer.from(Float64Array.from(this.dirOffsets).buffer), Buffer.from(Uint32Array.from(this.dirLengths).buffer), keys]);
-      const meta = Buffer.from(JSON.stringify({ ...this.meta, rows: this.rows, pages } satisfies KeyedRowsMeta), 'utf8');
+      const dictionaries = this.dicts.size > 0 ? { dictionaries: Object.fromEntries([...this.dicts].map(([name, ids]) => [name, [...ids.keys()]])) } : {};
+      const meta = Buffer.from(JSON.stringify({ ...this.meta, rows: this.rows, pages, ...dictionaries } satisfies KeyedRowsMeta), 'utf8');
       const trailer = Buffer.alloc(TRAILER);
       trailer.writeUInt32LE(dir.length, 0);
       trailer.writeUInt32LE(meta.length, 4);
@@ -131,9 +140,20 @@ export class KeyedRowsWriter {
         const b = Buffer.allocUnsafe(8);
         b.writeDoubleLE(v, 0);
         parts.push(b);
+      } else if (c.kind === 'small') {
+        if (typeof v !== 'number' || !(Math.fround(v) === v || Number.isNaN(v))) throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${String(v)}, not a number a float32 holds exactly`);
+        const b = Buffer.allocUnsafe(4);
+        b.writeFloatLE(v, 0);
+        parts.push(b);
       } else if (c.kind === 'bool') {
         if (typeof v !== 'boolean') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a boolean`);
         parts.push(Buffer.from([v ? 1 : 0]));
+      } else if (c.kind === 'dict') {
+        if (typeof v !== 'string') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a string`);
+        const ids = this.dicts.get(c.name)!;
+        let id = ids.get(v);
+        if (id === undefined) ids.set(v, (id = ids.size));
+        parts.push(varint(id));
       } else {
         if (typeof v !== 'string') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a string`);
         parts.push(textBytes(v));
@@ -175,9 +195,12 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   private readonly offsets: Float64Array;
   private readonly lengths: Uint32Array;
   private readonly firstKeys: ArrayLike<Key>;
+  /** Each column's dictionary (dict columns only). */
+  private readonly dictOf: ReadonlyArray<readonly string[] | undefined>;
 
   private constructor(private readonly file: BlockFile, meta: KeyedRowsMeta, offsets: Float64Array, lengths: Uint32Array, keys: ArrayLike<Key>) {
     this.meta = meta;
+    this.dictOf = meta.columns.map((c) => (c.kind === 'dict' ? meta.dictionaries?.[c.name] : undefined));
     this.offsets = offsets;
     this.lengths = lengths;
     this.firstKeys = keys;
@@ -202,6 +225,9 @@ export class KeyedRowsFile<R = Record<string, Value>> {
       const lengths = new Uint32Array(dir.buffer.slice(dir.byteOffset + 8 * p, dir.byteOffset + 12 * p));
       const keyBytes = dir.subarray(12 * p);
       const keys = meta.key.kind === 'num' ? new Float64Array(keyBytes.buffer.slice(keyBytes.byteOffset, keyBytes.byteOffset + 8 * p)) : decodeTexts(keyBytes, p, path);
+      for (const c of meta.columns) {
+        if (c.kind === 'dict' && !Array.isArray(meta.dictionaries?.[c.name])) throw new BlockFileError(`${path}: dict column ${c.name} has no dictionary in its meta`);
+      }
       for (let i = 0; i < p; i++) {
         if (!Number.isInteger(offsets[i]) || lengths[i]! < 4 || offsets[i]! + lengths[i]! > dirAt) throw new BlockFileError(`${path}: page ${i} runs past the rows (byte ${offsets[i]! + lengths[i]!} of ${dirAt})`);
       }
@@ -354,9 +380,18 @@ export class KeyedRowsFile<R = Record<string, Value>> {
       } else if (c.kind === 'num') {
         row[c.name] = b.readDoubleLE(at);
         at += 8;
+      } else if (c.kind === 'small') {
+        row[c.name] = b.readFloatLE(at);
+        at += 4;
       } else if (c.kind === 'bool') {
         row[c.name] = b[at] === 1;
         at += 1;
+      } else if (c.kind === 'dict') {
+        const [code, next] = readVarint(b, at);
+        const v = this.dictOf[i]![code];
+        if (v === undefined) throw new BlockFileError(`${this.file.path}: ${c.name} has code ${code}, past its dictionary of ${this.dictOf[i]!.length}`);
+        row[c.name] = v;
+        at = next;
       } else {
         const [len, start] = readVarint(b, at);
         row[c.name] = b.toString('utf8', start, start + len);
@@ -369,13 +404,16 @@ export class KeyedRowsFile<R = Record<string, Value>> {
 
 function textBytes(s: string): Buffer {
   const utf8 = encoder.encode(s);
+  return Buffer.concat([varint(utf8.length), utf8]);
+}
+
+function varint(n: number): Buffer {
   const head: number[] = [];
-  let n = utf8.length;
   do {
     head.push((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
     n >>>= 7;
   } while (n > 0);
-  return Buffer.concat([Buffer.from(head), utf8]);
+  return Buffer.from(head);
 }
 
 function readVarint(b: Buffer, at: number): [number, number] {

@@ -1,6 +1,12 @@
 import type { ColumnKind, ColumnSpec, RecordFile } from './record-file-format.ts';
 
 /**
+ * What a view reads: a record file in the heap (`RecordFile`) or read where it lies
+ * (`PagedRecordFile`, paged-record-file.ts), the same columns and rows either way.
+ */
+export type RecordSource = Pick<RecordFile, 'columns' | 'path' | 'project'>;
+
+/**
  * A typed view of a record file: the reader declares the columns it reads (names and kinds,
  * `as const`), the view checks them against the file's own column list when it is made, and
  * `get` returns rows typed from the declaration. The values are the file's decoding
@@ -18,7 +24,7 @@ export type RecordOf<C extends readonly ColumnSpec[]> = { readonly uprn: number 
 
 export interface RecordView<C extends readonly ColumnSpec[]> {
   /** The file read (another reader makes its own view of it). */
-  readonly file: RecordFile;
+  readonly file: RecordSource;
   readonly columns: C;
   /** The row of `uprn`, its declared columns only, or undefined. */
   get(uprn: number): RecordOf<C> | undefined;
@@ -33,7 +39,7 @@ export class RecordColumnsError extends Error {
 }
 
 /** The declared columns the file lacks (by name; a column present with another kind is not counted here). */
-export function missingColumns(file: RecordFile, declared: readonly ColumnSpec[]): string[] {
+export function missingColumns(file: RecordSource, declared: readonly ColumnSpec[]): string[] {
   const names = new Set(file.columns.map((c) => c.name));
   return declared.filter((c) => !names.has(c.name)).map((c) => c.name);
 }
@@ -42,7 +48,7 @@ export function missingColumns(file: RecordFile, declared: readonly ColumnSpec[]
  * The view of `declared` over `file`; throws a RecordColumnsError naming every declared column
  * the file lacks or holds with another kind (columns it has beyond those are not read).
  */
-export function recordView<const C extends readonly ColumnSpec[]>(file: RecordFile, declared: C): RecordView<C> {
+export function recordView<const C extends readonly ColumnSpec[]>(file: RecordSource, declared: C): RecordView<C> {
   const kinds = new Map(file.columns.map((c) => [c.name, c.kind]));
   const missing = missingColumns(file, declared);
   const wrongKind = declared.filter((c) => kinds.has(c.name) && kinds.get(c.name) !== c.kind);

@@ -43,8 +43,8 @@ export class BuildResources {
   readonly store = new Lazy<BuildStore>('store', () => BuildStore.open(this.build.dir), (s) => s.close());
   /** The address search index file, read where it lies through the build's page cache (GET /addresses/search). */
   readonly searchIndex = new Lazy<SearchIndex>('search index', () => loadSearchIndex(this.build.dir, this.caches.searchResults, this.caches.pages), (s) => s.close());
-  /** The property record file, in memory (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
-  readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir));
+  /** The property record file, read paged on the build's block cache (GET /properties/{uprn}, risks, HMO, GDV, STR estimate). */
+  readonly records = new Lazy<PropertyRecords>('property records', () => loadPropertyRecords(this.build.dir, this.caches.pages), (r) => r.close());
   /** The sale valuation model (GET /valuations/{uprn}/sale, `service_estimate`). */
   readonly saleValuer = new Lazy<SaleValuer>('sale valuer', () => this.withStore(async (store) =>
     SaleValuer.open(store, flaggedDistricts(this.build.manifest), { dir: this.build.dir, cache: this.caches.pages })), (v) => v.close());

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { ERROR_CODES, problemType, type ErrorCode, type FieldError, type Problem } from '../../schemas/api/problem.ts';
+import { BlockFileError } from '../../lib/files/block-file.ts';
 import { LedgerUnavailableError } from '../ledger/errors.ts';
 import { CLIENT_CLOSED_STATUS, isClientClosed } from './client-gone.ts';
 import { redactKeys } from './redact.ts';
@@ -70,6 +71,13 @@ export async function errorHandler(ctx: ParameterizedContext<ApiState>, next: ()
       // A shared ledger that cannot be reached while authenticating or reading a balance.
       ctx.state.log.error({ err: err.cause }, 'ledger unreachable: request refused');
       sendProblem(ctx, ledgerUnavailable());
+      return;
+    }
+    if (err instanceof BlockFileError) {
+      // A serving file read where it lies was cut short or is not what it claims (issue 46): the
+      // build cannot answer this, but it is no bug of the request's; never a row from elsewhere.
+      ctx.state.log.error({ err }, 'a serving file cannot be read: request refused');
+      sendProblem(ctx, new ApiError('data_unavailable', 'The current data build cannot be read for this request; try again later.', undefined, { 'Retry-After': '60' }));
       return;
     }
     ctx.state.log.error({ err }, 'unhandled error');

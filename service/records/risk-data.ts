@@ -6,7 +6,7 @@ import type { PropertyRecords } from './property-records.ts';
 
 /**
  * What one build answers risks with: its property records with the flag columns (the same
- * in-memory file the property record endpoint reads, so both report the same flags) and its
+ * record file the property record endpoint reads, paged or in the heap, so both report the same flags) and its
  * designations.
  */
 export interface RiskData {

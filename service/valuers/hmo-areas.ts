@@ -87,7 +87,7 @@ export function dataDate(build: BuildInfo, kinds: readonly string[] = ['price_pa
 const RECORD_COLUMNS = pickColumns(PROPERTY_RECORD_COLUMNS, ['postcode', 'property_type', 'bedrooms', 'floor_area_sqft', 'article_4']);
 
 /**
- * Values one UPRN as an HMO from one build's property records (the in-memory record file the
+ * Values one UPRN as an HMO from one build's property records (the record file the
  * property endpoint serves: bedrooms, floor area, type, postcode, the Article 4 flag) and area figures,
  * opened together so a request never mixes two builds. No SQL on the request path.
  */

@@ -12,6 +12,7 @@ beforeAll(async () => {
   s = await startTestServer();
   const dir = await publishFromContext(await stagedContext(500, 11), s.dataDir, '20251001T000000Z-dddddd');
   rmSync(join(dir, 'property-records.bin'));
+  rmSync(join(dir, 'property-records.rows'));
 });
 afterAll(async () => {
   await s.stop();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFile, RecordFileWriter } from '../../lib/files/record-file-format.ts';
+import { pagedRecordWriter, PROPERTY_RECORDS_PAGED_FILE } from '../../lib/files/paged-record-file.ts';
 import { publishFromContext } from '../etl/search/fixture-build.ts';
 import { stagedContext } from '../support/region.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
@@ -14,8 +15,8 @@ beforeAll(async () => {
   const ctx = await stagedContext(500, 11);
   const uprns = (await ctx.conn.runAndReadAll('SELECT uprn::DOUBLE AS u FROM properties ORDER BY uprn')).getRowObjectsJS().map((r) => Number(r.u));
   uprn = uprns[0]!;
-  // The build's record file written again with `bedrooms` renamed `beds`: every other column
-  // and value as the real stage wrote them.
+  // The build's record files (paged and columnar) written again with `bedrooms` renamed
+  // `beds`: every other column and value as the real stage wrote them.
   await publishFromContext(ctx, s.dataDir, '20251001T000000Z-eeeeee', (dir) => {
     const path = join(dir, PROPERTY_RECORDS_FILE);
     const real = new RecordFile(readFileSync(path), path);
@@ -23,6 +24,9 @@ beforeAll(async () => {
     const w = new RecordFileWriter(PROPERTY_RECORD_COLUMNS.map((c) => ({ name: rename(c.name), kind: c.kind })), uprns.length);
     for (const u of uprns) w.add(Object.fromEntries(Object.entries(real.get(u)!).map(([k, v]) => [rename(k), v])));
     w.finish(path);
+    const paged = pagedRecordWriter(join(dir, PROPERTY_RECORDS_PAGED_FILE), PROPERTY_RECORD_COLUMNS.map((c) => ({ name: rename(c.name), kind: c.kind })));
+    for (const u of uprns) paged.add(u, PROPERTY_RECORD_COLUMNS.map((c) => real.get(u)![c.name]!));
+    paged.finish();
   });
 });
 afterAll(async () => {
@@ -44,6 +48,6 @@ describe('a build whose record file lacks a declared column (bedrooms renamed be
     const opened = () => s.logs.map((l) => JSON.parse(l) as { msg: string; resource?: string; err?: string })
       .find((l) => l.msg === 'per-build resource did not open' && l.resource === 'property records');
     for (let i = 0; i < 100 && !opened(); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(opened()?.err).toMatch(/property-records\.bin: the record file lacks the column bedrooms \(it has beds, flood_zone, article_4, listed_building besides the declared ones\)/);
+    expect(opened()?.err).toMatch(/property-records\.rows: the record file lacks the column bedrooms \(it has beds, flood_zone, article_4, listed_building besides the declared ones\)/);
   });
 });

@@ -140,6 +140,61 @@ describe('keyed-rows file', () => {
     f.close();
   });
 
+  it('keeps dict and small columns: a code into the meta\'s dictionary, an f32; nulls as nulls', () => {
+    const p = join(dir, 'homes.rows');
+    const cols = [{ name: 'type', kind: 'dict' as const }, { name: 'beds', kind: 'small' as const }, { name: 'rating', kind: 'dict' as const }];
+    const w = new KeyedRowsWriter(p, { key: { name: 'uprn', kind: 'num' }, columns: cols, unique: true });
+    const types = ['Flat', 'Detached', 'Semi-detached', 'Terraced'];
+    const want: Array<{ uprn: number; type: string | null; beds: number | null; rating: string | null }> = [];
+    // More distinct ratings than a one-byte code holds (codes past 127 take two bytes).
+    for (let i = 0; i < 5000; i++) {
+      const row = { uprn: 1000 + i * 3, type: i % 7 === 0 ? null : types[i % 4]!, beds: i % 11 === 0 ? null : (i % 6) + 0.5, rating: i % 5 === 0 ? null : `R${i % 301}` };
+      want.push(row);
+      w.add(row.uprn, [row.type, row.beds, row.rating]);
+    }
+    w.finish();
+    const f = KeyedRowsFile.open(p, new BlockCache(PAGE * 4));
+    expect(new Set(f.meta.dictionaries!.type)).toEqual(new Set(types));
+    expect(f.meta.dictionaries!.rating).toHaveLength(301);
+    for (const row of want) expect(f.first(row.uprn)).toEqual(row);
+    expect([...f.scan()]).toEqual(want);
+    // Smaller than the same rows with the strings in every row and f64s: 5000 × (8 + 8 + ~4) bytes would not fit this.
+    expect(f.meta.pages).toBeLessThan(Math.ceil((5000 * (8 + 1 + 1 + 4 + 2 + 4)) / PAGE) + 2);
+    f.close();
+  });
+
+  it('refuses a small value an f32 does not hold exactly, and a dict value that is not a string', () => {
+    const w = new KeyedRowsWriter(join(dir, 'bad-small.rows'), { key: { name: 'k', kind: 'num' }, columns: [{ name: 'beds', kind: 'small' }, { name: 'type', kind: 'dict' }], unique: true });
+    expect(() => w.add(1, [0.1, 'Flat'])).toThrow(/beds of row 0 is 0.1, not a number a float32 holds exactly/);
+    expect(() => w.add(2, [2, 7])).toThrow(/type of row 0 is number, not a string/);
+    w.discard();
+  });
+
+  it('refuses to open a file whose dict column has no dictionary, and a code past its dictionary', () => {
+    const p = join(dir, 'dict-bad.rows');
+    const w = new KeyedRowsWriter(p, { key: { name: 'k', kind: 'num' }, columns: [{ name: 'type', kind: 'dict' }], unique: true });
+    for (let i = 0; i < 10; i++) w.add(i, [`T${i}`]);
+    w.finish();
+    const whole = readFileSync(p);
+    const metaBytes = whole.readUInt32LE(whole.length - 12);
+    const metaAt = whole.length - 16 - metaBytes;
+    const meta = JSON.parse(whole.subarray(metaAt, metaAt + metaBytes).toString('utf8')) as { dictionaries: Record<string, string[]> };
+    // The meta rewritten (same trailer layout) without the dictionary, then with one too short.
+    const rewrite = (m: unknown) => {
+      const mb = Buffer.from(JSON.stringify(m), 'utf8');
+      const trailer = Buffer.from(whole.subarray(whole.length - 16));
+      trailer.writeUInt32LE(mb.length, 4);
+      writeFileSync(p, Buffer.concat([whole.subarray(0, metaAt), mb, trailer]));
+    };
+    rewrite({ ...meta, dictionaries: {} });
+    expect(() => KeyedRowsFile.open(p, new BlockCache(PAGE * 4))).toThrow(/dict column type has no dictionary/);
+    rewrite({ ...meta, dictionaries: { type: meta.dictionaries.type!.slice(0, 3) } });
+    const f = KeyedRowsFile.open(p, new BlockCache(PAGE * 4));
+    expect(f.first(1)).toEqual({ k: 1, type: 'T1' });
+    expect(() => f.first(7)).toThrow(/type has code 7, past its dictionary of 3/);
+    f.close();
+  });
+
   it('refuses rows out of order, a repeated key where keys are unique, a wrong type or count', () => {
     const w = new KeyedRowsWriter(join(dir, 'bad.rows'), { key: { name: 'k', kind: 'num' }, columns: COLUMNS, unique: true });
     w.add(5, [1, true, 'a']);

@@ -5,6 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import type { BuildContext } from '../../../etl/pipeline/context.ts';
 import { propertyRecordsStage } from '../../../etl/stages/30-serving/20-property-records/stage.ts';
 import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFile, RecordFileWriter } from '../../../lib/files/record-file-format.ts';
+import { BlockCache } from '../../../lib/files/block-file.ts';
+import { PagedRecordFile, PROPERTY_RECORDS_PAGED_FILE } from '../../../lib/files/paged-record-file.ts';
 import { quietLog, stagedContext } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
 
@@ -14,19 +16,34 @@ describe('property-records stage', () => {
     expect(ctx.artifacts.property_records?.file).toBe(PROPERTY_RECORDS_FILE);
     const path = join(ctx.buildDir, PROPERTY_RECORDS_FILE);
     const file = new RecordFile(readFileSync(path), path);
+    expect(ctx.artifacts.property_records_paged?.file).toBe(PROPERTY_RECORDS_PAGED_FILE);
+    // Through a cache of 8 pages: most lookups read their page from the file.
+    const cache = new BlockCache(8 * 4096);
+    const paged = PagedRecordFile.open(join(ctx.buildDir, PROPERTY_RECORDS_PAGED_FILE), cache);
+    onTestFinished(() => paged.close());
+    expect(paged.columns).toEqual(PROPERTY_RECORD_COLUMNS);
     const cols = PROPERTY_RECORD_COLUMNS.map((c) => c.name);
     const rows = (await ctx.conn.runAndReadAll(`SELECT uprn, ${cols.join(', ')} FROM properties ORDER BY uprn`)).getRowObjectsJson();
     expect(rows.length).toBeGreaterThan(1500);
     expect(file.n).toBe(rows.length);
+    expect(paged.n).toBe(rows.length);
     let withNulls = 0;
     for (const r of rows) {
       const got = file.get(Number(r.uprn));
       const want: Record<string, unknown> = { uprn: Number(r.uprn) };
       for (const c of PROPERTY_RECORD_COLUMNS) want[c.name] = r[c.name] === null ? null : c.kind === 'num' || c.kind === 'small' ? Number(r[c.name]) : r[c.name];
       expect(got).toEqual(want);
+      expect(paged.get(Number(r.uprn))).toEqual(want);
       if (Object.values(want).includes(null)) withNulls++;
     }
     expect(withNulls).toBeGreaterThan(0); // nulls were exercised, not only full rows
+    expect(cache.stats.misses).toBeGreaterThan(paged.n / 100);
+    // A UPRN between two, and past either end, has no record.
+    expect(paged.get(Number(rows[0]!.uprn) - 1)).toBeUndefined();
+    expect(paged.get(Number(rows[rows.length - 1]!.uprn) + 1)).toBeUndefined();
+    expect(paged.get(Number(rows[0]!.uprn) + 0.5)).toBeUndefined();
+    // The scan gives the same rows in UPRN order.
+    expect([...paged.scan()].map((r) => r.uprn)).toEqual(rows.map((r) => Number(r.uprn)));
   });
 
   it('reads the table\'s own SQL types as the row-wise writer reads their values: the same bytes', async () => {
@@ -60,6 +77,10 @@ describe('property-records stage', () => {
     for (const { uprn } of rows) expect(file.get(uprn)).toEqual(want.get(uprn)); // a readable diff first
     expect(readFileSync(join(dir, PROPERTY_RECORDS_FILE)).equals(readFileSync(join(dir, 'ref.bin')))).toBe(true);
     expect(Object.is(file.get(17)?.lat, -0)).toBe(true);
+    const paged = PagedRecordFile.open(join(dir, PROPERTY_RECORDS_PAGED_FILE), new BlockCache(1 << 16));
+    onTestFinished(() => paged.close());
+    for (const { uprn } of rows) expect(paged.get(uprn)).toEqual(want.get(uprn));
+    expect(Object.is(paged.get(17)?.lat, -0)).toBe(true);
     expect(file.get(17)).toMatchObject({ last_sold_date: '2024-02-29', last_sold_price: 1, address: null, bedrooms: 38, flood_zone_3: true });
   });
 });

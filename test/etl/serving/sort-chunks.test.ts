@@ -6,6 +6,7 @@ import { postcodeCuts, writeSearchIndexFile } from '../../../etl/stages/30-servi
 import { uprnCuts, writePropertyRecords } from '../../../etl/stages/30-serving/20-property-records/stage.ts';
 import { cutsFromCounts, keyRanges, sortChunks } from '../../../etl/stages/30-serving/sort-chunks.ts';
 import { PROPERTY_RECORDS_FILE } from '../../../lib/files/record-file-format.ts';
+import { PROPERTY_RECORDS_PAGED_FILE } from '../../../lib/files/paged-record-file.ts';
 import { SEARCH_INDEX_FILE } from '../../../lib/files/search-index-format.ts';
 import { quietLog, stagedContext } from '../../support/region.ts';
 import { tempDir } from '../../support/tmp.ts';
@@ -77,7 +78,9 @@ describe('serving files read in key ranges', () => {
     const cuts = await uprnCuts(ctx, 3);
     const spilled = await written((c) => writePropertyRecords(c, n, cuts, { bufferBytes: 64 }), PROPERTY_RECORDS_FILE, 'records-spilled');
     expect(spilled.equals(readFileSync(join(ctx.buildDir, PROPERTY_RECORDS_FILE)))).toBe(true);
-    expect(readdirSync(join(tmp.dir, 'records-spilled'))).toEqual([PROPERTY_RECORDS_FILE]);
+    expect(readdirSync(join(tmp.dir, 'records-spilled')).sort()).toEqual([PROPERTY_RECORDS_FILE, PROPERTY_RECORDS_PAGED_FILE]);
+    // The paged file, written from the same ranges, is the same bytes as the one-query build's.
+    expect(readFileSync(join(tmp.dir, 'records-spilled', PROPERTY_RECORDS_PAGED_FILE)).equals(readFileSync(join(ctx.buildDir, PROPERTY_RECORDS_PAGED_FILE)))).toBe(true);
   });
 
   it('a property without a UPRN reaches the writer (and is refused) in ranges as in one query', async () => {

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBVector } from '@duckdb/node-api';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
@@ -5,6 +6,8 @@ import { memoryLimitBytes } from '../../../pipeline/memory-limit.ts';
 import { countRows, queryRows, sqlFolder } from '../../../pipeline/sql.ts';
 import { plainIdentifier } from '../../../../schemas/sql-identifier.ts';
 import { PROPERTY_RECORD_COLUMNS, PROPERTY_RECORDS_FILE, RecordFileWriter, type ColumnSpec } from '../../../../lib/files/record-file-format.ts';
+import { PROPERTY_RECORDS_PAGED_FILE, pagedRecordWriter } from '../../../../lib/files/paged-record-file.ts';
+import type { KeyedRowsWriter, Value } from '../../../../lib/files/keyed-rows-file.ts';
 import { keyRanges, sortChunks } from '../sort-chunks.ts';
 import { streamVectors } from '../stream-columns.ts';
 
@@ -39,15 +42,18 @@ const SELECT = `SELECT ${COLUMNS} FROM properties ORDER BY uprn`;
 const SELECT_BETWEEN = `SELECT ${COLUMNS} FROM properties WHERE coalesce(uprn >= $lo, TRUE) AND coalesce(uprn < $hi, $hi IS NULL) ORDER BY uprn`;
 
 /**
- * Writes the property records as `property-records.bin`, sorted by UPRN, so the record
- * endpoint answers with a binary search in memory instead of a SQL round trip (the
- * `properties` Parquet file stays the table analysts and other endpoints query).
+ * Writes the property records sorted by UPRN, so the record endpoint answers without a SQL
+ * round trip (the `properties` Parquet file stays the table analysts and other endpoints
+ * query), twice from one read: `property-records.rows`, paged (paged-record-file.ts), which
+ * the service reads where it lies, and `property-records.bin`, columnar, which it reads whole
+ * when a build lacks the paged file. The .bin stays while a service from before the paged file
+ * may be rolled back to and serve a new build (ADR 0015, step 3).
  */
 export const propertyRecordsStage: Stage = {
   name: 'property-records',
   description: 'the property record endpoint\'s lookup file (UPRN-sorted columns) written as property-records.bin',
   reads: ['properties'],
-  writes: [PROPERTY_RECORDS_FILE],
+  writes: [PROPERTY_RECORDS_FILE, PROPERTY_RECORDS_PAGED_FILE],
   async run(ctx) {
     const n = await countRows(ctx.conn, 'properties');
     const chunks = sortChunks(n, RECORDS_SORT_BYTES_PER_ROW, await memoryLimitBytes(ctx.conn));
@@ -64,7 +70,11 @@ export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: r
   // The sections spill into a temporary folder of the build (docs/etl.md, "Memory"), removed
   // by finish, or by discard when a read or the writer fails.
   const writer = new RecordFileWriter(PROPERTY_RECORD_COLUMNS, n, { spillDir: ctx.buildDir, bufferBytes: spill.bufferBytes });
+  // Written as it goes, a page at a time; removed if the stage fails before it is finished.
+  const pagedPath = join(ctx.buildDir, PROPERTY_RECORDS_PAGED_FILE);
+  const paged = pagedRecordWriter(pagedPath, PROPERTY_RECORD_COLUMNS);
   let bytes: number;
+  let pagedBytes: number | undefined;
   try {
     const dicts = await createDictionaries(ctx);
     const reads = cuts.length === 0
@@ -73,20 +83,46 @@ export async function writePropertyRecords(ctx: BuildContext, n: number, cuts: r
     for (const { sql, params } of reads) {
       // Column-wise, a chunk at a time: no object per row.
       for await (const { rows, vectors } of streamVectors(ctx.db, sql, params)) {
-        writer.addColumns(rows, doubles(vectors[0]!, rows), vectors.slice(1).map((v, c) => {
+        const uprns = doubles(vectors[0]!, rows);
+        const columns = vectors.slice(1).map((v, c) => {
           const { name, kind } = PROPERTY_RECORD_COLUMNS[c]!;
           if (kind === 'dict') return { codes: doubles(v, rows), dict: dicts.get(name)! };
           return kind === 'num' || kind === 'small' ? doubles(v, rows) : v.toArray();
-        }));
+        });
+        writer.addColumns(rows, uprns, columns);
+        addPagedRows(paged, rows, uprns, columns);
       }
     }
     bytes = writer.finish(join(ctx.buildDir, PROPERTY_RECORDS_FILE));
+    pagedBytes = paged.finish().bytes;
   } finally {
     writer.discard();
+    paged.discard();
+    if (pagedBytes === undefined) rmSync(pagedPath, { force: true });
     for (const c of DICT_COLUMNS) await ctx.conn.run(`DROP TYPE IF EXISTS ${dictType(c)}`);
   }
   ctx.artifacts.property_records = { file: PROPERTY_RECORDS_FILE, description: 'property records by UPRN (format: lib/files/record-file-format.ts)' };
-  ctx.log.info({ stage: 'property-records', rows: n, chunks: cuts.length + 1, bytes, ms: Math.round(performance.now() - t0) }, 'property records written');
+  ctx.artifacts.property_records_paged = { file: PROPERTY_RECORDS_PAGED_FILE, description: 'property records by UPRN in 4 KB pages, read where they lie (format: lib/files/paged-record-file.ts)' };
+  ctx.log.info({ stage: 'property-records', rows: n, chunks: cuts.length + 1, bytes, paged_bytes: pagedBytes, ms: Math.round(performance.now() - t0) }, 'property records written');
+}
+
+/**
+ * The chunk's rows into the paged file, as the columnar writer reads them: NaN, code 0 and a
+ * null value as null, a dict code as its string (the ENUM's own, not a new one per row).
+ */
+function addPagedRows(paged: KeyedRowsWriter, rows: number, uprns: Float64Array, columns: ReadonlyArray<ArrayLike<unknown> | { codes: Float64Array; dict: string[] }>): void {
+  const readers = columns.map((col, c): ((k: number) => Value) => {
+    const kind = PROPERTY_RECORD_COLUMNS[c]!.kind;
+    if ('codes' in col) return (k) => (col.codes[k] === 0 ? null : col.dict[col.codes[k]! - 1]!);
+    if (kind === 'num' || kind === 'small') return (k) => (Number.isNaN(col[k]) ? null : (col[k] as number));
+    if (kind === 'bool') return (k) => (col[k] === null || col[k] === undefined ? null : col[k] === true);
+    return (k) => (col[k] === null || col[k] === undefined ? null : String(col[k]));
+  });
+  const values: Value[] = new Array<Value>(readers.length);
+  for (let k = 0; k < rows; k++) {
+    for (let c = 0; c < readers.length; c++) values[c] = readers[c]!(k);
+    paged.add(uprns[k]!, values);
+  }
 }
 
 /** Each dict column's distinct values as an ENUM type, and the ENUM's values in its order. */
