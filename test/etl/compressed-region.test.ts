@@ -52,7 +52,7 @@ describe('a region with its sources zipped as their publishers ship them', () =>
     const native = await stageWith('native', members, today);
     const ts = await stageWith('ts', members, today);
     // ONSPD has no native path (its TS reader stages it either way); every other member is read by DuckDB.
-    const noNative = new Set(SOURCES.filter((s) => !s.native).map((s) => s.kind));
+    const noNative = new Set<string>(SOURCES.filter((s) => !s.native).map((s) => s.kind));
     expect(native.fallbacks).toEqual(Object.fromEntries(members.filter((f) => noNative.has(f.kind)).map((f) => [f.rel, `no native path for ${f.kind}`])));
     expect(members.filter((f) => !noNative.has(f.kind))).toHaveLength(4);
     expect(native.reports).toEqual(ts.reports);
