@@ -20,7 +20,7 @@ import { HMO_TRUTH_HEADER, HmoRegisterWriter } from './hmo.ts';
 import { HpiAccumulator } from './hpi.ts';
 import { FILE_GROUP, lanesFor, MAX_THREADS, TRUTH_GROUP, type Group } from './lanes.ts';
 import { csvRow, OutFile, type Packing } from './out.ts';
-import { DEFAULT_TODAY, GENERATOR_VERSION, RENT, SCRAPE_LAG_DAYS, TOWNS, type Mix } from './params.ts';
+import { DEFAULT_TODAY, GENERATOR_VERSION, MIXES, RENT, SCRAPE_LAG_DAYS, TOWNS, type Mix } from './params.ts';
 import { buildPlanning, type PlanningShape } from './planning.ts';
 import { Planter, plantStreamed } from './planted.ts';
 import { rng } from './prng.ts';
@@ -176,6 +176,7 @@ function checkOptions(opts: GenerateOptions): void {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed must be an integer 0…4294967295, got ${seed}`);
   if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new Error(`threads must be a positive integer, got ${threads}`);
   if (opts.today !== undefined && opts.endMonth !== undefined) throw new Error('give today or endMonth, not both');
+  if (opts.mix !== undefined && !MIXES.includes(opts.mix)) throw new Error(`mix must be ${MIXES.join(' or ')}, got ${String(opts.mix)}`);
   generatorToday(opts);
 }
 

@@ -67,13 +67,20 @@ export function planRegion(addresses: number, mix: Mix = 'demo'): District[] {
   const weights = townWeights(mix);
   const townQuotas = apportion(addresses, weights);
   const out: District[] = [];
+  const used = new Set(TOWNS.flatMap((t) => t.districts.map((d) => d.code)));
   TOWNS.forEach((town, ti) => {
     const q = townQuotas[ti]!;
     const specs = [...town.districts];
     const area = /^[A-Z]+/.exec(specs[0]!.code)![0];
     const room = specs.length + OWN_AREA_RING + MAX_DISTRICT * (town.overflowAreas?.length ?? 0);
     const most = Math.floor((room * SECTOR_CAPACITY * 10) / (weights[ti]! / weights.reduce((a, b) => a + b, 0)));
-    for (let k = 0; q / specs.length > SECTOR_CAPACITY * 10; k++) specs.push(extraDistrict(town, area, k, most));
+    for (let k = 0; q / specs.length > SECTOR_CAPACITY * 10; k++) {
+      // A ring code may be one of the town's own (Cardiff's CF23 and CF24): passed over.
+      const extra = extraDistrict(town, area, k, most);
+      if (used.has(extra.code)) continue;
+      used.add(extra.code);
+      specs.push(extra);
+    }
     const dq = apportion(q, specs.map(() => 1));
     specs.forEach((spec, di) => {
       const quota = dq[di]!;
