@@ -44,6 +44,10 @@ export const CRIME_MONTHS = 13;
 /** Months before the latest whose first release is superseded by a later one. */
 const REPUBLISHED_AGE = 3;
 
+/** A unit's snap points held as one string (units are kept until the end of the walk: a million of them at 30 million addresses). */
+const POINT_SEP = '\u0001';
+const POINTS_SEP = '\u0002';
+
 interface CrimeUnit {
   postcode: string;
   force: { slug: string; name: string };
@@ -51,8 +55,8 @@ interface CrimeUnit {
   urban: number;
   lsoa: string;
   lsoaName: string;
-  /** Snap points: [lat, lng, street]. */
-  points: [string, string, string][];
+  /** Snap points, `lat POINT_SEP lng POINT_SEP street`, joined by POINTS_SEP. */
+  points: string;
 }
 
 export interface CrimeFileReport { rel: string; file: OutFile }
@@ -78,7 +82,8 @@ export class CrimeWriter {
     const num = String(1 + (hashKey(['lsoa-name', lsoa]) % 60)).padStart(3, '0');
     this.units.push({
       postcode: u.postcode, force, homes: u.properties.length, urban: u.district.spec.urban, lsoa,
-      lsoaName: `${u.district.town.laName.replace(/^City of /, '')} ${num}${'ABCDE'[hashKey([lsoa]) % 5]}`, points,
+      lsoaName: `${u.district.town.laName.replace(/^City of /, '')} ${num}${'ABCDE'[hashKey([lsoa]) % 5]}`,
+      points: points.map((pt) => pt.join(POINT_SEP)).join(POINTS_SEP),
     });
   }
 
@@ -121,10 +126,11 @@ export class CrimeWriter {
   private *crimes(u: CrimeUnit, month: MonthIdx, settled: boolean): Generator<string> {
     const r = rng(this.seed, 'crime', u.postcode, month);
     const n = r.poisson(u.homes * BASE_RATE * (1 + URBAN_UPLIFT * u.urban));
+    const points = n > 0 ? u.points.split(POINTS_SEP).map((pt) => pt.split(POINT_SEP)) : [];
     for (let i = 0; i < n; i++) {
       const type = r.weighted(CRIME_SHARES);
       const id = r.hex(64);
-      const [lat, lng, street] = r.pick(u.points);
+      const [lat, lng, street] = r.pick(points);
       const unnamed = r.chance(0.15);
       const unplaced = r.chance(0.05);
       const withdrawn = r.chance(0.02);

@@ -22,10 +22,26 @@ export const UNDERPRICED_PCT = 10;
 const SALE_RATE = 0.02;
 const LET_RATE = 0.08;
 
+/**
+ * The fields of a home a listing is written with: listings are held until the end of the
+ * walk (one BLM file per branch), so each keeps this much of its home rather than the whole
+ * Property (about 3.6% of homes are listed: a million at 30 million addresses).
+ */
+type ListedHome = Pick<Property, 'uprn' | 'postcode' | 'lat' | 'lng' | 'subBuilding' | 'buildingName' | 'buildingNumber' | 'street'
+  | 'locality' | 'type' | 'builtForm' | 'floorLevel' | 'bedrooms' | 'tenure'> & { town: Pick<Property['town'], 'postTown'> };
+
+function listedHome(p: Property): ListedHome {
+  return {
+    uprn: p.uprn, postcode: p.postcode, lat: p.lat, lng: p.lng, subBuilding: p.subBuilding, buildingName: p.buildingName,
+    buildingNumber: p.buildingNumber, street: p.street, locality: p.locality, type: p.type, builtForm: p.builtForm,
+    floorLevel: p.floorLevel, bedrooms: p.bedrooms, tenure: p.tenure, town: p.town,
+  };
+}
+
 interface Listing {
   branch: number;
   ref: string;
-  p: Property;
+  p: ListedHome;
   channel: 'sale' | 'rent';
   trueValue: number;
   price: number; // sale: asking; rent: per calendar month
@@ -50,7 +66,7 @@ export class ListingsWriter {
     const r = rng(this.seed, 'listing', p.uprn);
     const branch = 1000 + (hashKey(['branch', p.town.key]) % 9000);
     const common = {
-      branch, p, created: this.today - r.int(1, 120), withCoords: r.chance(0.7), tenureCoded: r.chance(0.8),
+      branch, p: listedHome(p), created: this.today - r.int(1, 120), withCoords: r.chance(0.7), tenureCoded: r.chance(0.8),
       removed: false, repriced: undefined,
     };
     let l: Listing | undefined;
@@ -127,14 +143,14 @@ const thousands = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 const dateTime = (d: DayIdx, hour: number) => `${isoDay(d)} ${String(hour).padStart(2, '0')}:15:00`;
 const rtdfDate = (d: DayIdx) => { const [y, m, dd] = isoDay(d).split('-'); return `${dd}-${m}-${y} 09:00:00`; };
 
-function typeCode(p: Property): number {
+function typeCode(p: ListedHome): number {
   if (p.type === 'F') return p.floorLevel === 0 ? 7 : 8;
   if (p.type === 'D') return 4;
   if (p.type === 'S') return 3;
   return p.builtForm === 'End-Terrace' ? 2 : 1;
 }
 
-function addressParts(p: Property): { a1: string; a2: string; a3: string; town: string; display: string } {
+function addressParts(p: ListedHome): { a1: string; a2: string; a3: string; town: string; display: string } {
   const a1 = [p.subBuilding, p.buildingName ?? p.buildingNumber].filter(Boolean).map(title).join(', ');
   return { a1, a2: title(p.street)!, a3: title(p.locality) ?? '', town: title(p.town.postTown)!, display: `${title(p.street)}, ${title(p.town.postTown)}` };
 }
