@@ -1,8 +1,8 @@
 /**
  * Throughput and peak memory of the synthetic region generator.
- *   npx tsx bench/synth.ts [--addresses N] [--seed S] [--keep]
+ *   npx tsx bench/synth.ts [--addresses N] [--seed S] [--mix demo|national] [--zip] [--keep]
  * Runs the generator in a child process (so peak RSS is the generator's own), into a
- * temporary folder, and writes bench/results/synth-<N>.json.
+ * temporary folder, and writes bench/results/synth-<N>.json (`-national`, `-zip` appended for those options).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateRegion } from '../etl/synth/generate.ts';
+import type { Mix } from '../etl/synth/params.ts';
 
 const { values } = parseArgs({
   options: {
@@ -17,19 +18,21 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '42' },
     child: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    mix: { type: 'string', default: 'demo' },
+    zip: { type: 'boolean', default: false },
   },
 });
 const addresses = Number(values.addresses);
 const seed = Number(values.seed);
 if (!Number.isInteger(addresses) || addresses < 1 || !Number.isInteger(seed) || seed < 0) {
-  process.stderr.write('usage: npx tsx bench/synth.ts [--addresses N] [--seed S] [--keep]\n');
+  process.stderr.write('usage: npx tsx bench/synth.ts [--addresses N] [--seed S] [--mix demo|national] [--zip] [--keep]\n');
   process.exit(2);
 }
 
 if (values.child) {
   // Child: generate and report files, wall time, CPU time and peak RSS as JSON on stdout.
   const t0 = performance.now();
-  const { files } = await generateRegion({ out: values.child, addresses, seed });
+  const { files } = await generateRegion({ out: values.child, addresses, seed, mix: values.mix as Mix, zip: values.zip });
   const wall = (performance.now() - t0) / 1000;
   const ru = process.resourceUsage();
   process.stdout.write(JSON.stringify({ wall, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, files }));
@@ -39,7 +42,8 @@ if (values.child) {
 const root = resolve(import.meta.dirname, '..');
 const out = mkdtempSync(join(tmpdir(), `synth-bench-${addresses}-`));
 const t0 = performance.now();
-const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/synth.ts'), '--addresses', String(addresses), '--seed', String(seed), '--child', out], {
+const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/synth.ts'), '--addresses', String(addresses), '--seed', String(seed), '--mix', values.mix,
+  ...(values.zip ? ['--zip'] : []), '--child', out], {
   cwd: root,
   encoding: 'utf8',
   maxBuffer: 1 << 26,
@@ -58,6 +62,8 @@ const result = {
   bench: 'synth',
   addresses,
   seed,
+  mix: values.mix,
+  zip: values.zip,
   wall_s: Math.round(child.wall * 10) / 10,
   process_wall_s: Math.round(processWall * 10) / 10,
   cpu_s: Math.round(child.cpu * 10) / 10,
@@ -73,7 +79,7 @@ const result = {
   machine: { node: process.version, cpus: cpus().length, cpu_model: cpus()[0]?.model ?? '', load_avg_1m_at_end: Math.round(loadavg()[0]! * 10) / 10 },
 };
 mkdirSync(join(root, 'bench/results'), { recursive: true });
-const file = join(root, `bench/results/synth-${addresses}.json`);
+const file = join(root, `bench/results/synth-${addresses}${values.mix === 'national' ? '-national' : ''}${values.zip ? '-zip' : ''}.json`);
 writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
 process.stdout.write(
   `synth ${addresses} addresses: ${result.wall_s} s wall (${result.cpu_s} s CPU), ${rows} rows at ${result.rows_per_s} rows/s ` +

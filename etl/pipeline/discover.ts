@@ -1,6 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { createHash } from 'node:crypto';
 import { openSource } from '../sources/io.ts';
+import { isZipName, listZipMembers, zipMemberPath } from '../sources/zip.ts';
 import type { AnySource, SniffedFile } from '../sources/source.ts';
 import { sha256FileOffThread } from './hash-off-thread.ts';
 
@@ -36,14 +38,21 @@ async function firstLine(path: string): Promise<string> {
   return buf.replace(/^\uFEFF/, '');
 }
 
-async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
+/**
+ * Every file under `dir` with its size; a zip archive stands for its members (`…/x.zip/member`,
+ * the member's compressed size), as publishers' archives hold the files. An archive that
+ * cannot be read fails discovery naming it: left out, its source would be missing from the
+ * build without a word.
+ */
+async function listFiles(dir: string): Promise<{ path: string; bytes: number }[]> {
+  const out: { path: string; bytes: number }[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) out.push(...(await listFiles(p)));
-    else if (e.isFile()) out.push(p);
+    else if (e.isFile() && isZipName(e.name)) out.push(...(await listZipMembers(p)).map((m) => ({ path: `${p}/${m.member}`, bytes: m.bytes })));
+    else if (e.isFile()) out.push({ path: p, bytes: (await stat(p)).size });
   }
-  return out.sort();
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
@@ -83,11 +92,11 @@ async function classify(rel: string, path: string, sources: readonly AnySource[]
 export async function discoverSources(dir: string, sources: readonly AnySource[]): Promise<{ files: SourceFile[]; ignored: IgnoredFile[] }> {
   const files: SourceFile[] = [];
   const ignored: IgnoredFile[] = [];
-  for (const path of await listFiles(dir)) {
+  for (const { path, bytes } of await listFiles(dir)) {
     const rel = relative(dir, path);
     const kind = await classify(rel, path, sources);
     if (typeof kind !== 'string') ignored.push({ rel, reason: kind.reason });
-    else files.push({ kind, path, rel, bytes: (await stat(path)).size });
+    else files.push({ kind, path, rel, bytes });
   }
   const detailedListingDirs = new Set(
     files.filter((f) => f.kind === 'airbnb_listings' && f.rel.endsWith('.gz')).map((f) => join(f.rel, '..')),
@@ -106,7 +115,19 @@ export async function sourceSha256(file: SourceFile): Promise<string> {
   return file.sha256 ?? sha256File(file.path);
 }
 
-/** SHA-256 (hex) of a file's bytes, taken off the main thread (hash-off-thread.ts). */
+/**
+ * SHA-256 (hex) of a file's bytes, taken off the main thread (hash-off-thread.ts). A zip
+ * member's is that of its archive's bytes and its name: the archive's bytes fix the
+ * member's, and hashing them is cheaper than inflating the member.
+ */
 export async function sha256File(path: string): Promise<string> {
-  return sha256FileOffThread(path);
+  const inZip = zipMemberPath(path);
+  if (!inZip) return sha256FileOffThread(path);
+  const archive = await sha256FileOffThread(inZip.archive);
+  return createHash('sha256').update(`zip:${archive}:${inZip.member}`).digest('hex');
+}
+
+/** The file whose stat tells whether a source file changed: the file itself, or the archive it is a member of. */
+export function statPathOf(path: string): string {
+  return zipMemberPath(path)?.archive ?? path;
 }

@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join } from 'node:path';
 import type { AnySource } from '../sources/source.ts';
 import type { SourceReport } from './context.ts';
-import { sha256File, type SourceFile } from './discover.ts';
+import { sha256File, statPathOf, type SourceFile } from './discover.ts';
 import { countRows, PARQUET_COMPRESSION, queryRows } from './sql.ts';
 
 type Progress = (event: { file: string; rows: number }) => void;
@@ -290,7 +290,7 @@ export class StageCache {
    * addresses for 2 s, and 10 times that at 10M.
    */
   private async hashOf(path: string): Promise<string> {
-    const s = await stat(path, { bigint: true });
+    const s = await stat(statPathOf(path), { bigint: true });
     const id = { dev: String(s.dev), ino: String(s.ino), size: String(s.size), mtimeNs: String(s.mtimeNs), ctimeNs: String(s.ctimeNs) };
     const known = this.known.get(path);
     if (known && known.dev === id.dev && known.ino === id.ino && known.size === id.size && known.mtimeNs === id.mtimeNs

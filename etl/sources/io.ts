@@ -1,12 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { Transform, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { openZipMember, zipMemberPath } from './zip.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
-/** True when the file starts with the gzip magic bytes, whatever its name says. */
+/** True when the file starts with the gzip magic bytes, whatever its name says (a zip archive's member never is: it is inflated as read). */
 export async function isGzip(path: string): Promise<boolean> {
+  if (zipMemberPath(path)) return false;
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(2);
@@ -17,13 +19,21 @@ export async function isGzip(path: string): Promise<boolean> {
   }
 }
 
-/** A byte stream of the file's content, gunzipped transparently when it is gzip. */
+/**
+ * A byte stream of the file's content, gunzipped transparently when it is gzip; a path that
+ * runs through a zip archive (`…/x.zip/member.csv`, `zip.ts`) streams that member.
+ */
 export async function openSource(path: string): Promise<Readable> {
+  const inZip = zipMemberPath(path);
+  if (inZip) return openZipMember(inZip.archive, inZip.member);
   const raw = createReadStream(path, { highWaterMark: 1 << 20 });
   if (!(await isGzip(path))) return raw;
+  // A cut-short or damaged gzip (zlib checks its length and CRC-32 at the end) fails the read naming the file.
   const gunzip = createGunzip();
-  raw.on('error', (e) => gunzip.destroy(e));
-  return raw.pipe(gunzip);
+  const out = new PassThrough({ highWaterMark: 1 << 20 });
+  raw.on('error', (e) => out.destroy(e));
+  gunzip.on('error', (e) => out.destroy(new Error(`${path}: damaged gzip file (${e.message})`)));
+  return raw.pipe(gunzip).pipe(out);
 }
 
 /** Whole file as text (gzip transparent, BOM stripped): for small documents such as GeoJSON pages. */

@@ -44,21 +44,39 @@ export const CRIME_MONTHS = 13;
 /** Months before the latest whose first release is superseded by a later one. */
 const REPUBLISHED_AGE = 3;
 
+/**
+ * What the crime files need of a unit, held as one string per unit until the end of the walk
+ * (a million units at 30M addresses: an object and its strings per unit took several times
+ * the bytes): its fields joined by FIELD_SEP, its snap points by POINTS_SEP and POINT_SEP.
+ */
+const FIELD_SEP = '\u0003';
+const POINTS_SEP = '\u0002';
+const POINT_SEP = '\u0001';
+
 interface CrimeUnit {
   postcode: string;
-  force: { slug: string; name: string };
   homes: number;
   urban: number;
   lsoa: string;
   lsoaName: string;
   /** Snap points: [lat, lng, street]. */
-  points: [string, string, string][];
+  points: string[][];
+}
+
+function packUnit(u: CrimeUnit): string {
+  return [u.postcode, u.homes, u.urban, u.lsoa, u.lsoaName, u.points.map((pt) => pt.join(POINT_SEP)).join(POINTS_SEP)].join(FIELD_SEP);
+}
+
+function unpackUnit(s: string): CrimeUnit {
+  const [postcode, homes, urban, lsoa, lsoaName, points] = s.split(FIELD_SEP) as [string, string, string, string, string, string];
+  return { postcode, homes: Number(homes), urban: Number(urban), lsoa, lsoaName, points: points.split(POINTS_SEP).map((pt) => pt.split(POINT_SEP)) };
 }
 
 export interface CrimeFileReport { rel: string; file: OutFile }
 
 export class CrimeWriter {
-  private readonly units: CrimeUnit[] = [];
+  /** Each force's units (packed), forces in the order their first unit came. */
+  private readonly byForce = new Map<string, { force: { slug: string; name: string }; units: string[] }>();
 
   constructor(private readonly seed: number) {}
 
@@ -76,10 +94,12 @@ export class CrimeWriter {
     }
     const lsoa = lsoaCode(u, u.postcode);
     const num = String(1 + (hashKey(['lsoa-name', lsoa]) % 60)).padStart(3, '0');
-    this.units.push({
-      postcode: u.postcode, force, homes: u.properties.length, urban: u.district.spec.urban, lsoa,
+    let held = this.byForce.get(force.slug);
+    if (!held) this.byForce.set(force.slug, (held = { force, units: [] }));
+    held.units.push(packUnit({
+      postcode: u.postcode, homes: u.properties.length, urban: u.district.spec.urban, lsoa,
       lsoaName: `${u.district.town.laName.replace(/^City of /, '')} ${num}${'ABCDE'[hashKey([lsoa]) % 5]}`, points,
-    });
+    }));
   }
 
   /**
@@ -87,10 +107,8 @@ export class CrimeWriter {
    * (`current` 1 for the release the ETL must keep). `latest` is the newest month published.
    */
   async write(out: string, latest: MonthIdx, planter: Planter, truth: OutFile): Promise<OutFile[]> {
-    const forces = [...new Map(this.units.map((u) => [u.force.slug, u.force])).values()];
     const files: OutFile[] = [];
-    for (const force of forces) {
-      const units = this.units.filter((u) => u.force.slug === force.slug);
+    for (const { force, units } of this.byForce.values()) {
       for (let month = latest - CRIME_MONTHS + 1; month <= latest; month++) {
         const releases = [month + PUBLISH_LAG - 1];
         if (month === latest - REPUBLISHED_AGE) releases.push(latest + PUBLISH_LAG - 1);
@@ -99,7 +117,7 @@ export class CrimeWriter {
           const f = new OutFile(`${out}/${rel}`, rel);
           f.raw(POLICE_STREET_HEADER.join(',') + '\r\n');
           const settled = release > month + PUBLISH_LAG - 1;
-          for (const u of units) for (const row of this.crimes(u, month, settled)) f.row(row);
+          for (const u of units) for (const row of this.crimes(u, force, month, settled)) f.row(row);
           const current = release === releases.at(-1);
           // The first file of the first force carries the planted rows.
           if (files.length === 0) {
@@ -118,13 +136,15 @@ export class CrimeWriter {
   }
 
   /** One unit's crimes in a month (the same crimes in every release; a later release settles outcomes and withdraws a few). */
-  private *crimes(u: CrimeUnit, month: MonthIdx, settled: boolean): Generator<string> {
-    const r = rng(this.seed, 'crime', u.postcode, month);
+  private *crimes(packed: string, force: { name: string }, month: MonthIdx, settled: boolean): Generator<string> {
+    const postcode = packed.slice(0, packed.indexOf(FIELD_SEP));
+    const r = rng(this.seed, 'crime', postcode, month);
+    const u = unpackUnit(packed);
     const n = r.poisson(u.homes * BASE_RATE * (1 + URBAN_UPLIFT * u.urban));
     for (let i = 0; i < n; i++) {
       const type = r.weighted(CRIME_SHARES);
       const id = r.hex(64);
-      const [lat, lng, street] = r.pick(u.points);
+      const [lat, lng, street] = r.pick(u.points) as [string, string, string];
       const unnamed = r.chance(0.15);
       const unplaced = r.chance(0.05);
       const withdrawn = r.chance(0.02);
@@ -133,7 +153,7 @@ export class CrimeWriter {
       const asb = type === 'Anti-social behaviour';
       const outcome = asb ? '' : outcomeFor(outcomeDraw, settled);
       yield csvRow([
-        asb ? '' : id, ymStr(month), u.force.name, u.force.name, unplaced ? '' : lng, unplaced ? '' : lat,
+        asb ? '' : id, ymStr(month), force.name, force.name, unplaced ? '' : lng, unplaced ? '' : lat,
         unplaced ? 'No Location' : `On or near ${unnamed ? '' : street}`, unplaced ? '' : u.lsoa, unplaced ? '' : u.lsoaName,
         type, outcome, '',
       ]).replace(/\n$/, '\r\n');

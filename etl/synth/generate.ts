@@ -19,8 +19,8 @@ import { addressBaseRow, onspdRow, osUprnRow, ppdAddress, ppdRow, singleLine } f
 import { HMO_TRUTH_HEADER, HmoRegisterWriter } from './hmo.ts';
 import { HpiAccumulator } from './hpi.ts';
 import { FILE_GROUP, lanesFor, MAX_THREADS, TRUTH_GROUP, type Group } from './lanes.ts';
-import { csvRow, OutFile } from './out.ts';
-import { DEFAULT_TODAY, GENERATOR_VERSION, RENT, SCRAPE_LAG_DAYS, TOWNS } from './params.ts';
+import { csvRow, OutFile, type Packing } from './out.ts';
+import { DEFAULT_TODAY, GENERATOR_VERSION, MIXES, RENT, SCRAPE_LAG_DAYS, TOWNS, type Mix } from './params.ts';
 import { buildPlanning, type PlanningShape } from './planning.ts';
 import { Planter, plantStreamed } from './planted.ts';
 import { rng } from './prng.ts';
@@ -49,6 +49,14 @@ export interface GenerateOptions {
    * no AddressBase file; every other file and the truth exactly as with it.
    */
   addressBase?: boolean;
+  /**
+   * true: the sources their publishers ship as zip archives are written as such (`ZIPPED`),
+   * each the one member of its archive; false (default): as plain CSV, the bytes pinned by
+   * the golden list. Never changes a member's bytes.
+   */
+  zip?: boolean;
+  /** Town weights: `demo` (default) or `national`, the three countries in proportion to their dwellings (params.ts, `townWeights`). */
+  mix?: Mix;
 }
 
 export interface FileReport {
@@ -92,6 +100,27 @@ export const FILES = {
   evidence: 'rents/rental-evidence.csv',
   hmo: 'hmo/hmo-register.csv',
 } as const;
+
+/**
+ * The sources whose publishers ship zip archives, and each archive's name (docs/synthetic-region.md,
+ * "Compressed sources"): the EPC bulk download, the Scottish register's extract, OS Open UPRN,
+ * ONSPD (its CSV under Data/) and AddressBase from the OS Data Hub. Price Paid, the UK HPI and
+ * the rest are published plain, and Inside Airbnb gzipped (`FILES` has its .gz names).
+ */
+export const ZIPPED = {
+  addressbase: { archive: 'addressbase/addressbase-core.zip', member: 'addressbase-core.csv' },
+  uprn: { archive: 'uprn/osopenuprn_csv.zip', member: 'osopenuprn.csv' },
+  onspd: { archive: 'postcodes/onspd.zip', member: 'Data/onspd.csv' },
+  epc: { archive: 'epc/all-domestic-certificates.zip', member: 'certificates.csv' },
+  epcScotland: { archive: 'epc/scotland/D_EPC_data.zip', member: 'D_EPC_data.csv' },
+} as const satisfies Partial<Record<keyof typeof FILES, { archive: string; member: string }>>;
+
+/** The path of each source under OUT: `FILES`, or with `zip` each zipped source's member through its archive (`…/x.zip/member`), as the ETL names it. */
+export function sourceFiles(zip = false): Record<keyof typeof FILES, string> {
+  const out: Record<string, string> = { ...FILES };
+  if (zip) for (const [k, z] of Object.entries(ZIPPED)) out[k] = `${z.archive}/${z.member}`;
+  return out as Record<keyof typeof FILES, string>;
+}
 
 /** Folders of the location sources (crime, schools, listings feeds), whose files are named by month, branch or release. */
 export const LOCATED_DIRS = ['crime/', 'gias/', 'listings/'] as const;
@@ -147,6 +176,7 @@ function checkOptions(opts: GenerateOptions): void {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed must be an integer 0…4294967295, got ${seed}`);
   if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new Error(`threads must be a positive integer, got ${threads}`);
   if (opts.today !== undefined && opts.endMonth !== undefined) throw new Error('give today or endMonth, not both');
+  if (opts.mix !== undefined && !MIXES.includes(opts.mix)) throw new Error(`mix must be ${MIXES.join(' or ')}, got ${String(opts.mix)}`);
   generatorToday(opts);
 }
 
@@ -206,11 +236,12 @@ export async function generateRegion(opts: GenerateOptions): Promise<{ manifest:
   for (const r of results) Object.assign(planter.expected, r.expected);
   if (opts.addressBase === false) {
     // Written as always (the lanes' bytes stay the same), then taken away with its planted rows.
+    const addressBase = sourceFiles(opts.zip).addressbase;
     rmSync(join(out, dirname(FILES.addressbase)), { recursive: true, force: true });
-    reports = reports.filter((r) => r.file !== FILES.addressbase);
-    delete planter.expected[FILES.addressbase];
+    reports = reports.filter((r) => r.file !== addressBase);
+    delete planter.expected[addressBase];
   }
-  const planning = buildPlanning(seed, planRegion(addresses));
+  const planning = buildPlanning(seed, planRegion(addresses, opts.mix));
   const geo: [string, PlanningShape['dataset']][] = [[FILES.flood, 'flood-risk-zone'], [FILES.conservation, 'conservation-area'], [FILES.article4, 'article-4-direction-area']];
   for (const [rel, dataset] of geo) {
     const { text, rows } = planningFile({ planning, planter }, rel, dataset);
@@ -251,17 +282,17 @@ export async function writeLane(opts: GenerateOptions, groups: readonly Group[])
   const mine = new Set<Group>(groups);
   const own = (g: Group) => mine.has(g);
 
-  const plan = planRegion(addresses);
+  const plan = planRegion(addresses, opts.mix);
   const byTown = TOWNS.map((town) => ({ town, districts: plan.filter((d) => d.town === town).map((d) => d.code) }));
   const index = buildAreaIndex(seed, byTown, today + 12);
   const planning = buildPlanning(seed, plan);
 
   const f = Object.fromEntries(
-    Object.entries(FILES).filter(([, rel]) => rel.endsWith('.csv') || rel.endsWith('.csv.gz'))
-      .map(([k, rel]) => [k, new OutFile(join(out, rel), rel, rel.endsWith('.gz'), 'utf8', own(FILE_GROUP[k]!))]),
+    Object.entries(sourceFiles(opts.zip)).filter(([, rel]) => rel.endsWith('.csv') || rel.endsWith('.csv.gz'))
+      .map(([k, rel]) => [k, new OutFile(join(out, rel), rel, packing(rel), 'utf8', own(FILE_GROUP[k]!))]),
   ) as Record<Exclude<keyof typeof FILES, 'flood' | 'conservation' | 'article4'>, OutFile>;
   const t = Object.fromEntries(
-    Object.entries(TRUTH).filter(([, rel]) => rel.endsWith('.csv')).map(([k, rel]) => [k, new OutFile(join(out, rel), rel, false, 'utf8', own(TRUTH_GROUP[k]!))]),
+    Object.entries(TRUTH).filter(([, rel]) => rel.endsWith('.csv')).map(([k, rel]) => [k, new OutFile(join(out, rel), rel, 'none', 'utf8', own(TRUTH_GROUP[k]!))]),
   ) as Record<Exclude<keyof typeof TRUTH, 'expectedRejects'>, OutFile>;
   f.addressbase.raw(ADDRESSBASE_CORE_HEADER.join(',') + '\n');
   f.uprn.raw(OS_UPRN_HEADER.join(',') + '\n');
@@ -327,6 +358,11 @@ export async function writeLane(opts: GenerateOptions, groups: readonly Group[])
   const written = new Set(reports.map((r) => r.file));
   const expected = Object.fromEntries(Object.entries(ctx.planter.expected).filter(([rel]) => written.has(rel)));
   return { reports, expected };
+}
+
+/** How a source file is stored, from its path: a member of a zip archive, gzip, or plain. */
+function packing(rel: string): Packing {
+  return /\.zip\//i.test(rel) ? 'zip' : rel.endsWith('.gz') ? 'gzip' : 'none';
 }
 
 function writeSmall(out: string, rel: string, text: string, rows: number): FileReport {

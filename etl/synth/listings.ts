@@ -22,10 +22,26 @@ export const UNDERPRICED_PCT = 10;
 const SALE_RATE = 0.02;
 const LET_RATE = 0.08;
 
+/**
+ * The fields of a home a listing is written with: listings are held until the end of the
+ * walk (one BLM file per branch), so each keeps this much of its home rather than the whole
+ * Property (about 3.6% of homes are listed: a million at 30 million addresses).
+ */
+type ListedHome = Pick<Property, 'uprn' | 'postcode' | 'lat' | 'lng' | 'subBuilding' | 'buildingName' | 'buildingNumber' | 'street'
+  | 'locality' | 'type' | 'builtForm' | 'floorLevel' | 'bedrooms' | 'tenure'> & { town: Pick<Property['town'], 'postTown'> };
+
+function listedHome(p: Property): ListedHome {
+  return {
+    uprn: p.uprn, postcode: p.postcode, lat: p.lat, lng: p.lng, subBuilding: p.subBuilding, buildingName: p.buildingName,
+    buildingNumber: p.buildingNumber, street: p.street, locality: p.locality, type: p.type, builtForm: p.builtForm,
+    floorLevel: p.floorLevel, bedrooms: p.bedrooms, tenure: p.tenure, town: p.town,
+  };
+}
+
 interface Listing {
   branch: number;
   ref: string;
-  p: Property;
+  p: ListedHome;
   channel: 'sale' | 'rent';
   trueValue: number;
   price: number; // sale: asking; rent: per calendar month
@@ -39,8 +55,28 @@ interface Listing {
   repriced: number | undefined;
 }
 
+/**
+ * A listing held until the end of the walk as one JSON string (its fields in `PACKED` order,
+ * undefined as null): an object with its home's fields took several times the bytes, and about
+ * a million listings are held at 30M addresses.
+ */
+const PACKED = ['branch', 'ref', 'channel', 'trueValue', 'price', 'weekly', 'status', 'created', 'updated', 'withCoords', 'tenureCoded', 'removed', 'repriced'] as const;
+const PACKED_HOME = ['uprn', 'postcode', 'lat', 'lng', 'subBuilding', 'buildingName', 'buildingNumber', 'street', 'locality', 'type', 'builtForm', 'floorLevel', 'bedrooms', 'tenure'] as const;
+
+function packListing(l: Listing): string {
+  return JSON.stringify([...PACKED.map((k) => l[k] ?? null), ...PACKED_HOME.map((k) => l.p[k] ?? null), l.p.town.postTown]);
+}
+
+function unpackListing(s: string): Listing {
+  const v = (JSON.parse(s) as unknown[]).map((x) => (x === null ? undefined : x));
+  const home = Object.fromEntries(PACKED_HOME.map((k, i) => [k, v[PACKED.length + i]])) as Omit<ListedHome, 'town'>;
+  const l = Object.fromEntries(PACKED.map((k, i) => [k, v[i]])) as Omit<Listing, 'p'>;
+  return { ...l, p: { ...home, town: { postTown: v[PACKED.length + PACKED_HOME.length] as string } } };
+}
+
 export class ListingsWriter {
-  private readonly listings: Listing[] = [];
+  /** Each branch's listings (packed), in the order they came. */
+  private readonly byBranch = new Map<number, string[]>();
 
   constructor(private readonly seed: number, private readonly today: DayIdx) {}
 
@@ -50,7 +86,7 @@ export class ListingsWriter {
     const r = rng(this.seed, 'listing', p.uprn);
     const branch = 1000 + (hashKey(['branch', p.town.key]) % 9000);
     const common = {
-      branch, p, created: this.today - r.int(1, 120), withCoords: r.chance(0.7), tenureCoded: r.chance(0.8),
+      branch, p: listedHome(p), created: this.today - r.int(1, 120), withCoords: r.chance(0.7), tenureCoded: r.chance(0.8),
       removed: false, repriced: undefined,
     };
     let l: Listing | undefined;
@@ -71,20 +107,23 @@ export class ListingsWriter {
     const after = r.next();
     if (after < 0.04) l.removed = true;
     else if (after < 0.09 && l.channel === 'sale') l.repriced = asking(r, l.price * 0.95);
-    this.listings.push(l);
+    let held = this.byBranch.get(l.branch);
+    if (!held) this.byBranch.set(l.branch, (held = []));
+    held.push(packListing(l));
   }
 
   /** Writes the BLM files, the RTDF requests and the truth; returns the closed files. */
   async write(out: string, planter: Planter, truth: OutFile): Promise<OutFile[]> {
     const files: OutFile[] = [];
-    const branches = [...new Set(this.listings.map((l) => l.branch))].sort((a, b) => a - b);
+    const branches = [...this.byBranch.keys()].sort((a, b) => a - b);
     const requests: unknown[] = [];
     for (const branch of branches) {
       const rel = `listings/blm/${branch}_${isoDay(this.today - 1).replaceAll('-', '')}.blm`;
       const f = new OutFile(`${out}/${rel}`, rel);
-      f.raw(`#HEADER#\nVERSION : 3\nEOF : '^'\nEOR : '~'\nProperty Count : ${this.listings.filter((l) => l.branch === branch).length}\nGenerated Date : ${isoDay(this.today - 1)} 23:00:00\n\n`);
+      f.raw(`#HEADER#\nVERSION : 3\nEOF : '^'\nEOR : '~'\nProperty Count : ${this.byBranch.get(branch)!.length}\nGenerated Date : ${isoDay(this.today - 1)} 23:00:00\n\n`);
       f.raw(`#DEFINITION#\n${BLM_FIELDS.join('^')}^~\n\n#DATA#\n`);
-      for (const l of this.listings.filter((x) => x.branch === branch)) {
+      for (const packed of this.byBranch.get(branch)!) {
+        const l = unpackListing(packed);
         f.row(blmRecord(l));
         if (l.removed) requests.push(removeRequest(l, this.today));
         else if (l.repriced !== undefined) requests.push(sendRequest({ ...l, price: l.repriced }, this.today));
@@ -94,8 +133,8 @@ export class ListingsWriter {
         truth.row(csvRow([`${l.branch}:${l.ref}`, l.p.uprn, l.channel, l.trueValue, Math.round(monthly * 100) / 100, discount.toFixed(2),
           l.channel === 'sale' && discount >= UNDERPRICED_PCT ? 1 : 0, l.removed ? 0 : 1]));
       }
-      if (files.length === 0 && this.listings.length > 0) {
-        const l = this.listings.find((x) => x.branch === branch)!;
+      if (files.length === 0) {
+        const l = unpackListing(this.byBranch.get(branch)![0]!);
         planter.plant(f, 'invalid:price', blmRecord({ ...l, ref: `${branch}_PLANTED1`, price: -500_000, channel: 'sale' }));
         planter.plant(f, 'rent_per_person', blmRecord({ ...l, ref: `${branch}_PLANTED2`, channel: 'rent', weekly: false, price: 150 }, { LET_RENT_FREQUENCY: 5 }));
       }
@@ -127,14 +166,14 @@ const thousands = (x: number) => String(x).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
 const dateTime = (d: DayIdx, hour: number) => `${isoDay(d)} ${String(hour).padStart(2, '0')}:15:00`;
 const rtdfDate = (d: DayIdx) => { const [y, m, dd] = isoDay(d).split('-'); return `${dd}-${m}-${y} 09:00:00`; };
 
-function typeCode(p: Property): number {
+function typeCode(p: ListedHome): number {
   if (p.type === 'F') return p.floorLevel === 0 ? 7 : 8;
   if (p.type === 'D') return 4;
   if (p.type === 'S') return 3;
   return p.builtForm === 'End-Terrace' ? 2 : 1;
 }
 
-function addressParts(p: Property): { a1: string; a2: string; a3: string; town: string; display: string } {
+function addressParts(p: ListedHome): { a1: string; a2: string; a3: string; town: string; display: string } {
   const a1 = [p.subBuilding, p.buildingName ?? p.buildingNumber].filter(Boolean).map(title).join(', ');
   return { a1, a2: title(p.street)!, a3: title(p.locality) ?? '', town: title(p.town.postTown)!, display: `${title(p.street)}, ${title(p.town.postTown)}` };
 }

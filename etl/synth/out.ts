@@ -1,8 +1,10 @@
 import { createWriteStream, mkdirSync, statSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { createGzip, type Gzip } from 'node:zlib';
 import { createHash, type Hash } from 'node:crypto';
+import yazl from 'yazl';
 
 /** Quote only when needed (RFC 4180, as Python's csv module and most publishers write). */
 export function csvMin(v: string | number | undefined): string {
@@ -27,6 +29,22 @@ export function csvRow(cells: (string | number | undefined)[]): string {
 }
 
 const CHUNK_BYTES = 1 << 20;
+
+/** How a generated file is stored: as is, gzipped (Inside Airbnb), or as the one member of a zip archive (region-files.ts, `ZIPPED`). */
+export type Packing = 'none' | 'gzip' | 'zip';
+
+/**
+ * A member's modification time, built from local fields: a zip stores it as local DOS date
+ * and time fields, so a Date made from UTC would give other bytes in another time zone.
+ */
+const ZIP_MTIME = new Date(2000, 0, 1);
+
+/** `…/x.zip/member.csv` → the archive's path and the member's name. */
+function splitZip(path: string): { archive: string; member: string } {
+  const at = /\.zip\//i.exec(path);
+  if (!at) throw new Error(`${path}: a zipped file's path runs through its archive (x.zip/member)`);
+  return { archive: path.slice(0, at.index + 4), member: path.slice(at.index + 5) };
+}
 const SPILL_AT = 1 << 16;
 
 /**
@@ -44,18 +62,34 @@ export class OutFile {
   private pend = '';
   private full: Buffer[] = [];
   private readonly file: WriteStream | undefined;
-  private readonly sink: WriteStream | Gzip | undefined;
+  private readonly sink: WriteStream | Gzip | PassThrough | undefined;
   private readonly hash: Hash = createHash('sha256');
   sha256 = '';
+  /** The file written on disk: `path` itself, or for a zipped file the archive `path` runs through. */
+  readonly diskPath: string;
 
-  /** `latin1` writes each character as one byte (GIAS's Windows-1252 for the characters we use: é, °, à). */
-  constructor(readonly path: string, readonly rel: string, gzip = false, private readonly encoding: 'utf8' | 'latin1' = 'utf8', live = true) {
+  /**
+   * `latin1` writes each character as one byte (GIAS's Windows-1252 for the characters we use: é, °, à).
+   * With `zip`, `path` (and `rel`) run through the archive, `…/x.zip/member.csv`, as the ETL names the member.
+   */
+  constructor(readonly path: string, readonly rel: string, packing: Packing = 'none', private readonly encoding: 'utf8' | 'latin1' = 'utf8', live = true) {
     this.live = live;
+    this.diskPath = packing === 'zip' ? splitZip(path).archive : path;
     if (!live) return;
-    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(this.diskPath), { recursive: true });
     this.buf = Buffer.allocUnsafe(CHUNK_BYTES);
-    this.file = createWriteStream(path);
-    if (gzip) {
+    this.file = createWriteStream(this.diskPath);
+    if (packing === 'zip') {
+      // One member, deflated at level 6 as it is written (yazl streams it with a data
+      // descriptor, ZIP64 past 4 GB); a fixed time and mode, so the bytes depend on the content only.
+      const zip = new yazl.ZipFile();
+      const member = new PassThrough({ highWaterMark: CHUNK_BYTES });
+      zip.addReadStream(member, splitZip(path).member, { mtime: ZIP_MTIME, mode: 0o100644, compressionLevel: 6, forceDosTimestamp: true });
+      zip.end();
+      zip.outputStream.on('data', (c: Buffer) => this.hash.update(c));
+      zip.outputStream.pipe(this.file);
+      this.sink = member;
+    } else if (packing === 'gzip') {
       // Level 6, no file name or mtime in the header: the bytes depend on the content only.
       const gz = createGzip({ level: 6 });
       gz.on('data', (c: Buffer) => this.hash.update(c));
@@ -133,6 +167,6 @@ export class OutFile {
     this.sink!.end();
     await closed;
     this.sha256 = this.hash.digest('hex');
-    return statSync(this.path).size;
+    return statSync(this.diskPath).size;
   }
 }

@@ -75,6 +75,11 @@ export interface TownSpec {
   /** planning.data.gov.uk organisation entity of the council; '' outside England (the platform covers England only). */
   orgEntity: string;
   districts: DistrictSpec[];
+  /**
+   * Postcode areas the town's extra districts go on into once its own area's run out at 99
+   * (a national-size region's Bristol: region.ts). Real areas, invented districts.
+   */
+  overflowAreas?: string[];
 }
 
 export const TOWNS: TownSpec[] = [
@@ -84,7 +89,7 @@ export const TOWNS: TownSpec[] = [
     countyCode: 'E99999999', regionCode: 'E12000009', weight: 0.42, centre: [358900, 172900],
     ppsqm: 4300, grossYield: 0.05, roomRent: 720, strRate: 0.006, adr1Bed: 80, flatBias: 0,
     riverAngle: 0.35, priceTilt: [['2000-01', 0.04], ['2008-01', 0.02], ['2013-01', 0.05], ['2017-06', 0], ['2025-12', -0.01]],
-    uprnBase: 200_000_000, orgEntity: '23',
+    uprnBase: 200_000_000, orgEntity: '23', overflowAreas: ['BA', 'TA', 'SN', 'DT'],
     districts: [
       { code: 'BS1', offset: [0, 0], ppsqm: 1.1, urban: 1, historic: true },
       { code: 'BS2', offset: [1000, 600], ppsqm: 0.85, urban: 0.8, locality: 'ST PHILIPS' },
@@ -344,3 +349,36 @@ export const SCOTTISH_EPC = {
 
 /** Deliberately malformed rows planted per file (each counted exactly in expected-rejects.json). */
 export const PLANTED_PER_FILE = 3;
+
+/**
+ * How the region's addresses are shared among the towns. `demo`: each town's `weight`, a
+ * mix that gives Wales and Scotland enough homes to test at a few thousand addresses.
+ * `national`: England, Wales and Scotland in proportion to their dwellings (England 25.0M,
+ * DLUHC live table 104, 2023; Wales 1.45M, StatsWales dwelling stock estimates, 2023;
+ * Scotland 2.7M, NRS household estimates, 2023), England's share split among its towns as
+ * `NATIONAL_ENGLAND` says.
+ */
+export type Mix = 'demo' | 'national';
+export const MIXES: readonly Mix[] = ['demo', 'national'];
+
+export const NATIONAL_DWELLINGS = { E: 25_000_000, W: 1_450_000, S: 2_700_000 } as const satisfies Record<Country, number>;
+
+/**
+ * England's towns' shares of England in the national mix: Bristol (with its overflow areas)
+ * takes most; each other town stays within its own postcode area (99 districts) and its
+ * UPRN range up to 38 million addresses (units.ts, `UprnAllocator`).
+ */
+export const NATIONAL_ENGLAND: Record<string, number> = { bristol: 0.745, stroud: 0.117, 'city-of-london': 0.009, westminster: 0.129 };
+
+/** Each town's weight in the mix, in `TOWNS` order (region.ts apportions the addresses by them). */
+export function townWeights(mix: Mix): number[] {
+  if (mix === 'demo') return TOWNS.map((t) => t.weight);
+  const total = NATIONAL_DWELLINGS.E + NATIONAL_DWELLINGS.W + NATIONAL_DWELLINGS.S;
+  return TOWNS.map((t) => {
+    const country = NATIONAL_DWELLINGS[t.country] / total;
+    if (t.country !== 'E') return country / TOWNS.filter((o) => o.country === t.country).length;
+    const share = NATIONAL_ENGLAND[t.key];
+    if (share === undefined) throw new Error(`no national share for the English town ${t.key}`);
+    return country * share;
+  });
+}

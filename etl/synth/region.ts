@@ -1,4 +1,4 @@
-import { TOWNS, type DistrictSpec, type TownSpec } from './params.ts';
+import { TOWNS, townWeights, type DistrictSpec, type Mix, type TownSpec } from './params.ts';
 
 /** A postcode district of the plan with its address quota and centre on the grid. */
 export interface District {
@@ -34,22 +34,52 @@ export function apportion(total: number, weights: number[]): number[] {
   return out;
 }
 
+/** Districts a postcode area holds at most (outward codes run to 99). */
+const MAX_DISTRICT = 99;
+/** Ring districts in the town's own area, numbered 20 to 99. */
+const OWN_AREA_RING = MAX_DISTRICT - 20 + 1;
+
 /**
- * The plan of the region for N addresses: towns by weight, districts evenly within a town,
- * sectors of about 2,000 addresses. Towns whose districts would overflow get extra
- * suburban districts (numbered from 20 up) in a ring around the town.
+ * The code and offset of a town's k-th extra suburban district: first in its own postcode
+ * area from 20 up, then in its overflow areas (`TownSpec.overflowAreas`) from 1 up, in widening
+ * rings. Throws when the town has no room left.
  */
-export function planRegion(addresses: number): District[] {
-  const townQuotas = apportion(addresses, TOWNS.map((t) => t.weight));
+function extraDistrict(town: TownSpec, area: string, k: number, most: number): DistrictSpec {
+  const inOwn = k < OWN_AREA_RING;
+  const o = k - OWN_AREA_RING;
+  const overflow = inOwn ? undefined : town.overflowAreas?.[Math.floor(o / MAX_DISTRICT)];
+  if (!inOwn && overflow === undefined) {
+    throw new Error(`too many addresses for ${town.key}: the region holds at most about ${most} with these town weights`);
+  }
+  const code = inOwn ? `${area}${20 + k}` : `${overflow}${(o % MAX_DISTRICT) + 1}`;
+  // The own area's ring is 7 km out (as before the overflow areas: those regions keep their bytes); each overflow area's 3 km further.
+  const radius = 7000 + (inOwn ? 0 : 3000 * (Math.floor(o / MAX_DISTRICT) + 1));
+  const ang = k * 2.4;
+  return { code, offset: [Math.round(radius * Math.cos(ang)), Math.round(radius * Math.sin(ang))], ppsqm: 0.85, urban: 0.15 };
+}
+
+/**
+ * The plan of the region for N addresses: towns by weight (`mix`, params.ts), districts
+ * evenly within a town, sectors of about 2,000 addresses. Towns whose districts would
+ * overflow get extra suburban districts in rings around the town (`extraDistrict`).
+ */
+export function planRegion(addresses: number, mix: Mix = 'demo'): District[] {
+  const weights = townWeights(mix);
+  const townQuotas = apportion(addresses, weights);
   const out: District[] = [];
+  const used = new Set(TOWNS.flatMap((t) => t.districts.map((d) => d.code)));
   TOWNS.forEach((town, ti) => {
     const q = townQuotas[ti]!;
     const specs = [...town.districts];
     const area = /^[A-Z]+/.exec(specs[0]!.code)![0];
+    const room = specs.length + OWN_AREA_RING + MAX_DISTRICT * (town.overflowAreas?.length ?? 0);
+    const most = Math.floor((room * SECTOR_CAPACITY * 10) / (weights[ti]! / weights.reduce((a, b) => a + b, 0)));
     for (let k = 0; q / specs.length > SECTOR_CAPACITY * 10; k++) {
-      if (20 + k > 99) throw new Error(`too many addresses for ${town.key}: the region holds at most about ${Math.floor((specs.length * SECTOR_CAPACITY * 10) / town.weight)}`);
-      const ang = k * 2.4;
-      specs.push({ code: `${area}${20 + k}`, offset: [Math.round(7000 * Math.cos(ang)), Math.round(7000 * Math.sin(ang))], ppsqm: 0.85, urban: 0.15 });
+      // A ring code may be one of the town's own (Cardiff's CF23 and CF24): passed over.
+      const extra = extraDistrict(town, area, k, most);
+      if (used.has(extra.code)) continue;
+      used.add(extra.code);
+      specs.push(extra);
     }
     const dq = apportion(q, specs.map(() => 1));
     specs.forEach((spec, di) => {

@@ -35,7 +35,7 @@ export class SchoolsWriter {
 
   /** `live` false: another lane writes the file (generate.ts), so this one creates nothing. */
   constructor(out: string, private readonly seed: number, private readonly today: DayIdx, live = true) {
-    this.file = new OutFile(`${out}/${GIAS_FILE}`, GIAS_FILE, false, 'latin1', live);
+    this.file = new OutFile(`${out}/${GIAS_FILE}`, GIAS_FILE, 'none', 'latin1', live);
     this.file.raw(GIAS_HEADER.map((h) => `"${h}"`).join(',') + '\r\n');
   }
 

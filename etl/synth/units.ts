@@ -1,6 +1,6 @@
 import { bngToWgs84 } from '../sources/grid.ts';
 import { BUILDING_SUFFIXES, HOUSE_NAME_SUFFIXES, STREET_STEMS, STREET_TYPES, WELSH_STEMS } from './names.ts';
-import { ADDRESS_PATTERNS, BEDROOMS, FLAT_SHARE, FLOOR_AREA, FLOOR_AREA_SD, HEDONIC, MESS, type PropType, type TownSpec } from './params.ts';
+import { ADDRESS_PATTERNS, BEDROOMS, FLAT_SHARE, FLOOR_AREA, FLOOR_AREA_SD, HEDONIC, MESS, TOWNS, type PropType, type TownSpec } from './params.ts';
 import { flagsAt, type PlanningFlags, type PlanningShape } from './planning.ts';
 import { rng, type Rng } from './prng.ts';
 import { sectorDigit, unitLetters, UNITS_PER_SECTOR, type District } from './region.ts';
@@ -68,10 +68,15 @@ export class UprnAllocator {
   take(town: TownSpec, r: Rng): number {
     const cur = this.next.get(town.key) ?? town.uprnBase;
     const u = cur + r.int(1, 5);
+    // A town with more homes than its range holds would hand out another town's UPRNs.
+    if (u >= UPRN_CEILING.get(town.key)!) throw new Error(`${town.key} has run out of UPRNs (${town.uprnBase} up to ${UPRN_CEILING.get(town.key)!}): too many addresses for its weight`);
     this.next.set(town.key, u);
     return u;
   }
 }
+
+/** The first UPRN above each town's range: the next town's base, else the largest 12-digit number + 1. */
+const UPRN_CEILING = new Map(TOWNS.map((town) => [town.key, Math.min(1e12, ...TOWNS.map((t) => t.uprnBase).filter((b) => b > town.uprnBase))]));
 
 const HISTORY_START_YEAR = 2000;
 /** Flats of a conversion named by floor, bottom up (a conversion has at most four). */

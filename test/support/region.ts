@@ -24,15 +24,15 @@ if (process.env.VITEST) (await import('vitest')).afterAll(removeFolders);
 /**
  * A synthetic region generated once per (addresses, seed) per test process into a temp
  * folder, for tests that need real source files (`openData`: without its AddressBase file,
- * docs/open-data.md). Returns the sources folder.
+ * docs/open-data.md; `zip`: the zip-shipped sources as zip archives). Returns the sources folder.
  */
-export function synthRegion(addresses = 2000, seed = 11, opts: { openData?: boolean } = {}): Promise<string> {
-  const key = `${addresses}:${seed}${opts.openData ? ':open' : ''}`;
+export function synthRegion(addresses = 2000, seed = 11, opts: { openData?: boolean; zip?: boolean } = {}): Promise<string> {
+  const key = `${addresses}:${seed}${opts.openData ? ':open' : ''}${opts.zip ? ':zip' : ''}`;
   let p = regions.get(key);
   if (!p) {
     const out = mkdtempSync(join(tmpdir(), `pi-region-${addresses}-`));
     folders.push(out);
-    p = generateRegion({ out, addresses, seed, ...(opts.openData ? { addressBase: false } : {}) }).then(() => out);
+    p = generateRegion({ out, addresses, seed, ...(opts.openData ? { addressBase: false } : {}), ...(opts.zip ? { zip: true } : {}) }).then(() => out);
     regions.set(key, p);
   }
   return p;

@@ -7,6 +7,8 @@ import { queryRows, sqlFolder } from '../../../../pipeline/sql.ts';
 import type { AnySource } from '../../../../sources/index.ts';
 import type { SourceReport } from '../source-report.ts';
 import { sameSplitAsCsvParse } from './csv-bytes.ts';
+import { feedThroughFifo, type FifoFeed } from './fifo-feed.ts';
+import { zipMemberPath } from '../../../../sources/zip.ts';
 
 /** This stage's statements, beside this module. */
 const sql = sqlFolder(import.meta.dirname);
@@ -85,20 +87,30 @@ export async function stageFileNative(
   for (const m of MACROS) await sql.run(conn, m);
   await dropWork(conn);
   let errors: Record<string, unknown>[];
+  // A zip member reaches DuckDB through a named pipe, inflated as it is read (fifo-feed.ts).
+  let feed: FifoFeed | undefined = zipMemberPath(file.path) ? feedThroughFifo(file.path) : undefined;
+  const fed = async () => {
+    const e = await feed?.done();
+    feed = undefined;
+    if (e) throw e;
+  };
   try {
     const columns = Object.fromEntries(layout.names.map((n) => [n, 'VARCHAR']));
     await conn.run(sql.text('native_raw_read'), {
-      path: file.path, header: layout.header, skip: layout.skip ?? 0, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
+      path: feed?.path ?? file.path, header: layout.header, skip: layout.skip ?? 0, compression: (await isGzip(file.path)) ? 'gzip' : 'none',
       columns: structValue(columns),
     }, { columns: STRUCT(Object.fromEntries(layout.names.map((n) => [n, VARCHAR]))) });
+    // A damaged member ends DuckDB's read early without an error: its feed's error says so.
+    await fed();
     const split = await splitting;
     if (split) return dropWork(conn).then(() => ({ fallback: split }));
     errors = await queryRows(conn, sql.text('native_parse_errors'));
     const other = errors.find((e) => !WIDTH_ERRORS.has(String(e.error_type)) || !kind.widthReason);
     if (other) return dropWork(conn).then(() => ({ fallback: `CSV parser: ${String(other.error_type)} at line ${String(other.line)}` }));
   } catch (e) {
-    // A read DuckDB gives up on (a quote left open to the end of the file, say) is read by the TS reader.
     await dropWork(conn);
+    await fed().catch(async (damaged: unknown) => { await splitting.catch(() => undefined); throw damaged; });
+    // A read DuckDB gives up on (a quote left open to the end of the file, say) is read by the TS reader.
     const split = await splitting;
     if (split) return { fallback: split };
     if (/^(Invalid Input|Conversion) Error/.test((e as Error).message)) return { fallback: (e as Error).message.split('\n')[0]! };
