@@ -19,7 +19,7 @@ import { loadPointCountry, type PointCountry } from '../location/point-country.t
 import { SaleValuer } from '../valuers/sale-valuer.ts';
 import { loadComparables, type ComparablesIndex } from '../lookups/comparables.ts';
 import { loadPlanningIndex, type PlanningIndex } from '../lookups/planning.ts';
-import { loadLookupTables, type LookupTables } from '../lookups/tables.ts';
+import { closeLookupTables, loadLookupTables, type LookupTables } from '../lookups/tables.ts';
 import { BuildCaches } from './cache.ts';
 import { Lazy, type Resource } from './lazy.ts';
 import type { BuildInfo } from './source.ts';
@@ -74,8 +74,8 @@ export class BuildResources {
     return riskData(this.build, records, designations);
   });
 
-  /** In-memory lookup tables made in the store: sales and certificates by UPRN, area counts and mixes, the index by area. */
-  readonly lookups = new Lazy<LookupTables>('lookup tables', () => this.withStore(async (store) => loadLookupTables(store, this.build)));
+  /** Lookup tables: sales, certificates and postcodes by key read from the build's files on its page cache; area counts and mixes, the index by area made in the store. */
+  readonly lookups = new Lazy<LookupTables>('lookup tables', () => this.withStore(async (store) => loadLookupTables(store, this.build, { pages: this.caches.pages })), closeLookupTables);
   /** Every standard sale of a located home in an R-tree (GET /prices/comparables). */
   readonly comparables = new Lazy<ComparablesIndex>('comparables index', () => this.withStore(async (store) => loadComparables(store, await this.saleValuer.get())));
   /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
