@@ -2,7 +2,11 @@
  * What each per-build resource of the service (service/build/resources.ts) costs in memory
  * once loaded, and how that grows with the region (issue 46, docs/scale.md "Serving memory").
  *
- *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc]
+ *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc] [--lookups-in-heap]
+ *
+ * `--lookups-in-heap`: the build as one published before the lookup files (a view of it whose
+ * manifest lists none: bench/support/lookups-in-heap.ts), so the lookup tables are made in the
+ * heap as before ADR 0015 step 2: the same data, the two ways of holding it.
  *
  * Each resource is loaded alone in a fresh child process (`node --expose-gc`): first the
  * resources it reads (DEPS below; a resource the load opens beyond them fails the run, so the
@@ -32,6 +36,8 @@ import { BuildResources } from '../service/build/resources.ts';
 import type { BuildInfo } from '../service/build/source.ts';
 import type { BuildStore } from '../service/store/store.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
+import { lookupsInHeapView } from './support/lookups-in-heap.ts';
+import { tempDir } from '../test/support/tmp.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { arg, argStr, median, r2 } from './support/stats.ts';
 
@@ -245,9 +251,9 @@ function summarise(key: string, runs: ChildResult[]): Summary {
 /** DuckDB's memory by tag (MB, the non-zero ones) after a child's load. */
 const tagsMb = (r: ChildResult | undefined) => Object.fromEntries(Object.entries(r?.duckdb_tags ?? {}).filter(([, v]) => v > 0).map(([k, v]) => [k, r2(v / MB)]));
 
-/** Bytes of the build's serving files (the Parquet tables and the two binary files). */
+/** Bytes of the build's serving files (the Parquet tables, the binary files and the keyed-rows files). */
 function buildFiles(buildDir: string): Record<string, number> {
-  return Object.fromEntries(readdirSync(buildDir).filter((f) => /\.(parquet|bin)$/.test(f)).map((f) => [f, statSync(join(buildDir, f)).size]));
+  return Object.fromEntries(readdirSync(buildDir).filter((f) => /\.(parquet|bin|rows)$/.test(f)).map((f) => [f, statSync(join(buildDir, f)).size]));
 }
 
 async function main(): Promise<void> {
@@ -256,6 +262,8 @@ async function main(): Promise<void> {
   const SEED = arg('seed', 42);
   const only = argStr('only', '');
   const MALLOC = argStr('malloc', 'system');
+  const IN_HEAP = process.argv.includes('--lookups-in-heap');
+  const views = tempDir('pi-serving-memory-');
   if (MALLOC !== 'system' && MALLOC !== 'jemalloc') throw new Error('--malloc is system or jemalloc');
   const keys = only ? only.split(',') : [...Object.keys(DEPS), ALL];
   for (const k of keys) if (k !== ALL && !DEPS[k]) throw new Error(`unknown resource ${k}; one of ${Object.keys(DEPS).join(', ')}`);
@@ -264,11 +272,12 @@ async function main(): Promise<void> {
   const missing = fields.filter((f) => !DEPS[f]);
   if (missing.length || fields.length !== Object.keys(DEPS).length) throw new Error(`DEPS and BuildResources differ: ${missing.join(', ') || Object.keys(DEPS).filter((k) => !fields.includes(k)).join(', ')}`);
   const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
-  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}`;
+  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}${IN_HEAP ? ' --lookups-in-heap' : ''}`;
   const perScale: Array<{ N: number; properties: number; summaries: Summary[]; result: Record<string, unknown> }> = [];
   for (const N of scales) {
     const { dataDir } = await ensureBenchBuild(N, SEED, log);
-    const buildDir = realpathSync(join(dataDir, 'current'));
+    const published = realpathSync(join(dataDir, 'current'));
+    const buildDir = IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N))) : published;
     const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as { build_id: string; tables: Record<string, { rows: number }> };
     const loadStart = loadAverage();
     const startedAt = new Date().toISOString();
@@ -335,10 +344,11 @@ async function main(): Promise<void> {
     };
   }
   for (const s of perScale) {
-    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${only ? '-only' : ''}.json`);
+    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${IN_HEAP ? '-lookups-in-heap' : ''}${only ? '-only' : ''}.json`);
     writeFileSync(file, `${JSON.stringify(s.result, null, 2)}\n`);
     log(`wrote ${file}`);
   }
+  views.cleanup();
 }
 
 if (process.argv.includes('--child')) {

@@ -11,11 +11,13 @@ import { searchIndexStage } from '../stages/30-serving/10-search-index/stage.ts'
 import { propertyRecordsStage } from '../stages/30-serving/20-property-records/stage.ts';
 import { comparablesStage } from '../stages/30-serving/30-comparables/stage.ts';
 import { valuationHomesStage } from '../stages/30-serving/40-valuation-homes/stage.ts';
+import { lookupTablesStage } from '../stages/30-serving/50-lookup-tables/stage.ts';
 import { priceIndexStage } from '../stages/40-marts/10-price-index/stage.ts';
 import { pricePerSqftStage } from '../stages/40-marts/20-price-per-sqft/stage.ts';
 import { ukhpiStage } from '../stages/40-marts/30-ukhpi/stage.ts';
 import { postcodesStage } from '../stages/40-marts/40-postcodes/stage.ts';
 import { rentsStage } from '../stages/40-marts/50-rents/stage.ts';
+import { postcodeLookupStage } from '../stages/40-marts/55-postcode-lookup/stage.ts';
 import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence/stage.ts';
 import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
 import { locationMartsStage } from '../stages/40-marts/80-location/stage.ts';
@@ -43,7 +45,9 @@ export const STAGES: readonly Stage[] = [
   propertyRecordsStage,
   comparablesStage,
   valuationHomesStage,
+  lookupTablesStage,
   ...MARKET_STAGES,
+  postcodeLookupStage,
   valuationEvidenceStage,
   strMartsStage,
   locationMartsStage,

@@ -20,7 +20,7 @@ import { SaleValuer } from '../valuers/sale-valuer.ts';
 import { loadComparables, type ComparablesSource } from '../lookups/comparables.ts';
 import { ComparablesFile } from '../lookups/comparables-file.ts';
 import { loadPlanningIndex, type PlanningIndex } from '../lookups/planning.ts';
-import { loadLookupTables, type LookupTables } from '../lookups/tables.ts';
+import { closeLookupTables, loadLookupTables, type LookupTables } from '../lookups/tables.ts';
 import { BuildCaches } from './cache.ts';
 import { Lazy, type Resource } from './lazy.ts';
 import type { BuildInfo } from './source.ts';
@@ -76,8 +76,8 @@ export class BuildResources {
     return riskData(this.build, records, designations);
   });
 
-  /** In-memory lookup tables made in the store: sales and certificates by UPRN, area counts and mixes, the index by area. */
-  readonly lookups = new Lazy<LookupTables>('lookup tables', () => this.withStore(async (store) => loadLookupTables(store, this.build)));
+  /** Lookup tables: sales, certificates and postcodes by key read from the build's files on its page cache; area counts and mixes, the index by area made in the store. */
+  readonly lookups = new Lazy<LookupTables>('lookup tables', () => this.withStore(async (store) => loadLookupTables(store, this.build, { pages: this.caches.pages })), closeLookupTables);
   /**
    * Every standard sale of a located home (GET /prices/comparables): the build's comparables
    * file read through the page cache, or for a build without one, an R-tree made from the store.

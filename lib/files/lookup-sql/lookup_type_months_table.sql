@@ -1,6 +1,6 @@
 -- lookup_type_months_table: monthly median price and count of each property type's sales (Price Paid
 -- type code) per sector, outcode and local authority (district), keyed "level:code:type": made
--- once when the build opens, then held in the process (lookup_type_months_rows).
+-- once by the ETL (or when an older build opens), then read as lookup_type_months_rows.
 CREATE TABLE lk_type_months AS
 WITH by_level AS (
   UNPIVOT (SELECT date, price, property_type, sector, outcode, la_code AS district FROM lk_sales)

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KeyKind, KeyedRowsMeta, ValueKind } from './keyed-rows-file.ts';
+
+/**
+ * The lookup tables' big keyed tables as serving files (issue 46, ADR 0015 step 2): the ETL
+ * writes each as a keyed-rows file (keyed-rows-file.ts) from its query here, and the service
+ * reads it where it lies instead of making it in its heap. The queries (lookup-sql/) are the
+ * ones the service still runs for a build published before these files: one text for both,
+ * here because the ETL and the service share only lib/ and schemas/.
+ */
+export interface LookupFileSpec {
+  /** The manifest's artifact name. */
+  artifact: string;
+  /** The file in the build folder. */
+  file: string;
+  /** The query its rows come from (lookup-sql/<query>.sql), columns in the order `key`, `columns`. */
+  query: string;
+  /** Statements run before the query (they make the tables it reads) and after it (they drop them). */
+  before: readonly string[];
+  after: readonly string[];
+  key: { name: string; kind: KeyKind };
+  /** The other columns, each as the file stores it: an int, float or ISO date as the service decodes it (number, number, text). */
+  columns: ReadonlyArray<{ name: string; kind: ValueKind }>;
+  unique: boolean;
+}
+
+const num = (name: string) => ({ name, kind: 'num' as const });
+const text = (name: string) => ({ name, kind: 'text' as const });
+const bool = (name: string) => ({ name, kind: 'bool' as const });
+
+export const LOOKUP_FILES = {
+  sales: {
+    artifact: 'lookup_sales', file: 'lookup-sales.rows', query: 'lookup_sales_rows',
+    before: ['lookup_sales_table'], after: [], key: num('uprn'), unique: false,
+    columns: [text('transaction_id'), num('price'), text('date'), num('month_no'), text('property_type'), bool('new_build'), text('tenure'), text('category'), text('sector'), text('outcode'), text('la_code'), text('country')],
+  },
+  // Made from lk_sales (the sales' table above), so written after it and before the drop.
+  typeMonths: {
+    artifact: 'lookup_type_months', file: 'lookup-type-months.rows', query: 'lookup_type_months_rows',
+    before: ['lookup_type_months_table'], after: ['lookup_sales_tables_drop'], key: text('key'), unique: false,
+    columns: [text('month'), num('median_price'), num('sales')],
+  },
+  epc: {
+    artifact: 'lookup_epc', file: 'lookup-epc.rows', query: 'lookup_epc_rows', before: [], after: [], key: num('uprn'), unique: false,
+    columns: [
+      text('certificate_id'), text('lodgement_date'), text('inspection_date'), text('current_energy_rating'), text('potential_energy_rating'),
+      num('current_energy_efficiency'), num('potential_energy_efficiency'), num('total_floor_area_m2'), num('number_habitable_rooms'),
+      text('property_type'), text('built_form'), text('construction_age_band'), text('main_fuel'), text('tenure'),
+    ],
+  },
+  postcodes: {
+    artifact: 'lookup_postcodes', file: 'lookup-postcodes.rows', query: 'lookup_postcode_rows', before: [], after: [], key: text('postcode'), unique: true,
+    columns: [
+      text('outcode'), text('sector'), num('lat'), num('lng'), text('country'), text('la_code'), text('ward'), bool('terminated'),
+      text('date_terminated'), num('address_count'), num('median_price_5y'), num('sales_5y'), text('source'),
+    ],
+  },
+} as const satisfies Record<string, LookupFileSpec>;
+
+export type LookupFileName = keyof typeof LOOKUP_FILES;
+
+/** Where the shared lookup queries live. */
+export const LOOKUP_SQL_DIR = join(import.meta.dirname, 'lookup-sql');
+
+/** The text of a shared lookup query or statement (`lookup-sql/<name>.sql`). */
+export function lookupSql(name: string): string {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad SQL file name: ${name}`);
+  return readFileSync(join(LOOKUP_SQL_DIR, `${name}.sql`), 'utf8');
+}
+
+/**
+ * Why `meta` (an opened file's) is not `spec`'s table, or null when it is: a file of another
+ * table, or of an older layout, must not answer for this one.
+ */
+export function lookupMetaMismatch(meta: KeyedRowsMeta, spec: LookupFileSpec): string | null {
+  const want = JSON.stringify({ key: spec.key, columns: spec.columns, unique: spec.unique });
+  const got = JSON.stringify({ key: meta.key, columns: meta.columns, unique: meta.unique });
+  return want === got ? null : `holds ${got}, not ${want}`;
+}
+
+/** A text key the keyed-rows file can hold in DuckDB's order: ASCII (DuckDB sorts UTF-8 bytes, JavaScript UTF-16 units). */
+export function isAsciiKey(key: string): boolean {
+  return /^[\x00-\x7f]*$/.test(key);
+}

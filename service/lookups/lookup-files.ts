@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import type { BlockCache } from '../../lib/files/block-file.ts';
+import { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
+import { LOOKUP_FILES, lookupMetaMismatch } from '../../lib/files/lookup-tables-format.ts';
+import type { BuildInfo } from '../build/source.ts';
+import type { Row } from '../store/queries.ts';
+
+/**
+ * The lookup tables' keyed-rows files (lib/files/lookup-tables-format.ts), written by the ETL
+ * and read where they lie on the build's page cache (issue 46, ADR 0015 step 2). A row is
+ * the query's row, its key included: the same values the in-heap table gives, decoded by the
+ * query's declaration (test/service/lookup-files.test.ts compares every key of a build).
+ */
+export interface LookupFiles {
+  sales: KeyedRowsFile<Row<'lookup_sales_rows'>>;
+  epc: KeyedRowsFile<Row<'lookup_epc_rows'>>;
+  postcodes: KeyedRowsFile<Row<'lookup_postcode_rows'>>;
+  typeMonths: KeyedRowsFile<Row<'lookup_type_months_rows'>>;
+}
+
+export class LookupFileError extends Error {
+  override name = 'LookupFileError';
+}
+
+/**
+ * Opens table `name`'s file when the build's manifest lists its artifact; null when it does
+ * not (a build published before the ETL wrote it: the caller makes the table in the heap).
+ * A listed file that is missing, cut short, of another kind or of another table throws a
+ * `LookupFileError` naming it.
+ */
+export function openLookupFile<N extends keyof LookupFiles>(build: BuildInfo, name: N, pages: BlockCache): LookupFiles[N] | null {
+  const spec = LOOKUP_FILES[name];
+  const artifacts = build.manifest.artifacts as Record<string, { file?: unknown }> | undefined;
+  const listed = artifacts?.[spec.artifact];
+  if (!listed) return null;
+  if (listed.file !== spec.file) throw new LookupFileError(`build ${build.id}: artifact ${spec.artifact} is ${String(listed.file)}, not ${spec.file}`);
+  const path = join(build.dir, spec.file);
+  let file: KeyedRowsFile<never>;
+  try {
+    file = KeyedRowsFile.open<never>(path, pages);
+  } catch (e) {
+    throw new LookupFileError(`build ${build.id}: the ${name} lookup file cannot be read: ${(e as Error).message}`, { cause: e });
+  }
+  const mismatch = lookupMetaMismatch(file.meta, spec);
+  if (mismatch) {
+    file.close();
+    throw new LookupFileError(`build ${build.id}: ${path} is not the ${name} lookup table: it ${mismatch}`);
+  }
+  return file as LookupFiles[N];
+}

@@ -1,6 +1,0 @@
--- lookup_type_months_rows: every area's monthly median price and sales of each property type
--- ("level:code:type" keys, months in order), held in the process for GET /prices/trends with a
--- property_type (service/lookups/packed-rows.ts).
-SELECT key, month, median_price, sales
-FROM lk_type_months
-ORDER BY key, month
