@@ -44,6 +44,7 @@ export interface KeyedRowsMeta {
 
 const TRAILER = 16;
 const SCAN_BYTES = 1 << 20;
+const OUT_BYTES = 1 << 20;
 const encoder = new TextEncoder();
 
 /**
@@ -56,8 +57,15 @@ export class KeyedRowsWriter {
   private offset = 0;
   private rows = 0;
   private last: Key | undefined;
-  private page: Buffer[] = [];
-  private pageBytes = 8; // the row count and one offset, for the first row
+  /** The page being filled: its rows' bytes one after another, and where each starts. */
+  private body: Buffer = Buffer.allocUnsafe(PAGE);
+  private bodyBytes = 0;
+  private readonly rowStarts: number[] = [];
+  /** One row being encoded (grown for a long row), so a row costs no allocation. */
+  private row: Buffer = Buffer.allocUnsafe(PAGE);
+  /** Pages written through one buffer, a write call per megabyte rather than per page. */
+  private readonly out = Buffer.allocUnsafe(OUT_BYTES);
+  private outBytes = 0;
   private readonly dirOffsets: number[] = [];
   private readonly dirLengths: number[] = [];
   private readonly dirKeys: Key[] = [];
@@ -83,11 +91,14 @@ export class KeyedRowsWriter {
       throw new Error(`${this.path}: rows must be in ${this.meta.unique ? 'strictly ' : ''}ascending key order (${String(key)} after ${String(this.last)}, row ${this.rows})`);
     }
     if (values.length !== this.meta.columns.length) throw new Error(`${this.path}: row ${this.rows} has ${values.length} values, not ${this.meta.columns.length}`);
-    const row = this.encode(key, values);
-    if (this.page.length > 0 && this.pageBytes + 4 + row.length > PAGE) this.flush();
-    if (this.page.length === 0) this.pageKey = key;
-    this.page.push(row);
-    this.pageBytes += 4 + row.length;
+    const len = this.encode(key, values);
+    const n = this.rowStarts.length;
+    if (n > 0 && 4 + 4 * (n + 1) + this.bodyBytes + len > PAGE) this.flush();
+    if (this.rowStarts.length === 0) this.pageKey = key;
+    if (this.bodyBytes + len > this.body.length) this.body = grow(this.body, this.bodyBytes, this.bodyBytes + len);
+    this.rowStarts.push(this.bodyBytes);
+    this.row.copy(this.body, this.bodyBytes, 0, len);
+    this.bodyBytes += len;
     this.last = key;
     this.rows++;
   }
@@ -96,7 +107,7 @@ export class KeyedRowsWriter {
   finish(): { rows: number; pages: number; bytes: number } {
     if (this.closed) throw new Error(`${this.path}: the writer is closed`);
     try {
-      if (this.page.length > 0) this.flush();
+      if (this.rowStarts.length > 0) this.flush();
       const pages = this.dirOffsets.length;
       const keys = this.meta.key.kind === 'num' ? Buffer.from(Float64Array.from(this.dirKeys as number[]).buffer) : encodeTexts(this.dirKeys as string[]);
       const dir = Buffer.concat([Buffer.from(Float64Array.from(this.dirOffsets).buffer), Buffer.from(Uint32Array.from(this.dirLengths).buffer), keys]);
@@ -107,6 +118,7 @@ export class KeyedRowsWriter {
       trailer.writeUInt32LE(meta.length, 4);
       trailer.write(KEYED_ROWS_MAGIC, 8, 'latin1');
       for (const b of [dir, meta, trailer]) this.write(b);
+      this.drain();
       fsyncSync(this.fd);
       return { rows: this.rows, pages, bytes: this.offset };
     } finally {
@@ -120,72 +132,99 @@ export class KeyedRowsWriter {
     closeSync(this.fd);
   }
 
-  private encode(key: Key, values: readonly Value[]): Buffer {
-    const parts: Buffer[] = [];
+  /** Encodes a row into `this.row`; returns its length. */
+  private encode(key: Key, values: readonly Value[]): number {
+    let at = 0;
+    const room = (n: number) => {
+      if (at + n > this.row.length) this.row = grow(this.row, at, at + n);
+    };
+    const text = (v: string) => {
+      const bytes = Buffer.byteLength(v, 'utf8');
+      room(5 + bytes);
+      at = writeVarint(this.row, at, bytes);
+      at += this.row.write(v, at, bytes, 'utf8');
+    };
     if (typeof key === 'number') {
-      const k = Buffer.allocUnsafe(8);
-      k.writeDoubleLE(key, 0);
-      parts.push(k);
-    } else parts.push(textBytes(key));
-    const nulls = Buffer.alloc((values.length + 7) >> 3);
-    parts.push(nulls);
-    this.meta.columns.forEach((c, i) => {
+      room(8);
+      at = this.row.writeDoubleLE(key, at);
+    } else text(key);
+    const cols = this.meta.columns;
+    const nullAt = at;
+    const nullBytes = (cols.length + 7) >> 3;
+    room(nullBytes);
+    this.row.fill(0, nullAt, nullAt + nullBytes);
+    at += nullBytes;
+    for (let i = 0; i < cols.length; i++) {
+      const c = cols[i]!;
       const v = values[i];
       if (v === null || v === undefined) {
-        nulls[i >> 3]! |= 1 << (i & 7);
-        return;
+        this.row[nullAt + (i >> 3)]! |= 1 << (i & 7);
+        continue;
       }
       if (c.kind === 'num') {
         if (typeof v !== 'number') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a number`);
-        const b = Buffer.allocUnsafe(8);
-        b.writeDoubleLE(v, 0);
-        parts.push(b);
+        room(8);
+        at = this.row.writeDoubleLE(v, at);
       } else if (c.kind === 'small') {
         if (typeof v !== 'number' || !(Math.fround(v) === v || Number.isNaN(v))) throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${String(v)}, not a number a float32 holds exactly`);
-        const b = Buffer.allocUnsafe(4);
-        b.writeFloatLE(v, 0);
-        parts.push(b);
+        room(4);
+        at = this.row.writeFloatLE(v, at);
       } else if (c.kind === 'bool') {
         if (typeof v !== 'boolean') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a boolean`);
-        parts.push(Buffer.from([v ? 1 : 0]));
+        room(1);
+        this.row[at++] = v ? 1 : 0;
       } else if (c.kind === 'dict') {
         if (typeof v !== 'string') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a string`);
         const ids = this.dicts.get(c.name)!;
         let id = ids.get(v);
         if (id === undefined) ids.set(v, (id = ids.size));
-        parts.push(varint(id));
+        room(5);
+        at = writeVarint(this.row, at, id);
       } else {
         if (typeof v !== 'string') throw new TypeError(`${this.path}: ${c.name} of row ${this.rows} is ${typeof v}, not a string`);
-        parts.push(textBytes(v));
+        text(v);
       }
-    });
-    return Buffer.concat(parts);
+    }
+    return at;
   }
 
   /** Writes the page held, padded to a multiple of PAGE. */
   private flush(): void {
-    const n = this.page.length;
-    const head = Buffer.alloc(4 + 4 * n);
-    head.writeUInt32LE(n, 0);
-    let at = head.length;
-    this.page.forEach((r, i) => {
-      head.writeUInt32LE(at, 4 + 4 * i);
-      at += r.length;
-    });
-    const body = Buffer.concat([head, ...this.page]);
-    const padded = Math.ceil(body.length / PAGE) * PAGE;
+    const n = this.rowStarts.length;
+    const head = 4 + 4 * n;
+    const length = head + this.bodyBytes;
+    const padded = Math.ceil(length / PAGE) * PAGE;
+    const page = Buffer.alloc(padded);
+    page.writeUInt32LE(n, 0);
+    for (let i = 0; i < n; i++) page.writeUInt32LE(head + this.rowStarts[i]!, 4 + 4 * i);
+    this.body.copy(page, head, 0, this.bodyBytes);
     this.dirOffsets.push(this.offset);
-    this.dirLengths.push(body.length);
+    this.dirLengths.push(length);
     this.dirKeys.push(this.pageKey!);
-    this.write(body);
-    if (padded > body.length) this.write(Buffer.alloc(padded - body.length));
-    this.page = [];
-    this.pageBytes = 8;
+    this.write(page);
+    this.rowStarts.length = 0;
+    this.bodyBytes = 0;
+    if (this.body.length > 4 * PAGE) this.body = Buffer.allocUnsafe(PAGE); // a long row's page: not kept
   }
 
+  /** Appends to the output buffer (written a megabyte at a time; `drain` writes what is left). */
   private write(b: Buffer): void {
-    for (let done = 0; done < b.length;) done += writeSync(this.fd, b, done, b.length - done, this.offset + done);
+    if (this.outBytes + b.length > this.out.length) this.drain();
+    if (b.length >= this.out.length) this.writeNow(b);
+    else this.outBytes += b.copy(this.out, this.outBytes);
     this.offset += b.length;
+  }
+
+  private drain(): void {
+    if (this.outBytes === 0) return;
+    this.writeNow(this.out.subarray(0, this.outBytes));
+    this.outBytes = 0;
+  }
+
+  /** Writes `b` at the end of what the file holds (`offset` counts what is buffered too). */
+  private writeNow(b: Buffer): void {
+    const at = this.offset - this.outBytes;
+    for (let done = 0; done < b.length;) done += writeSync(this.fd, b, done, b.length - done, at + done);
   }
 }
 
@@ -405,6 +444,22 @@ export class KeyedRowsFile<R = Record<string, Value>> {
 function textBytes(s: string): Buffer {
   const utf8 = encoder.encode(s);
   return Buffer.concat([varint(utf8.length), utf8]);
+}
+
+/** Writes `n` as a varint at `at` (at most 5 bytes for a length or a code); returns the end. */
+function writeVarint(b: Buffer, at: number, n: number): number {
+  do {
+    b[at++] = (n & 0x7f) | (n >= 0x80 ? 0x80 : 0);
+    n >>>= 7;
+  } while (n > 0);
+  return at;
+}
+
+/** A buffer of at least `need` bytes holding the first `used` of `b`. */
+function grow(b: Buffer, used: number, need: number): Buffer {
+  const next = Buffer.allocUnsafe(Math.max(need, 2 * b.length));
+  b.copy(next, 0, 0, used);
+  return next;
 }
 
 function varint(n: number): Buffer {

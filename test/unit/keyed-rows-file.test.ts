@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -219,8 +219,10 @@ describe('keyed-rows file', () => {
     expect(() => KeyedRowsFile.open(junk, cache)).toThrow(BlockFileError);
     const unfinished = join(dir, 'unfinished.rows');
     const w = new KeyedRowsWriter(unfinished, { key: { name: 'k', kind: 'num' }, columns: COLUMNS, unique: false });
-    for (let i = 0; i < 500; i++) w.add(i, [i, true, 'row']);
+    // More than the writer's 1 MB output buffer, so pages reach the file before it is abandoned.
+    for (let i = 0; i < 60_000; i++) w.add(i, [i, true, 'row']);
     w.discard();
+    expect(statSync(unfinished).size).toBeGreaterThanOrEqual(1 << 20);
     expect(() => KeyedRowsFile.open(unfinished, cache)).toThrow(/was not finished/);
     const cut = join(dir, 'cut.rows');
     writeFileSync(cut, readFileSync(path).subarray(0, 10_000));
