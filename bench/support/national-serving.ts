@@ -201,6 +201,7 @@ export async function servingSession(inp: SessionInput) {
   const inUseBefore = await steadyInUseMb();
   const pids = new Set<number>();
   const warmedLines: { build_id: string; at_ms: number; warm_ms: number }[] = [];
+  const refused = new Set<string>();
   const warnings: Record<string, number> = {};
   const access: { route: string; ms: number }[] = [];
   let collecting = false;
@@ -216,6 +217,7 @@ export async function servingSession(inp: SessionInput) {
       return;
     }
     if (l.msg === 'listening' && typeof l.pid === 'number') pids.add(l.pid);
+    if (typeof l.msg === 'string' && l.msg.startsWith('build refused')) refused.add(String(l.build_id));
     if (l.msg === 'build warmed') warmedLines.push({ build_id: String(l.build_id), at_ms: Date.parse(String(l.time)) - spawnEpoch, warm_ms: Number(l.ms) });
     if (Number(l.level) >= 40 && l.msg !== 'request refused') {
       const key = `${Number(l.level) >= 50 ? 'error' : 'warn'} ${l.msg ?? l.text ?? ''}`;
@@ -226,6 +228,15 @@ export async function servingSession(inp: SessionInput) {
   for (const l of server.history()) seen(l);
   server.onLog(seen);
   const serverPids = () => [server.pid, ...pids];
+  // A bench that fails or is stopped leaves no server behind.
+  const kill = () => {
+    try {
+      process.kill(server.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
+  process.once('exit', kill);
   const mem = memorySampler(t0, serverPids);
   try {
     // 2. Cold start: every endpoint at once, as soon as the server listens.
@@ -235,6 +246,7 @@ export async function servingSession(inp: SessionInput) {
     const firstBuild = JSON.parse(readFileSync(join(inp.buildDir, 'manifest.json'), 'utf8')).build_id as string;
     while (warmedLines.filter((w) => w.build_id === firstBuild).length < 2 || pids.size < 2) {
       if (performance.now() > deadline) throw new Error(`${inp.label}: the two workers did not both log "build warmed" within 20 min`);
+      if (refused.has(firstBuild)) throw new Error(`${inp.label}: the server refused build ${firstBuild} (its tables do not match that checkout's contracts)`);
       await sleep(200);
     }
     const coldMax = Math.max(...cold.map((c) => c.ms_to_first_2xx ?? Infinity));
@@ -287,6 +299,7 @@ export async function servingSession(inp: SessionInput) {
       let publishedAt = NaN;
       const now = () => (performance.now() - t0) / 1000;
       const swapT0 = now();
+      const giveUp = performance.now() + 20 * 60_000;
       const runs = [await measured(paced(4, inp.swapSeconds, rate), 'swap', {
         start: () => void setTimeout(() => {
           mem.setPhase('swap: published');
@@ -298,7 +311,7 @@ export async function servingSession(inp: SessionInput) {
       // The load goes on (in further runs of the generator, a second apart) until both workers
       // serve the new build, the old one has drained and AFTER_S more seconds are sampled.
       const until = () => (newWarm().length >= 2 ? Math.max(...newWarm()) + SERVER_GRACE_S + AFTER_S : Infinity);
-      while (now() < until() && performance.now() < deadline + 20 * 60_000) {
+      while (now() < until() && performance.now() < giveUp && !refused.has(id)) {
         mem.setPhase(newWarm().length >= 2 ? 'swap: draining' : 'swap: published');
         runs.push(await measured(paced(5 + runs.length, Math.min(30, Math.max(5, Math.ceil(until() - now()))), rate), `swap-${runs.length}`));
       }
@@ -320,6 +333,7 @@ export async function servingSession(inp: SessionInput) {
       const out = {
         method: inp.swapLink ? 'hard links of the build\'s files (page cache shared with the old build)' : 'a copy of the build\'s files (new files, as a new ETL build writes)',
         new_build_id: id,
+        refused: refused.has(id),
         published_at_s: r2(publishedAt - swapT0),
         workers_warmed_new_build_at_s: warmedNew.map((t) => r2(t - swapT0)),
         old_build_closed_by_s: Number.isFinite(drainedAt) ? r2(drainedAt - swapT0) : null,
@@ -382,6 +396,7 @@ export async function servingSession(inp: SessionInput) {
   } finally {
     mem.stop();
     await server.stop();
+    process.off('exit', kill);
   }
 }
 export type SessionResult = Awaited<ReturnType<typeof servingSession>>;
