@@ -65,6 +65,7 @@ if (OTHER && !existsSync(join(OTHER, 'node_modules'))) throw new Error(`--compar
 const command = `npx tsx bench/national.ts ${process.argv.slice(2).join(' ')}`.trim();
 const loadBefore = loadAverage();
 const when = new Date().toISOString();
+const commit = gitCommit(); // now: the checkout may move while a long run runs
 
 // 1. The ETL.
 const region = await ensureRegion(N, SEED, log);
@@ -152,6 +153,7 @@ function summarise(label: string) {
   }]));
   const swaps = ss.map((s) => s.swap).filter((x): x is NonNullable<typeof x> => x !== null);
   const serving = m((s) => s.paced.memory.serving_needs_mb);
+  const pss = m((s) => s.paced.memory.server_pss_sum_mb);
   const cold = m((s) => s.cold_start.first_2xx_every_endpoint_ms);
   const failed = ss.reduce((a, s) => a + s.paced.failed, 0);
   const swapFailed = swaps.reduce((a, s) => a + s.failed_requests, 0);
@@ -160,7 +162,8 @@ function summarise(label: string) {
     serving_needs_mb: serving,
     serving_needs_without_generator_mb: m((s) => s.paced.memory.serving_needs_without_generator_mb),
     server_rss_sum_mb: m((s) => s.paced.memory.server_rss_sum_mb),
-    server_pss_sum_mb: m((s) => s.paced.memory.server_pss_sum_mb),
+    serving_needs_against_after_stop_mb: m((s) => s.paced.memory.serving_needs_against_after_stop_mb),
+    server_pss_sum_mb: pss,
     cold_start_first_2xx_every_endpoint_ms: cold,
     cold_start_build_warmed_ms: m((s) => Math.max(...s.cold_start.build_warmed_ms)),
     flat_out_rps_2xx: m((s) => s.flat_out.rps_2xx),
@@ -170,7 +173,9 @@ function summarise(label: string) {
     swap_back_to_level_every_run: swaps.length > 0 && swaps.every((s) => s.back_to_level),
     endpoints,
     targets: {
-      serving_needs_mb_le_8192: serving <= 8192,
+      // On the larger of the machine's figure and the servers' own Pss: the machine's moves with
+      // whatever else runs (on a shared machine it can even fall while the server runs).
+      serving_needs_mb_le_8192: Math.max(serving, pss) <= 8192,
       cold_start_le_20s: cold <= 20_000,
       search_p95_lt_20ms: endpoints[SEARCH]!.server_p95_ms < 20,
       record_p95_lt_10ms: endpoints[RECORD]!.server_p95_ms < 10,
@@ -189,7 +194,7 @@ const result = {
   benchmark: 'national',
   command,
   when,
-  git_commit: gitCommit(),
+  git_commit: commit,
   ...(OTHER ? { compared_with: { dir: OTHER, git_commit: otherCommit } } : {}),
   machine: { ...describeMachine(), load_average_before: loadBefore, load_average_after: loadAverage() },
   note: 'two cores shared by the server\'s workers, PostgreSQL, the load generator and this process, and by whatever else runs on the machine (see the load averages per session); memory "in use" is machine-wide, so another program growing meanwhile counts too: the servers\' RSS and Pss sums are their own',

@@ -358,6 +358,9 @@ export async function servingSession(inp: SessionInput) {
     mem.setPhase('end');
     mem.stop();
     const exit = await server.stop();
+    // A second baseline, with the server gone: where others' programs grew or shrank meanwhile, the two differ.
+    await sleep(2000);
+    const inUseAfter = await steadyInUseMb();
     return {
       label: inp.label,
       run: inp.run,
@@ -365,6 +368,7 @@ export async function servingSession(inp: SessionInput) {
       load_average_before: loadAverageBefore,
       load_average_after: loadAverage(),
       memory_in_use_before_server_mb: inUseBefore,
+      memory_in_use_after_server_stopped_mb: inUseAfter,
       cold_start: {
         listening_ms: listeningMs,
         first_2xx_every_endpoint_ms: Number.isFinite(coldMax) ? coldMax : null,
@@ -383,6 +387,7 @@ export async function servingSession(inp: SessionInput) {
           serving_needs_mb: r2(pacedInUse - inUseBefore),
           load_generator_rss_mb: pacedGen,
           serving_needs_without_generator_mb: r2(pacedInUse - inUseBefore - (Number.isFinite(pacedGen) ? pacedGen : 0)),
+          serving_needs_against_after_stop_mb: r2(pacedInUse - inUseAfter),
           server_rss_sum_mb: pacedRss,
           server_pss_sum_mb: pssSum,
           per_process_mid_run: pssMid,
