@@ -114,6 +114,7 @@ bench: install ## Run every benchmark in bench/ (medians, results in bench/resul
 	$(BENCH_NODE) bench/search-paged.ts --addresses 1000000 --runs 3
 	$(BENCH_NODE) bench/candidate-scratch.ts --runs 3
 	npx tsx bench/lookup-latency.ts --addresses 1000000 --runs 3 --per-endpoint 200
+	$(BENCH_NODE) bench/national.ts --addresses $(or $(BENCH_ADDRESSES),1000000)
 
 .PHONY: reliability
 reliability: system-deps install ## Reliability suites (list in vitest.config.ts) at full scale: every endpoint fuzzed (10,000 cases each), ETL and server killed mid-work, builds published and ETL killed under load, ledger crashes, ledger disk full, replicas killed and PostgreSQL restarted, paused or its limiter stopped; CHAOS_SCALE=ci FUZZ_CASES=N for CI's smaller scale, CHAOS_SEED=N to replay a failure

@@ -41,7 +41,7 @@
  *    errors. Server CPU (user+sys seconds over wall) and RSS (peak and end) per run, and its
  *    GC pauses by kind over the run (from its /metrics: bench/support/gc-scrape.ts).
  *
- * The mix, in requests per 1,000 (MIX below): a customer types an address (several typeahead
+ * The mix, in requests per 1,000 (MIX, bench/support/mix.ts): a customer types an address (several typeahead
  * searches per lookup) and opens the record, then values it; area analysis, short-term lets
  * and development appraisals are rarer and dearer; the free account calls and the status page
  * are occasional.
@@ -69,43 +69,11 @@ import { gcSpan, scrapeGc } from './support/gc-scrape.ts';
 import { etlSection, markdown, unexpected, type EndpointRun } from './support/mixed-report.ts';
 import { runLoad, scheduleOf, type EndpointSpec, type LoadSpec } from './support/mixed-load.ts';
 import { arg, argStr, mb, median, r2, summaryWithMax } from './support/stats.ts';
+import { MIX } from './support/mix.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RESULTS = join(ROOT, 'bench', 'results');
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
-
-/** Requests per 1,000 of each endpoint (the 28 of docs/openapi.json, then the status page). */
-const MIX: [string, number][] = [
-  ['GET /v1/addresses/search', 225],
-  ['GET /v1/properties/{uprn}', 180],
-  ['GET /v1/properties/{uprn}/sales', 40],
-  ['GET /v1/properties/{uprn}/epc', 30],
-  ['GET /v1/postcodes/{postcode}', 40],
-  ['GET /v1/valuations/{uprn}/sale', 90],
-  ['GET /v1/valuations/{uprn}/rental', 50],
-  ['GET /v1/valuations/{uprn}/hmo', 30],
-  ['POST /v1/valuations/development-gdv', 10],
-  ['GET /v1/prices/comparables', 30],
-  ['GET /v1/prices/trends', 20],
-  ['GET /v1/rents/long-term', 30],
-  ['GET /v1/rents/hmo', 10],
-  ['GET /v1/yields', 15],
-  ['POST /v1/valuations/str-estimate', 20],
-  ['GET /v1/str/market', 10],
-  ['GET /v1/str/listings', 10],
-  ['GET /v1/listings', 20],
-  ['GET /v1/sourcing/deals', 10],
-  ['GET /v1/areas/{code}', 15],
-  ['GET /v1/crime', 15],
-  ['GET /v1/schools', 15],
-  ['GET /v1/risks/{uprn}', 40],
-  ['GET /v1/flood-risk', 15],
-  ['GET /v1/planning/constraints', 10],
-  ['GET /v1/hmo/licences', 5],
-  ['GET /v1/account', 5],
-  ['GET /v1/account/usage', 5],
-  ['GET /v1/status', 5],
-];
 
 // ---------------------------------------------------------------------------------------------
 // The ETL in a child process (--fresh-etl), so its peak RSS is its own.

@@ -213,6 +213,22 @@ export function runLoad(spec: Omit<LoadSpec, 'out'>, dir: string, name: string, 
   });
 }
 
+/**
+ * A pre-flight pass (`probe` requests of each endpoint, interleaved) and each endpoint with only
+ * the requests that answered 2xx (a home without valuation evidence answers a documented 404),
+ * with its mix weight; endpoints none of whose probes answered 2xx are left out.
+ */
+export async function keepAnswering2xx(
+  base: { url: string; headers: Record<string, string>; connections: number }, mix: [string, number][], candidates: Map<string, Req[]>, probe: number, dir: string, name: string,
+): Promise<{ endpoints: EndpointSpec[]; weights: number[]; preflight: ChildResult }> {
+  const specs: EndpointSpec[] = mix.map(([n]) => ({ name: n, method: n.startsWith('POST') ? 'POST' : 'GET', requests: candidates.get(n) ?? [], start: 0 }));
+  const pre = await runLoad({ ...base, mode: 'preflight', seconds: 0, endpoints: specs, schedule: specs.map((s) => Math.min(s.requests.length, probe)) }, dir, name);
+  const keep = specs
+    .map((s, e) => ({ s: { ...s, requests: [...(pre.endpoints[e]!.ok_index ?? [])].sort((a, b) => a - b).map((i) => s.requests[i]!) }, w: mix[e]![1] }))
+    .filter((x) => x.s.requests.length > 0);
+  return { endpoints: keep.map((x) => x.s), weights: keep.map((x) => x.w), preflight: pre };
+}
+
 /** A deterministic shuffle of `10 × weight` copies of each endpoint's index: exact shares. */
 export function scheduleOf(weights: number[]): number[] {
   const out = weights.flatMap((w, e) => Array.from({ length: w * 10 }, () => e));

@@ -17,7 +17,7 @@ import { openPgLedger } from '../../service/ledger/index.ts';
 import type { Req } from '../../test/support/endpoint-requests.ts';
 import { startPostgres } from '../../test/support/postgres.ts';
 import { describeMachine, gitCommit, loadAverage } from './machine.ts';
-import { runLoad, scheduleOf, type EndpointSpec } from './mixed-load.ts';
+import { keepAnswering2xx, runLoad, scheduleOf } from './mixed-load.ts';
 import { cpuSeconds, familyCpuSeconds } from './proc.ts';
 import { startServerProcess, type ServerProcess } from './server-process.ts';
 import { median, r2 } from './stats.ts';
@@ -99,16 +99,9 @@ export async function compareWorkers(input: WorkersBenchInput): Promise<void> {
 
     // Which requests each endpoint answers 2xx (the same build behind every configuration).
     const headers = { authorization: `Bearer ${api_key}` };
-    const specs: EndpointSpec[] = input.mix.map(([name]) => ({ name, method: name.startsWith('POST') ? 'POST' : 'GET', requests: input.candidates.get(name) ?? [], start: 0 }));
-    const probes = specs.map((s) => Math.min(s.requests.length, 200));
-    const pre = await runLoad({ url: configs[0]!.server.url, headers, connections: input.connections, mode: 'preflight', seconds: 0, endpoints: specs, schedule: probes }, input.tmp, 'workers-preflight');
-    const keep = specs
-      .map((s, e) => ({ ...s, requests: (pre.endpoints[e]!.ok_index ?? []).sort((a, b) => a - b).map((i) => s.requests[i]!) }))
-      .map((s, e) => ({ s, w: input.mix[e]![1] }))
-      .filter((x) => x.s.requests.length > 0);
-    log(`pre-flight: ${keep.length} of ${specs.length} endpoints answer 2xx; driven with those requests`);
-    const endpoints = keep.map((x) => x.s);
-    const schedule = scheduleOf(keep.map((x) => x.w));
+    const { endpoints, weights } = await keepAnswering2xx({ url: configs[0]!.server.url, headers, connections: input.connections }, input.mix, input.candidates, 200, input.tmp, 'workers-preflight');
+    log(`pre-flight: ${endpoints.length} of ${input.mix.length} endpoints answer 2xx; driven with those requests`);
+    const schedule = scheduleOf(weights);
     const spec = (c: Config, seconds: number) => ({ url: c.server.url, headers, keys, connections: input.connections, mode: 'timed' as const, seconds, endpoints, schedule });
 
     for (const c of configs) if (input.warmup > 0) await runLoad(spec(c, input.warmup), input.tmp, `workers-warmup-${c.workers}`);

@@ -24,3 +24,10 @@ export const summary = (ms: number[]) => {
 };
 /** The same with the maximum. */
 export const summaryWithMax = (ms: number[]) => ({ ...summary(ms), max_ms: r2(ms.length ? ms.reduce((a, b) => Math.max(a, b)) : NaN) });
+
+/** The open-loop rate at `share` of a flat-out rate (2xx/s), in requests per second; throws on a rate that cannot be paced. */
+export function pacedRate(flatOutRps: number, share: number): number {
+  if (!(flatOutRps > 0) || !Number.isFinite(flatOutRps)) throw new Error(`flat out was ${flatOutRps} 2xx/s: nothing to pace at a share of`);
+  if (!(share > 0 && share <= 1)) throw new Error(`share of flat out must be in (0, 1], got ${share}`);
+  return Math.round(flatOutRps * share * 100) / 100;
+}
