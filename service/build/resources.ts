@@ -140,9 +140,51 @@ export class BuildResources {
     return this.store.peek()?.isOpen;
   }
 
-  /** Closes every opened resource (the store's DuckDB connections; the rest is memory). */
+  /** Closes every opened resource (the store's DuckDB connections, the files read where they lie; the rest is memory). */
   async close(): Promise<void> {
     for (const r of this.all) await r.close().catch(() => undefined);
+  }
+
+  /** Requests under way that took these resources (`hold`). */
+  private holds = 0;
+  private whenFree: (() => void) | undefined;
+
+  /**
+   * Marks a request as using these resources until the returned release is called (once):
+   * `closeWhenFree` waits for it, so a slow request on a replaced build still reads its files.
+   */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds === 0) this.whenFree?.();
+    };
+  }
+
+  /** Requests holding these resources now. */
+  get held(): number {
+    return this.holds;
+  }
+
+  /**
+   * Closes the resources once no request holds them, or after `maxWaitMs` whatever holds them
+   * (a request that never ends must not keep a replaced build open for good).
+   */
+  closeWhenFree(maxWaitMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        if (timer) clearTimeout(timer);
+        this.whenFree = undefined;
+        void this.close().then(resolve);
+      };
+      if (this.holds === 0) return done();
+      this.whenFree = done;
+      timer = setTimeout(done, maxWaitMs);
+      timer.unref();
+    });
   }
 }
 

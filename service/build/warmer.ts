@@ -11,6 +11,9 @@ export interface ServingBuild extends DataSource {
   resources(): BuildResources | undefined;
 }
 
+/** How long a replaced build waits, after its grace, for the requests that still hold it. */
+export const RETIRED_HOLD_MAX_MS = 120_000;
+
 export interface BuildWarmer extends ServingBuild {
   /** Stops looking for new builds (requests under way still use their resources). */
   stop(): void;
@@ -44,14 +47,16 @@ export function startBuildWarmer(data: DataSource, logger: Logger, intervalMs = 
   /** Builds refused for not matching their contracts: not checked again. */
   const refused = new Set<string>();
 
+  // A replaced build's resources close once the requests that took them have finished (at the
+  // latest RETIRED_HOLD_MAX_MS after the grace): its files are read until then.
   const retire = (old: BuildResources) => {
     if (retiring) {
       clearTimeout(retiring.timer);
-      void retiring.resources.close();
+      void retiring.resources.closeWhenFree(RETIRED_HOLD_MAX_MS);
     }
     const timer = setTimeout(() => {
       if (retiring?.resources === old) retiring = undefined;
-      void old.close();
+      void old.closeWhenFree(RETIRED_HOLD_MAX_MS);
     }, graceMs);
     timer.unref();
     retiring = { resources: old, timer };

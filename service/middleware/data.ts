@@ -13,6 +13,12 @@ export function requireBuild(builds: ServingBuild) {
     const data = builds.resources();
     if (!data) throw new ApiError('data_unavailable', 'No published data build is loaded yet; try again later.', undefined, { 'Retry-After': '60' });
     ctx.state.data = data;
-    await next();
+    // Held to the end: a replaced build is closed only once its last request has finished.
+    const release = data.hold();
+    try {
+      await next();
+    } finally {
+      release();
+    }
   };
 }

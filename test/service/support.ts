@@ -41,6 +41,8 @@ export interface TestServer {
   ledger: FileLedger;
   clock: TestClock;
   logs: string[];
+  /** The build warmer the app serves from (tests of what a request holds). */
+  builds: import('../../service/build/warmer.ts').BuildWarmer;
   /** The HTTP server (tests of connections: how many are open). */
   server: import('node:http').Server;
   /** Prometheus text of the app's metrics. */
@@ -72,6 +74,7 @@ export async function startTestServer(
     metricsBase: `http://127.0.0.1:${metricsPort}`,
     port,
     dataDir: dir,
+    builds,
     ledger,
     clock,
     logs,
