@@ -290,15 +290,13 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   get(key: Key): R[] {
     const out: R[] = [];
     const p = this.meta.pages;
-    // The first page whose first key is ≥ key; the key's rows may start on the page before it.
-    let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < key) - 1);
+    let page = this.firstPage(key);
     for (; page < p; page++) {
       if (page > 0 && this.firstKeys[page]! > key) break;
       // A view into the cache: every value is decoded from it before the next page is read.
       const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
       const n = b.readUInt32LE(0);
-      const first = partitionPoint(n, (j) => this.keyAt(b, b.readUInt32LE(4 + 4 * j)).key < key);
-      let j = first;
+      let j = this.firstRow(b, n, key);
       for (; j < n; j++) {
         const at = b.readUInt32LE(4 + 4 * j);
         const k = this.keyAt(b, at);
@@ -317,14 +315,13 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   *range(lo: Key, hi: Key): Generator<R> {
     if (hi < lo) return;
     const p = this.meta.pages;
-    // As `get`: the first page whose first key is ≥ lo, and the page before it.
-    for (let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < lo) - 1); page < p; page++) {
+    for (let page = this.firstPage(lo); page < p; page++) {
       if (this.firstKeys[page]! > hi) return;
       // Rows are decoded before the next page is read, so the view into the cache is still valid.
       const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
       const n = b.readUInt32LE(0);
       const rows: R[] = [];
-      let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      let j = this.firstRow(b, n, lo);
       for (; j < n; j++) {
         const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
         if (k.key > hi) break;
@@ -346,11 +343,11 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   rangeRaw(lo: Key, hi: Key, visit: (page: Buffer, at: number) => void): void {
     if (hi < lo) return;
     const p = this.meta.pages;
-    for (let page = Math.max(0, partitionPoint(p, (i) => this.firstKeys[i]! < lo) - 1); page < p; page++) {
+    for (let page = this.firstPage(lo); page < p; page++) {
       if (this.firstKeys[page]! > hi) return;
       const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
       const n = b.readUInt32LE(0);
-      let j = partitionPoint(n, (r) => this.keyAt(b, b.readUInt32LE(4 + 4 * r)).key < lo);
+      let j = this.firstRow(b, n, lo);
       if (this.meta.key.kind === 'num') {
         // Numeric keys without an object per row: a DataView reads them several times faster.
         const dv = new DataView(b.buffer, b.byteOffset, b.length);
@@ -399,6 +396,16 @@ export class KeyedRowsFile<R = Record<string, Value>> {
 
   close(): void {
     this.file.close();
+  }
+
+  /** The first page whose first key is ≥ `key`, or the page before it: a key's rows may start there. */
+  private firstPage(key: Key): number {
+    return Math.max(0, partitionPoint(this.meta.pages, (i) => this.firstKeys[i]! < key) - 1);
+  }
+
+  /** The first row of page `b` (of `n` rows) whose key is ≥ `key`. */
+  private firstRow(b: Buffer, n: number, key: Key): number {
+    return partitionPoint(n, (j) => this.keyAt(b, b.readUInt32LE(4 + 4 * j)).key < key);
   }
 
   private keyAt(b: Buffer, at: number): { key: Key; end: number } {
