@@ -23,6 +23,13 @@ export interface LookupFileSpec {
   /** The other columns, each as the file stores it: an int, float or ISO date as the service decodes it (number, number, text). */
   columns: ReadonlyArray<{ name: string; kind: ValueKind }>;
   unique: boolean;
+  /**
+   * A file of points keyed by grid cell (lib/files/cell-points.ts): the key is the cell of
+   * columns `lat`, `lng` at `m` metres as lib/geo/grid-cells.ts numbers it, computed in SQL by
+   * the `cell_key` macro (lookup-sql/cell_key_macro.sql, in `before`); the writer checks each
+   * row's against JavaScript's and keeps the spec in the file's meta.
+   */
+  cell?: { m: number; lat: string; lng: string };
 }
 
 const num = (name: string) => ({ name, kind: 'num' as const });
@@ -74,8 +81,8 @@ export function lookupSql(name: string): string {
  * table, or of an older layout, must not answer for this one.
  */
 export function lookupMetaMismatch(meta: KeyedRowsMeta, spec: LookupFileSpec): string | null {
-  const want = JSON.stringify({ key: spec.key, columns: spec.columns, unique: spec.unique });
-  const got = JSON.stringify({ key: meta.key, columns: meta.columns, unique: meta.unique });
+  const want = JSON.stringify({ key: spec.key, columns: spec.columns, unique: spec.unique, cell: spec.cell ?? null });
+  const got = JSON.stringify({ key: meta.key, columns: meta.columns, unique: meta.unique, cell: meta.extra?.cell ?? null });
   return want === got ? null : `holds ${got}, not ${want}`;
 }
 

@@ -37,3 +37,13 @@ export function cellRanges(minX: number, minY: number, maxX: number, maxY: numbe
 
 /** What a SQL statement binds to compute the same key as `cellKeyOfMetres` (etl comparables_rows.sql). */
 export const CELL_KEY_PARAMS = { cell_offset: OFFSET, cell_span: SPAN, cos54: Math.cos((54 * Math.PI) / 180) };
+
+/** The column and row of the cell holding local metres (x, y) for cells of `sizeM`. */
+export function cellOfMetres(x: number, y: number, sizeM: number): [col: number, row: number] {
+  return [Math.floor(x / sizeM), Math.floor(y / sizeM)];
+}
+
+/** The key of the cell at column `col`, row `row` (as `cellKeyOfMetres` numbers them). */
+export function cellKeyAt(col: number, row: number): number {
+  return (row + OFFSET) * SPAN + (col + OFFSET);
+}

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BlockCache } from '../../lib/files/block-file.ts';
 import { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
-import { LOOKUP_FILES, lookupMetaMismatch } from '../../lib/files/lookup-tables-format.ts';
+import { LOOKUP_FILES, lookupMetaMismatch, type LookupFileSpec } from '../../lib/files/lookup-tables-format.ts';
 import type { BuildInfo } from '../build/source.ts';
 import type { Row } from '../store/queries.ts';
 
@@ -29,22 +29,30 @@ export class LookupFileError extends Error {
  * `LookupFileError` naming it.
  */
 export function openLookupFile<N extends keyof LookupFiles>(build: BuildInfo, name: N, pages: BlockCache): LookupFiles[N] | null {
-  const spec = LOOKUP_FILES[name];
+  return openServingFile<LookupFiles[N] extends KeyedRowsFile<infer R> ? R : never>(build, LOOKUP_FILES[name], pages, `${name} lookup`) as LookupFiles[N] | null;
+}
+
+/**
+ * Opens the keyed-rows file of any `LookupFileSpec` (a lookup table, a point set by grid cell)
+ * as `openLookupFile` does: null when the manifest does not list it, a `LookupFileError` naming
+ * it when it is listed but missing, cut short or not the spec's (`label` names it there).
+ */
+export function openServingFile<R>(build: BuildInfo, spec: LookupFileSpec, pages: BlockCache, label: string): KeyedRowsFile<R> | null {
   const artifacts = build.manifest.artifacts as Record<string, { file?: unknown }> | undefined;
   const listed = artifacts?.[spec.artifact];
   if (!listed) return null;
   if (listed.file !== spec.file) throw new LookupFileError(`build ${build.id}: artifact ${spec.artifact} is ${String(listed.file)}, not ${spec.file}`);
   const path = join(build.dir, spec.file);
-  let file: KeyedRowsFile<never>;
+  let file: KeyedRowsFile<R>;
   try {
-    file = KeyedRowsFile.open<never>(path, pages);
+    file = KeyedRowsFile.open<R>(path, pages);
   } catch (e) {
-    throw new LookupFileError(`build ${build.id}: the ${name} lookup file cannot be read: ${(e as Error).message}`, { cause: e });
+    throw new LookupFileError(`build ${build.id}: the ${label} file cannot be read: ${(e as Error).message}`, { cause: e });
   }
   const mismatch = lookupMetaMismatch(file.meta, spec);
   if (mismatch) {
     file.close();
-    throw new LookupFileError(`build ${build.id}: ${path} is not the ${name} lookup table: it ${mismatch}`);
+    throw new LookupFileError(`build ${build.id}: ${path} is not the ${label} table: it ${mismatch}`);
   }
-  return file as LookupFiles[N];
+  return file;
 }

@@ -4,6 +4,7 @@ import type { BuildContext } from '../../pipeline/context.ts';
 import { streamChunks } from '../../pipeline/sql.ts';
 import { KeyedRowsWriter, type Value, type ValueKind } from '../../../lib/files/keyed-rows-file.ts';
 import { isAsciiKey, lookupSql, type LookupFileSpec } from '../../../lib/files/lookup-tables-format.ts';
+import { cellKeyOf } from '../../../lib/geo/grid-cells.ts';
 
 /**
  * Writes one of the lookup tables as its keyed-rows file (lib/files/lookup-tables-format.ts):
@@ -15,7 +16,8 @@ export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): 
   const t0 = performance.now();
   const path = join(ctx.buildDir, spec.file);
   for (const s of spec.before) await ctx.conn.run(lookupSql(s));
-  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique });
+  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(spec.cell ? { extra: { cell: spec.cell } } : {}) });
+  const cellCheck = spec.cell ? cellChecker(spec) : null;
   let done: { rows: number; bytes: number };
   let skipped = 0;
   try {
@@ -32,6 +34,7 @@ export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): 
           continue;
         }
         for (let c = 0; c < kinds.length; c++) values[c] = valueOf(spec, c, kinds[c]!, cols[c + 1]![i]!);
+        cellCheck?.(key as number, values);
         writer.add(key, values);
       }
     }
@@ -44,6 +47,22 @@ export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): 
   ctx.artifacts[spec.artifact] = { file: spec.file, description: `${spec.query} by ${spec.key.name} (format: lib/files/keyed-rows-file.ts; columns: lib/files/lookup-tables-format.ts)` };
   ctx.log.info({ stage: 'lookup-tables', file: spec.file, rows: done.rows, skipped_without_key: skipped, bytes: done.bytes, ms: Math.round(performance.now() - t0) }, 'lookup file written');
   return { rows: done.rows, bytes: done.bytes };
+}
+
+/**
+ * For a file keyed by grid cell: a check that a row's key is the cell JavaScript puts its point
+ * in (DuckDB sorted by its own reckoning; the reader computes cells in JavaScript).
+ */
+function cellChecker(spec: LookupFileSpec): (key: number, values: readonly Value[]) => void {
+  const { m, lat, lng } = spec.cell!;
+  const [li, gi] = [lat, lng].map((n) => spec.columns.findIndex((c) => c.name === n));
+  if (li! < 0 || gi! < 0) throw new Error(`${spec.query}: its cell columns ${lat}, ${lng} are not among its columns`);
+  return (key, values) => {
+    const [a, b] = [values[li!], values[gi!]];
+    if (typeof a !== 'number' || typeof b !== 'number' || cellKeyOf(a, b, m) !== key) {
+      throw new Error(`${spec.query}: DuckDB put (${String(a)}, ${String(b)}) in cell ${key}, JavaScript in ${typeof a === 'number' && typeof b === 'number' ? cellKeyOf(a, b, m) : 'none'}`);
+    }
+  };
 }
 
 /** A row's key, or null where it has none; a text key outside ASCII is an error (DuckDB's order would not be JavaScript's). */
