@@ -1,12 +1,14 @@
 /**
  * Issue 46's one measurement: is a build of N addresses built and served within this machine?
  *
- *   npx tsx bench/national.ts [--addresses 30000000] [--seed 42] [--reuse-build] [--runs 3]
+ *   npx tsx bench/national.ts [--addresses 30000000] [--seed 42] [--mix demo|national] [--zip] [--reuse-build] [--runs 3]
  *       [--seconds 30] [--warmup 10] [--connections 10] [--share 0.25]
  *       [--swap-seconds 60] [--swap-at 10] [--swap-link] [--compare-with DIR] [--tag NAME]
  *
- * 1. The ETL: the region (data/bench/region-N-S, generated when missing), one build into a fresh
- *    DATA_DIR (data/bench/national-N-S) in a child process (bench/support/etl-build.ts): wall,
+ * 1. The ETL: the region (data/bench/region-N-S, generated when missing; `-national` and `-zip`
+ *    appended for `--mix national` and `--zip`, the national region with its sources zipped as
+ *    their publishers ship them), one build into a fresh DATA_DIR (data/bench/national-N-S, the
+ *    same suffix) in a child process (bench/support/etl-build.ts): wall,
  *    CPU, peak RSS. `--reuse-build` skips it when that folder, or the bench build dd-N-S, holds
  *    an up-to-date build.
  * 2. Serving, `--runs` sessions (bench/support/national-serving.ts): the production server with
@@ -17,7 +19,7 @@
  *    `--compare-with DIR`: each round also runs the server of another checkout (say a worktree
  *    of an older commit, with its node_modules) on the same build, the order flipped each round,
  *    so a p95 regression shows side by side in one run.
- * 3. bench/results/national-N[-TAG].json, with the machine and its load averages (others may
+ * 3. bench/results/national-N[-national][-zip][-TAG].json, with the machine and its load averages (others may
  *    share it), every session whole (memory sampled every second included), and the medians.
  *
  * Medians are of the sessions: 3 by default up to 1M addresses, 1 above (a session at 30M
@@ -29,7 +31,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openPgLedger } from '../service/ledger/index.ts';
 import { startPostgres } from '../test/support/postgres.ts';
-import { ensureRegion, missingFromBuild } from './support/bench-build.ts';
+import { ensureRegion, missingFromBuild, regionSuffix } from './support/bench-build.ts';
 import { buildInChild, serveChildBuild } from './support/etl-build.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { MIX } from './support/mix.ts';
@@ -38,7 +40,7 @@ import { median, r2 } from './support/stats.ts';
 
 const { values } = parseArgs({
   options: {
-    addresses: { type: 'string', default: '30000000' }, seed: { type: 'string', default: '42' },
+    addresses: { type: 'string', default: '30000000' }, seed: { type: 'string', default: '42' }, mix: { type: 'string', default: 'demo' }, zip: { type: 'boolean', default: false },
     'reuse-build': { type: 'boolean', default: false }, runs: { type: 'string' }, seconds: { type: 'string', default: '30' },
     warmup: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, share: { type: 'string', default: '0.25' },
     'swap-seconds': { type: 'string', default: '60' }, 'swap-at': { type: 'string', default: '10' }, 'swap-link': { type: 'boolean', default: false },
@@ -68,12 +70,15 @@ const when = new Date().toISOString();
 const commit = gitCommit(); // now: the checkout may move while a long run runs
 
 // 1. The ETL.
-const region = await ensureRegion(N, SEED, log);
-const etlDir = join(ROOT, 'data', 'bench', `national-${N}-${SEED}`);
+if (values.mix !== 'demo' && values.mix !== 'national') throw new Error(`--mix must be demo or national, got ${values.mix}`);
+const kind = { mix: values.mix, zip: values.zip } as const;
+const region = await ensureRegion(N, SEED, log, kind);
+const etlDir = join(ROOT, 'data', 'bench', `national-${N}-${SEED}${regionSuffix(kind)}`);
 let etl: Record<string, unknown>;
 let dataDirOfBuild = etlDir;
 if (values['reuse-build']) {
-  const benchBuild = join(ROOT, 'data', 'bench', `dd-${N}-${SEED}`);
+  // The bench build dd-N-S is of the demo region in plain files.
+  const benchBuild = join(ROOT, 'data', 'bench', `dd-${N}-${SEED}${regionSuffix(kind)}`);
   const upToDate = (d: string) => missingFromBuild(d)?.length === 0;
   if (!upToDate(etlDir)) {
     if (!upToDate(benchBuild)) throw new Error(`--reuse-build: neither ${etlDir} nor ${benchBuild} holds an up-to-date build; run without --reuse-build`);
@@ -170,6 +175,10 @@ function summarise(label: string) {
     paced_offered_rps: m((s) => s.paced.offered_rps),
     paced_failed_all_runs: failed,
     swap_failed_all_runs: swapFailed,
+    swap_failed_by_kind_all_runs: swaps.reduce<Record<string, number>>((a, s) => {
+      for (const [k, c] of Object.entries(s.failed_by_kind)) a[k] = (a[k] ?? 0) + c;
+      return a;
+    }, {}),
     swap_back_to_level_every_run: swaps.length > 0 && swaps.every((s) => s.back_to_level),
     endpoints,
     targets: {
@@ -206,7 +215,7 @@ const result = {
   sessions,
 };
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-const file = join('bench', 'results', `national-${N}${values.tag ? `-${values.tag}` : ''}.json`);
+const file = join('bench', 'results', `national-${N}${regionSuffix(kind)}${values.tag ? `-${values.tag}` : ''}.json`);
 writeFileSync(join(ROOT, file), `${JSON.stringify(result, null, 2)}\n`);
 
 const line = (label: string, s: ReturnType<typeof summarise>) =>

@@ -12,6 +12,7 @@ import { runBuild } from '../../etl/pipeline/run.ts';
 import { PUBLISHED_TABLES } from '../../schemas/tables/index.ts';
 import { withBuildLock } from '../../etl/schedule/lock.ts';
 import { generateRegion } from '../../etl/synth/generate.ts';
+import type { Mix } from '../../etl/synth/params.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Artifacts the service needs besides the Parquet tables. */
@@ -37,13 +38,27 @@ export function missingFromBuild(dataDir: string): string[] | null {
 
 const stderrLog = (m: string) => process.stderr.write(`${m}\n`);
 
-/** The synthetic region alone (`data/bench/region-<N>-<S>`), generated when missing. */
-export async function ensureRegion(addresses: number, seed: number, log: (msg: string) => void = stderrLog): Promise<string> {
-  const region = join(ROOT, 'data', 'bench', `region-${addresses}-${seed}`);
+/** How a region is generated besides its size and seed: the demo or national mix, sources zipped or plain. */
+export interface RegionKind {
+  mix?: Mix;
+  zip?: boolean;
+}
+
+/** The suffix of a region's folder for `kind`: none for the demo mix in plain files, `-national`, `-zip`. */
+export function regionSuffix(kind: RegionKind = {}): string {
+  return `${kind.mix === 'national' ? '-national' : ''}${kind.zip ? '-zip' : ''}`;
+}
+
+/**
+ * The synthetic region alone (`data/bench/region-<N>-<S>`, with `regionSuffix` for another
+ * kind), generated when missing.
+ */
+export async function ensureRegion(addresses: number, seed: number, log: (msg: string) => void = stderrLog, kind: RegionKind = {}): Promise<string> {
+  const region = join(ROOT, 'data', 'bench', `region-${addresses}-${seed}${regionSuffix(kind)}`);
   if (!existsSync(join(region, 'manifest.json'))) {
-    log(`generating ${addresses} addresses (seed ${seed}) into ${region} …`);
+    log(`generating ${addresses} addresses (seed ${seed}${regionSuffix(kind)}) into ${region} …`);
     mkdirSync(region, { recursive: true });
-    await generateRegion({ out: region, addresses, seed });
+    await generateRegion({ out: region, addresses, seed, ...(kind.mix ? { mix: kind.mix } : {}), ...(kind.zip ? { zip: true } : {}) });
   }
   return region;
 }

@@ -176,6 +176,22 @@ function endpointTable(res: ChildResult, access: { route: string; ms: number }[]
 export type EndpointTable = ReturnType<typeof endpointTable>;
 
 const failures = (t: Record<string, EndpointTable[string]>) => Object.values(t).reduce((a, e) => a + Object.values(e.non2xx).reduce((x, y) => x + y, 0) + Object.values(e.socket_errors).reduce((x, y) => x + y, 0), 0);
+/**
+ * Failed requests of several runs by what failed them ("503 ledger_unavailable", "socket
+ * TIMEOUT", …): a swap's failures caused by the data (a resource's 503, a 500) are told apart
+ * from the ledger's and the load's own.
+ */
+export function failuresByKind(tables: readonly Record<string, EndpointTable[string]>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of tables) {
+    for (const e of Object.values(t)) {
+      for (const [k, c] of Object.entries(e.non2xx)) out[k] = (out[k] ?? 0) + c;
+      for (const [k, c] of Object.entries(e.socket_errors)) out[`socket ${k}`] = (out[`socket ${k}`] ?? 0) + c;
+    }
+  }
+  return out;
+}
+
 const oks = (t: EndpointTable) => Object.values(t).reduce((a, e) => a + e.ok, 0);
 
 /** A copy of `buildDir` as a new build in `dataDir`'s builds/ (`.partial`, to be promoted): its id. */
@@ -342,6 +358,7 @@ export async function servingSession(inp: SessionInput) {
         offered_rps: rate,
         requests: runs.reduce((a, r) => a + oks(r.table) + failures(r.table), 0),
         failed_requests: failed,
+        failed_by_kind: failuresByKind(runs.map((r) => r.table)),
         endpoints_failed: Object.fromEntries(runs.flatMap((r) => Object.entries(r.table)).filter(([, e]) => failures({ x: e }) > 0).map(([n, e]) => [n, { non2xx: e.non2xx, socket_errors: e.socket_errors, samples: e.samples }])),
         server_pss_sum_mb: pss,
         server_rss_sum_mb: level((s) => s.server_rss_sum_mb),

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { backToLevel, machineInUseMb, memInUse, parseKbFields, parseSmapsRollup, processShare, rssMb } from '../../bench/support/meminfo.ts';
+import { failuresByKind, type EndpointTable } from '../../bench/support/national-serving.ts';
 import { pacedRate } from '../../bench/support/stats.ts';
 
 const MEMINFO = `MemTotal:       24684084 kB
@@ -94,5 +95,18 @@ describe('backToLevel', () => {
   it('an after that was not measured is not back to level', () => {
     expect(backToLevel(1000, NaN, 100)).toBe(false);
     expect(backToLevel(NaN, 1000, 100)).toBe(false);
+  });
+});
+
+describe('failuresByKind: a swap\'s failed requests by what failed them', () => {
+  const ep = (non2xx: Record<string, number>, socket: Record<string, number>) => ({ non2xx, socket_errors: socket }) as unknown as EndpointTable[string];
+  it('sums each kind over endpoints and runs; socket errors prefixed; nothing failed gives none', () => {
+    const runs = [
+      { a: ep({ '503 ledger_unavailable': 2, '503 data_unavailable': 1 }, { TIMEOUT: 3 }), b: ep({ '503 ledger_unavailable': 1 }, {}) },
+      { a: ep({}, { TIMEOUT: 1, ECONNRESET: 2 }), b: ep({ '500 internal': 1 }, {}) },
+    ];
+    expect(failuresByKind(runs)).toEqual({ '503 ledger_unavailable': 3, '503 data_unavailable': 1, 'socket TIMEOUT': 4, 'socket ECONNRESET': 2, '500 internal': 1 });
+    expect(failuresByKind([{ a: ep({}, {}) }])).toEqual({});
+    expect(failuresByKind([])).toEqual({});
   });
 });
