@@ -37,7 +37,7 @@ try {
   if (values.keep) process.stderr.write(`build folder kept: ${dataDir}\n`);
   else rmSync(dataDir, { recursive: true, force: true });
 }
-const { wall, cpu, maxRssKb, peakMbAfterStage, manifest } = built;
+const { wall, cpu, maxRssKb, peakMbAfterStage, disk, manifest } = built;
 const sourceRows = manifest.sources.reduce((n, s) => n + s.rows_read + s.rows_rejected, 0);
 const stageMs = manifest.stage_timings_ms;
 const result = {
@@ -50,6 +50,7 @@ const result = {
   stages_ms: stageMs,
   // The child's peak RSS so far at each stage's end: where it rises is the stage that made the peak.
   peak_rss_mb_after_stage: peakMbAfterStage,
+  disk,
   tables: Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows])),
   sources: manifest.sources.map((s) => ({ path: s.path, as_of: s.as_of, rows_read: s.rows_read, rejected_by_reason: s.rejected_by_reason })),
   match_rates: manifest.match_rates,

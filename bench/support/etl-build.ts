@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join, resolve } from 'node:path';
 import type { Manifest } from '../../schemas/manifest.ts';
 import { runBuild } from '../../etl/pipeline/run.ts';
@@ -21,13 +22,46 @@ const childLog = {
   error: (o: object, msg?: string) => process.stderr.write(`  error ${msg ?? ''} ${JSON.stringify(o)}\n`),
 };
 
-/** What a build in a child process reports: wall and CPU seconds, its own peak RSS (and so far at each stage's end), the manifest. */
+/** What a build in a child process reports: wall and CPU seconds, its own peak RSS (and so far at each stage's end), its DATA_DIR's peak size on disk, the manifest. */
 export interface ChildBuild {
   wall: number;
   cpu: number;
   maxRssKb: number;
   peakMbAfterStage: Record<string, number>;
+  /** The DATA_DIR's bytes (`du -sb`: builds, caches, the build's DuckDB spill) before, at most while building (sampled every 10 s), and after. */
+  disk?: { before_bytes: number; peak_bytes: number; after_bytes: number; samples: number };
   manifest: Manifest;
+}
+
+const du = async (dir: string) => Number((await promisify(execFile)('du', ['-sb', dir], { encoding: 'utf8' })).stdout.split('\t')[0]);
+
+/**
+ * The size of `dir` on disk sampled every `everyMs` while a build runs (a national build's
+ * folder must fit beside its sources): `stop` gives the peak and the last size.
+ */
+function sampleDisk(dir: string, everyMs = 10_000) {
+  let peak = 0;
+  let samples = 0;
+  let busy = false;
+  const take = async () => {
+    if (busy) return;
+    busy = true;
+    // A file removed while du walks is a warning on its stderr, not an error: the total stands.
+    const n = await du(dir).catch(() => NaN);
+    busy = false;
+    if (Number.isFinite(n)) {
+      peak = Math.max(peak, n);
+      samples++;
+    }
+  };
+  const timer = setInterval(() => void take(), everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      const after = await du(dir);
+      return { peak_bytes: Math.max(peak, after), after_bytes: after, samples: samples + 1 };
+    },
+  };
 }
 
 /**
@@ -36,10 +70,13 @@ export interface ChildBuild {
  */
 export async function serveChildBuild(values: { child?: string; data?: string }): Promise<void> {
   if (!values.child || !values.data) return;
+  const before = await du(values.data).catch(() => 0);
+  const disk = sampleDisk(values.data);
   const t0 = performance.now();
   const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: childLog });
+  const wall = (performance.now() - t0) / 1000;
   const ru = process.resourceUsage();
-  const out: ChildBuild = { wall: (performance.now() - t0) / 1000, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, peakMbAfterStage: peakAfterStage, manifest };
+  const out: ChildBuild = { wall, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, peakMbAfterStage: peakAfterStage, disk: { before_bytes: before, ...(await disk.stop()) }, manifest };
   process.stdout.write(JSON.stringify(out));
   process.exit(0);
 }

@@ -30,6 +30,13 @@ export interface RunOptions {
   keep?: number;
   /** False: ignore the caches under DATA_DIR/cache/ (re-stage, re-match and recompute everything), still refreshing them; default true. */
   cache?: boolean;
+  /**
+   * False: keep no caches at all (none read, none written, no table linked from the previous
+   * build), for a one-off build where the disk is tight: at 1M addresses DATA_DIR/cache/ holds
+   * 0.9 GB beside a 1.3 GB build. The next build then runs in full. Default: ETL_CACHES=off
+   * in the environment makes it false, else true.
+   */
+  caches?: boolean;
 }
 
 export class BuildValidationError extends Error {
@@ -63,7 +70,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
       db, conn, sourcesDir: opts.sourcesDir, buildDir: dir, buildId: id, now, today: now.toISOString().slice(0, 10),
       files, ignored, sources: [], published: [...PUBLISHED_TABLES], artifacts: {}, matchRates: {}, quality: {}, log,
       progress: opts.progress ?? (() => undefined),
-      cache: { dir: join(opts.dataDir, 'cache'), read: opts.cache !== false },
+      ...(opts.caches ?? etlCaches() ? { cache: { dir: join(opts.dataDir, 'cache'), read: opts.cache !== false } } : {}),
     };
     const timings: Record<string, number> = {};
     const outputs = await StageOutputCache.open(ctx);
@@ -72,7 +79,7 @@ export async function runBuild(opts: RunOptions): Promise<{ build_id: string; ma
     const t0 = performance.now();
     const previous = await currentBuild(opts.dataDir);
     // An unchanged table's file is the current build's, linked (write-tables.ts); --no-cache writes every one.
-    const { tables, stats } = await writeTables(ctx, opts.cache === false ? undefined : previous, outputs);
+    const { tables, stats } = await writeTables(ctx, opts.cache === false || !ctx.cache ? undefined : previous, outputs);
     await outputs?.saveContentHashes();
     ctx.quality.table_files = stats;
     timings.write_tables = Math.round(performance.now() - t0);
@@ -119,6 +126,11 @@ async function currentBuild(dataDir: string): Promise<PreviousBuild | undefined>
  */
 export async function openBuildDatabase(spill: string): Promise<DuckDBInstance> {
   return DuckDBInstance.create(':memory:', { threads: '2', temp_directory: spill, memory_limit: etlMemoryLimit(), preserve_insertion_order: 'true' });
+}
+
+/** Whether builds keep their caches (RunOptions.caches): not when ETL_CACHES=off. */
+export function etlCaches(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.ETL_CACHES !== 'off';
 }
 
 /** DuckDB's memory limit for a build: ETL_MEMORY_LIMIT (a DuckDB size such as `1GB`, `512MB`), else 1GB. */

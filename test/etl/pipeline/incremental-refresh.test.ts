@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { appendFileSync, cpSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,6 +154,21 @@ describe('an incremental refresh with only the monthly Price Paid update changed
   it('publishes the same content as a fresh build without the cache', async () => {
     await expectSameBuild(refreshDir, refresh, freshDir, fresh);
   });
+
+  it('a build without caches (ETL_CACHES=off) writes none, links no table from the previous build, and publishes a fresh build\'s content', async () => {
+    const dataDir = join(tmp.dir, 'without-caches');
+    const previous = (await runBuild({ dataDir, sourcesDir: join(tmp.dir, 'region'), log: quietLog, now, caches: false })).manifest;
+    const again = (await runBuild({ dataDir, sourcesDir: join(tmp.dir, 'region'), log: quietLog, now, caches: false })).manifest;
+    expect(existsSync(join(dataDir, 'cache'))).toBe(false);
+    for (const m of [previous, again]) {
+      expect(m.sources.every((s) => s.from_cache !== true)).toBe(true);
+      expect(m.quality.stage_cache).toBeUndefined();
+      expect(m.quality.match_cache).toBeUndefined();
+      expect(m.quality.stage_output_cache).toBeUndefined();
+    }
+    expect(again.quality.table_files).toMatchObject({ reused: [] });
+    await expectSameBuild(join(dataDir, 'builds', again.build_id), again, freshDir, fresh);
+  }, 300_000);
 
   it('shows the change: the new sale is published, the deleted one is not', async () => {
     const db = await DuckDBInstance.create(':memory:');
