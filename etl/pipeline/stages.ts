@@ -11,6 +11,7 @@ import { searchIndexStage } from '../stages/30-serving/10-search-index/stage.ts'
 import { propertyRecordsStage } from '../stages/30-serving/20-property-records/stage.ts';
 import { comparablesStage } from '../stages/30-serving/30-comparables/stage.ts';
 import { valuationHomesStage } from '../stages/30-serving/40-valuation-homes/stage.ts';
+import { designationsStage } from '../stages/30-serving/45-designations/stage.ts';
 import { lookupTablesStage } from '../stages/30-serving/50-lookup-tables/stage.ts';
 import { priceIndexStage } from '../stages/40-marts/10-price-index/stage.ts';
 import { pricePerSqftStage } from '../stages/40-marts/20-price-per-sqft/stage.ts';
@@ -45,6 +46,7 @@ export const STAGES: readonly Stage[] = [
   propertyRecordsStage,
   comparablesStage,
   valuationHomesStage,
+  designationsStage,
   lookupTablesStage,
   ...MARKET_STAGES,
   postcodeLookupStage,

@@ -1,4 +1,4 @@
-import { loadDesignations } from '../records/designations.ts';
+import { openDesignations, type Designations } from '../records/designations.ts';
 import { loadPropertyRecords, type PropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';
 import { loadDealsSet, type DealsSet } from '../location/deals-set.ts';
@@ -70,9 +70,11 @@ export class BuildResources {
   readonly strMarket = new Lazy<StrMarketSet>('STR market set', () => this.withStore(async (store) => StrMarketSet.load(store)));
   /** What GET /str/listings shows of each listing, in the market set's rows. */
   readonly strListingRows = new Lazy<StrListingRows>('STR listing rows', () => this.withStore(async (store) => loadStrListingRows(store, await this.strMarket.get())));
+  /** The features containing each UPRN: the build's designations.rows read where it lies, or an older build's table in the heap; undefined without either. */
+  readonly designations = new Lazy<Designations | undefined>('designations', () => openDesignations(this.build, this.caches.pages), (d) => d?.close());
   /** Undefined when the build cannot serve GET /risks (no designations, or no flag columns). */
   readonly risks = new Lazy<RiskData | undefined>('risk data', async () => {
-    const [records, designations] = await Promise.all([this.records.get(), loadDesignations(this.build.dir)]);
+    const [records, designations] = await Promise.all([this.records.get(), this.designations.get()]);
     return riskData(this.build, records, designations);
   });
 
@@ -88,7 +90,7 @@ export class BuildResources {
       ?? this.withStore(async (store) => loadComparables(store, valuer));
   }, (c) => c.close());
   /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
-  readonly planning = new Lazy<PlanningIndex | undefined>('planning index', () => this.withStore(async (store) => loadPlanningIndex(store, this.build)));
+  readonly planning = new Lazy<PlanningIndex | undefined>('planning index', () => this.withStore(async (store) => loadPlanningIndex(store, await this.designations.get())));
   /** Crime points, rates and postcode homes (GET /crime); undefined when the build has no crime tables. */
   readonly crime = new Lazy<CrimeSet | undefined>('crime set', () => this.withStore(async (store) => loadCrimeSet(store)));
   /** Schools with positions (GET /schools); undefined when the build has none. */
@@ -107,7 +109,7 @@ export class BuildResources {
 
   /** Every resource, in the order the warmer opens them (the store before what reads it). */
   get all(): readonly Resource[] {
-    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.rentalValuer, this.sqftSales, this.gdvPremiums, this.gdvValuer, this.strListings, this.strMarket, this.strListingRows, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
+    return [this.store, this.searchIndex, this.records, this.saleValuer, this.hmoValuer, this.postcodePoints, this.pointCountry, this.rentLets, this.rentalValuer, this.sqftSales, this.gdvPremiums, this.gdvValuer, this.strListings, this.strMarket, this.strListingRows, this.designations, this.risks, this.lookups, this.comparables, this.planning, this.crime, this.schools, this.listings, this.deals, this.hmoLicences];
   }
 
   /** Opens every resource one after another; one that fails is reported and left to the request path (503 for it). */

@@ -1,7 +1,7 @@
 import { buildIndex, type PointIndex } from '../../lib/geo/spatial-index.ts';
 import type { PlanningGeometry } from '../../schemas/sources/planning.ts';
 import type { BuildInfo } from '../build/source.ts';
-import { loadDesignations, type DesignationIndex } from '../records/designations.ts';
+import type { Designations } from '../records/designations.ts';
 import type { BuildStore } from '../store/store.ts';
 
 /** A planning or flood feature in force at the build date. */
@@ -26,15 +26,14 @@ export interface PlanningIndex {
   features: readonly Feature[];
   points: PointIndex<Feature>;
   byId: ReadonlyMap<string, Feature>;
-  designations: DesignationIndex;
+  designations: Designations;
 }
 
 export const featureId = (f: { dataset: string; entity: number | null; reference: string | null }) => `${f.dataset}|${f.entity}|${f.reference}`;
 
 /** Loads the planning index; undefined for a build published before planning_features. */
-export async function loadPlanningIndex(store: BuildStore, build: BuildInfo): Promise<PlanningIndex | undefined> {
+export async function loadPlanningIndex(store: BuildStore, designations: Designations | undefined): Promise<PlanningIndex | undefined> {
   if (!store.tables.has('planning_features')) return undefined;
-  const designations = await loadDesignations(build.dir);
   if (!designations) return undefined;
   const rows = await store.rows('lookup_planning_features');
   const features: Feature[] = rows.map((r) => ({ ...r, geometry: JSON.parse(r.geometry) as PlanningGeometry }));

@@ -2,6 +2,11 @@ import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { lowerBound } from '../../schemas/sorted-search.ts';
+import type { BlockCache } from '../../lib/files/block-file.ts';
+import { DESIGNATIONS_FILE } from '../../lib/files/designations-file.ts';
+import type { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
+import type { BuildInfo } from '../build/source.ts';
+import { openServingFile } from '../lookups/lookup-files.ts';
 import { decodeColumns } from '../store/decode.ts';
 import { QUERIES } from '../store/queries.ts';
 import { storeSql } from '../store/store.ts';
@@ -17,13 +22,46 @@ export interface DesignationFeature {
 
 export const DESIGNATIONS_TABLE_FILE = 'uprn_designations.parquet';
 
+/** The features containing each UPRN, as the risk and planning endpoints read them. */
+export interface Designations {
+  /** Every feature containing `uprn`, in the table's order (dataset, entity, reference). */
+  get(uprn: number): DesignationFeature[];
+  close(): void;
+}
+
+/**
+ * A build's designations: its designations.rows read where it lies on `pages` when its manifest
+ * lists the file (lib/files/designations-file.ts), else, for a build published before it, the
+ * table loaded into the heap (`loadDesignations`); undefined when the build has neither. A
+ * listed file that is missing, cut short or not the table's throws a `LookupFileError` naming it.
+ */
+export async function openDesignations(build: BuildInfo, pages: BlockCache): Promise<Designations | undefined> {
+  const file = openServingFile<DesignationRow>(build, DESIGNATIONS_FILE, pages, 'designations');
+  return file ? new FileDesignations(file) : loadDesignations(build.dir);
+}
+
+type DesignationRow = DesignationFeature & { uprn: number };
+
+/** The designations file read where it lies: a UPRN's rows are its features, in the table's order. */
+export class FileDesignations implements Designations {
+  constructor(private readonly file: KeyedRowsFile<DesignationRow>) {}
+
+  get(uprn: number): DesignationFeature[] {
+    return this.file.get(uprn).map(({ uprn: _, ...f }) => f);
+  }
+
+  close(): void {
+    this.file.close();
+  }
+}
+
 /**
  * A build's `uprn_designations` held in memory for point lookups: rows sorted by UPRN as two
  * typed arrays (UPRN, feature number) and each distinct feature once, so a lookup is a binary
  * search and a short walk, with no SQL round trip on the request path. At 1M addresses the
  * table is 277,518 rows over 17 features: about 3 MB.
  */
-export class DesignationIndex {
+export class DesignationIndex implements Designations {
   constructor(
     private readonly uprns: Float64Array,
     private readonly featureOf: Int32Array,
@@ -42,6 +80,8 @@ export class DesignationIndex {
     for (let i = lo; i < u.length && u[i] === uprn; i++) out.push(this.features[this.featureOf[i]!]!);
     return out;
   }
+
+  close(): void {}
 }
 
 /**

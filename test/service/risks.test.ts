@@ -354,13 +354,15 @@ describe('coverage: the planning and flood layers cover England only', () => {
   });
 });
 
-describe('GET /v1/risks/{uprn} on a build without the designations table', () => {
+describe('GET /v1/risks/{uprn} on a build without the designations table and its file', () => {
   it('is a 503 data_unavailable, charged nothing (the property record still serves)', async () => {
     const s2 = await startTestServer();
     try {
       const k = (await s2.account('enterprise', { limit: 1_000, windowMs: 60_000 })).key;
       await publishSynthBuild(s2.dataDir, { addresses: ADDRESSES, seed: SEED });
       rmSync(join(s2.dataDir, 'current', 'uprn_designations.parquet'));
+      // The file the service reads them from (designations.rows, still listed in the manifest); the file alone is tested in designations-file.test.ts.
+      rmSync(join(s2.dataDir, 'current', 'designations.rows'));
       const r = await call(s2.base, 'GET', `/v1/risks/${listedUprn.uprn}`, { key: k });
       expect(r.status).toBe(503);
       expect(r.json.code).toBe('data_unavailable');
