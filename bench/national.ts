@@ -1,7 +1,7 @@
 /**
  * Issue 46's one measurement: is a build of N addresses built and served within this machine?
  *
- *   npx tsx bench/national.ts [--addresses 30000000] [--seed 42] [--mix demo|national] [--zip] [--reuse-build] [--runs 3]
+ *   npx tsx bench/national.ts [--addresses 30000000] [--seed 42] [--mix demo|national] [--zip] [--without-caches] [--reuse-build] [--runs 3]
  *       [--seconds 30] [--warmup 10] [--connections 10] [--share 0.25]
  *       [--swap-seconds 60] [--swap-at 10] [--swap-link] [--compare-with DIR] [--tag NAME]
  *
@@ -41,6 +41,7 @@ import { median, r2 } from './support/stats.ts';
 const { values } = parseArgs({
   options: {
     addresses: { type: 'string', default: '30000000' }, seed: { type: 'string', default: '42' }, mix: { type: 'string', default: 'demo' }, zip: { type: 'boolean', default: false },
+    'without-caches': { type: 'boolean', default: false },
     'reuse-build': { type: 'boolean', default: false }, runs: { type: 'string' }, seconds: { type: 'string', default: '30' },
     warmup: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, share: { type: 'string', default: '0.25' },
     'swap-seconds': { type: 'string', default: '60' }, 'swap-at': { type: 'string', default: '10' }, 'swap-link': { type: 'boolean', default: false },
@@ -91,11 +92,12 @@ if (values['reuse-build']) {
   rmSync(etlDir, { recursive: true, force: true });
   mkdirSync(etlDir, { recursive: true });
   log(`running the ETL on ${region} into ${etlDir} …`);
-  const b = buildInChild('bench/national.ts', region, etlDir);
+  // --without-caches: the build keeps none (ETL_CACHES=off, docs/etl.md): 0.9 GB per million addresses less on disk.
+  const b = buildInChild('bench/national.ts', region, etlDir, values['without-caches'] ? { ...process.env, ETL_CACHES: 'off' } : process.env);
   etl = {
     data_dir: etlDir.replace(`${ROOT}/`, ''), build_id: b.manifest.build_id, wall_s: r2(b.wall), cpu_s: r2(b.cpu), peak_rss_mb: Math.round(b.maxRssKb / 1024),
     allocator: (b.manifest.quality.runtime as { allocator?: string } | undefined)?.allocator, stages_ms: b.manifest.stage_timings_ms, peak_rss_mb_after_stage: b.peakMbAfterStage,
-    disk: b.disk, region_bytes: Number(execFileSync('du', ['-sb', region], { encoding: 'utf8' }).split('\t')[0]),
+    caches: values['without-caches'] ? 'none (ETL_CACHES=off)' : 'kept', disk: b.disk, region_bytes: Number(execFileSync('du', ['-sb', region], { encoding: 'utf8' }).split('\t')[0]),
     target: { wall_s_max: 80 * 60, peak_rss_mb_max: 3072 },
   };
   log(`ETL: ${etl.wall_s} s, peak RSS ${etl.peak_rss_mb} MB`);
