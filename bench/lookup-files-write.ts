@@ -49,21 +49,24 @@ try {
   };
   // typeMonths reads the sales' table, which only its own `after` drops: timed as the stage runs them, sales then typeMonths.
   const specs = [LOOKUP_FILES.sales, LOOKUP_FILES.typeMonths, LOOKUP_FILES.epc];
-  const times: Record<string, { query: number[]; write: number[]; rows: number }> = {};
+  const times: Record<string, { query: number[]; write: number[]; rows: number; bytes?: number }> = {};
   for (let run = 1; run <= RUNS; run++) {
     for (const mode of run % 2 === 1 ? ['query', 'write'] as const : ['write', 'query'] as const) {
       for (const spec of specs) {
         const t0 = performance.now();
-        const rows = mode === 'query' ? await queryOnly(spec) : (await writeLookupFile(ctx, spec)).rows;
+        const written = mode === 'write' ? await writeLookupFile(ctx, spec) : undefined;
+        const rows = written?.rows ?? await queryOnly(spec);
         const ms = performance.now() - t0;
-        (times[spec.file] ??= { query: [], write: [], rows })[mode].push(ms);
+        const t = (times[spec.file] ??= { query: [], write: [], rows });
+        t[mode].push(ms);
+        if (written) t.bytes = written.bytes;
         log(`run ${run} ${mode} ${spec.file}: ${rows} rows in ${Math.round(ms)} ms`);
       }
     }
   }
   const files = Object.fromEntries(Object.entries(times).map(([f, t]) => {
     const [q, w] = [median(t.query), median(t.write)];
-    return [f, { rows: t.rows, query_ms: Math.round(q), write_ms: Math.round(w), query_share_of_write: Math.round((q / w) * 100) / 100, query_runs_ms: t.query.map(Math.round), write_runs_ms: t.write.map(Math.round) }];
+    return [f, { rows: t.rows, bytes: t.bytes, query_ms: Math.round(q), write_ms: Math.round(w), query_share_of_write: Math.round((q / w) * 100) / 100, query_runs_ms: t.query.map(Math.round), write_runs_ms: t.write.map(Math.round) }];
   }));
   const result = {
     bench: 'lookup-files-write', command: `npx tsx bench/lookup-files-write.ts ${process.argv.slice(2).join(' ')}`.trim(), when: new Date().toISOString(), commit: gitCommit(),
