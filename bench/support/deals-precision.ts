@@ -29,7 +29,7 @@ export async function dealsPrecision(dataDir: string, sourcesDir: string, k = 20
   const data = new BuildResources(build);
   try {
     const listings = (await data.listings.get())!;
-    const forSale = listings.listings.filter((l) => l.channel === 'sale' && l.status === 'available');
+    const forSale = [...listings.all()].filter((l) => l.channel === 'sale' && l.status === 'available');
     const byOutcode = new Map<string, typeof forSale>();
     for (const l of forSale) byOutcode.set(l.outcode, [...(byOutcode.get(l.outcode) ?? []), l]);
     const res: PrecisionResult = {

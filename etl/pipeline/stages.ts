@@ -13,6 +13,7 @@ import { comparablesStage } from '../stages/30-serving/30-comparables/stage.ts';
 import { valuationHomesStage } from '../stages/30-serving/40-valuation-homes/stage.ts';
 import { designationsStage } from '../stages/30-serving/45-designations/stage.ts';
 import { lookupTablesStage } from '../stages/30-serving/50-lookup-tables/stage.ts';
+import { locationSetsStage } from '../stages/30-serving/70-location-sets/stage.ts';
 import { priceIndexStage } from '../stages/40-marts/10-price-index/stage.ts';
 import { pricePerSqftStage } from '../stages/40-marts/20-price-per-sqft/stage.ts';
 import { ukhpiStage } from '../stages/40-marts/30-ukhpi/stage.ts';
@@ -54,6 +55,8 @@ export const STAGES: readonly Stage[] = [
   strMartsStage,
   locationMartsStage,
   hmoLicencesStage,
+  // A serving stage after the marts it writes out (crime, listings, HMO licences).
+  locationSetsStage,
   qualityStage,
   indexCheckStage,
 ];

@@ -30,6 +30,11 @@ export interface LookupFileSpec {
    * row's against JavaScript's and keeps the spec in the file's meta.
    */
   cell?: { m: number; lat: string; lng: string };
+  /**
+   * A query (lookup-sql/<summary>.sql) of one row about the whole table (an as-of, the months
+   * covered), kept in the file's meta as `extra.summary`: what a reader needs besides the rows.
+   */
+  summary?: string;
 }
 
 const num = (name: string) => ({ name, kind: 'num' as const });

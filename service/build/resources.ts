@@ -2,8 +2,10 @@ import { openDesignations, type Designations } from '../records/designations.ts'
 import { loadPropertyRecords, type PropertyRecords } from '../records/property-records.ts';
 import { riskData, type RiskData } from '../records/risk-data.ts';
 import { loadDealsSet, type DealsSet } from '../location/deals-set.ts';
-import { loadHmoSet, type HmoSet } from '../location/hmo-set.ts';
-import { loadCrimeSet, loadListingsSet, loadSchoolsSet, type CrimeSet, type ListingsSet, type SchoolsSet } from '../location/sets.ts';
+import { loadHmoSet, openHmoFiles, type HmoSet } from '../location/hmo-set.ts';
+import { loadCrimeSet, openCrimeFiles, type CrimeSet } from '../location/crime-set.ts';
+import { loadListingsSet, openListingsFiles, type ListingsSet } from '../location/listings-set.ts';
+import { loadSchoolsSet, type SchoolsSet } from '../location/sets.ts';
 import type { SearchIndex } from '../search/engine.ts';
 import { loadSearchIndex } from '../search/indexes.ts';
 import { BuildStore } from '../store/store.ts';
@@ -91,15 +93,21 @@ export class BuildResources {
   }, (c) => c.close());
   /** Planning features with a point index, and the per-UPRN designations (GET /flood-risk, /planning/constraints). */
   readonly planning = new Lazy<PlanningIndex | undefined>('planning index', () => this.withStore(async (store) => loadPlanningIndex(store, await this.designations.get())));
-  /** Crime points, rates and postcode homes (GET /crime); undefined when the build has no crime tables. */
-  readonly crime = new Lazy<CrimeSet | undefined>('crime set', () => this.withStore(async (store) => loadCrimeSet(store)));
+  /**
+   * Crime points, rates and postcode homes (GET /crime): the build's crime files read where they
+   * lie, or for a build without them, held in the heap from the store; undefined when the build has no crime tables.
+   */
+  readonly crime = new Lazy<CrimeSet | undefined>('crime set', async () =>
+    openCrimeFiles(this.build, this.caches.pages) ?? this.withStore(async (store) => loadCrimeSet(store)), (s) => s?.close());
   /** Schools with positions (GET /schools); undefined when the build has none. */
   readonly schools = new Lazy<SchoolsSet | undefined>('schools set', () => this.withStore(async (store) => loadSchoolsSet(store)));
-  /** Current listings (GET /listings); undefined when the build has none. */
-  readonly listings = new Lazy<ListingsSet | undefined>('listings set', () => this.withStore(async (store) => loadListingsSet(store)));
-  /** HMO licences of the council registers (GET /hmo/licences); undefined when the build has none. */
-  readonly hmoLicences = new Lazy<HmoSet | undefined>('HMO licence set', () => this.withStore(async (store) => loadHmoSet(store)));
-  /** Every for-sale listing's valuation, rent and area yield, computed once (GET /sourcing/deals). */
+  /** Current listings (GET /listings): the build's listings files, or for a build without them the heap; undefined when the build has none. */
+  readonly listings = new Lazy<ListingsSet | undefined>('listings set', async () =>
+    openListingsFiles(this.build, this.caches.pages) ?? this.withStore(async (store) => loadListingsSet(store)), (s) => s?.close());
+  /** HMO licences of the council registers (GET /hmo/licences): the build's HMO files, or the heap; undefined when the build has none. */
+  readonly hmoLicences = new Lazy<HmoSet | undefined>('HMO licence set', async () =>
+    openHmoFiles(this.build, this.caches.pages) ?? this.withStore(async (store) => loadHmoSet(store)), (s) => s?.close());
+  /** A for-sale listing's valuation, rent and area yield, computed when a query first selects it (GET /sourcing/deals). */
   readonly deals = new Lazy<DealsSet | undefined>('deals set', () =>
     this.withStore(async (store) => loadDealsSet(await this.listings.get(), await this.saleValuer.get(), store)));
 

@@ -1,26 +1,24 @@
 import { VALUATION_TYPICAL_ERROR_PCT, type ScoredDeal } from '../domain/deals.ts';
 import type { Around } from './around.ts';
 import type { DealsSet } from './deals-set.ts';
-import { listingsAt, listingView } from './listings-near.ts';
+import { listingView } from './listings-near.ts';
+import type { Listing } from './sets.ts';
 
 /** Price and bedroom bounds of a deals query (each optional, inclusive). */
 export interface ListingBounds { min_price?: number | undefined; max_price?: number | undefined; min_bedrooms?: number | undefined; max_bedrooms?: number | undefined }
 
 /** The available for-sale listings the place selects within the bounds, with their distances. */
-export function forSaleAt(set: DealsSet, place: Around, q: ListingBounds): { i: number; d: number | null }[] {
-  const all = set.listings.listings;
-  return listingsAt(set.listings, place).filter(({ i }) => {
-    const l = all[i]!;
-    return l.channel === 'sale' && l.status === 'available'
+export function forSaleAt(set: DealsSet, place: Around, q: ListingBounds): Array<{ l: Listing; d: number | null }> {
+  return set.listings.at(place).filter(({ l }) =>
+    l.channel === 'sale' && l.status === 'available'
       && (q.min_price === undefined || l.price >= q.min_price) && (q.max_price === undefined || l.price <= q.max_price)
-      && (q.min_bedrooms === undefined || l.bedrooms >= q.min_bedrooms) && (q.max_bedrooms === undefined || l.bedrooms <= q.max_bedrooms);
-  });
+      && (q.min_bedrooms === undefined || l.bedrooms >= q.min_bedrooms) && (q.max_bedrooms === undefined || l.bedrooms <= q.max_bedrooms));
 }
 
-/** A scored deal as the deals answer shows it: the listing, its score and its evidence. */
-export function dealView(set: DealsSet, { i, d, score, discount, gross }: ScoredDeal) {
-  const e = set.evidence[i]!;
-  const { status: _status, ...view } = listingView(set.listings.listings[i]!, d);
+/** A scored deal as the deals answer shows it: the listing (`l`, the deal's candidate), its score and its evidence. */
+export function dealView(set: DealsSet, l: Listing, { d, score, discount, gross }: ScoredDeal) {
+  const e = set.evidenceOf(l)!;
+  const { status: _status, ...view } = listingView(l, d);
   return {
     ...view, score,
     valuation: { value: e.value, confidence: e.confidence, method: e.method, typical_error_pct: VALUATION_TYPICAL_ERROR_PCT[e.confidence] },

@@ -1,13 +1,4 @@
-import type { Around } from './around.ts';
-import type { Listing, ListingsSet } from './sets.ts';
-
-/** The listings a place selects: within its radius (with distances) or in its outcode (no distance). */
-export function listingsAt(set: ListingsSet, place: Around): { i: number; d: number | null }[] {
-  if (place.kind === 'outcode') return (set.byOutcode.get(place.outcode) ?? []).map((i) => ({ i, d: null }));
-  const out: { i: number; d: number | null }[] = [];
-  set.grid.within(place.lat, place.lng, place.radius_m, (i, d) => out.push({ i, d }));
-  return out;
-}
+import type { Listing } from './sets.ts';
 
 /** A listing as the listings and deals answers show it. */
 export function listingView(l: Listing, d: number | null) {

@@ -1,55 +1,12 @@
 import type { GIAS_PHASES, GIAS_STATUSES, OFSTED_RATINGS } from '../../schemas/sources/gias.ts';
 import type { ListingPropertyType } from '../../schemas/sources/listings.ts';
-import { CRIME_TYPES } from '../../schemas/sources/police-crime.ts';
 import type { BuildStore } from '../store/store.ts';
-import { Points } from '../../lib/geo/points.ts';
 
 /**
- * The build's crime, schools and listings held in memory, with points indexes for radius queries:
- * loaded once per build (the `crime`, `schools` and `listings` resources of BuildResources,
- * opened by the build warmer), so a request counts or sorts a few thousand rows in
- * JavaScript. A build without these tables (published before they existed) yields
- * undefined, and the endpoints answer 503 for it.
+ * The build's schools held in memory (the `schools` resource of BuildResources), and the
+ * listing shape the listings set (listings-set.ts) gives. A build without the schools table
+ * (published before it existed) yields undefined, and the endpoint answers 503 for it.
  */
-
-export interface CrimeSet {
-  months: string[];
-  latestRelease: string;
-  /** Placed crimes only: month index, category index, grid. */
-  month: Uint8Array;
-  type: Uint8Array;
-  grid: Points;
-  /** Each authority's crimes (placed or not), addresses and months (crime_la). */
-  la: Map<string, { crimes: number; addresses: number; months: number }>;
-  unplacedByLa: Map<string, number>;
-  homes: { grid: Points; count: Int32Array; la: (string | null)[] };
-}
-
-export async function loadCrimeSet(store: BuildStore): Promise<CrimeSet | undefined> {
-  if (!store.tables.has('crime') || !store.tables.has('crime_la')) return undefined;
-  const c = await store.columns('crime_all');
-  const months = [...new Set(c.month)].sort();
-  const monthIx = new Map(months.map((m, i) => [m, i]));
-  const typeIx = new Map<string, number>(CRIME_TYPES.map((t, i) => [t, i]));
-  const placed: number[] = [];
-  const unplacedByLa = new Map<string, number>();
-  for (let i = 0; i < c.month.length; i++) {
-    if (c.lat[i] === null || c.lng[i] === null) {
-      const la = c.la_code[i];
-      if (la) unplacedByLa.set(la, (unplacedByLa.get(la) ?? 0) + 1);
-    } else placed.push(i);
-  }
-  const month = Uint8Array.from(placed, (i) => monthIx.get(c.month[i]!)!);
-  const type = Uint8Array.from(placed, (i) => typeIx.get(c.crime_type[i]!) ?? 255);
-  const grid = new Points(Float64Array.from(placed, (i) => c.lat[i]!), Float64Array.from(placed, (i) => c.lng[i]!));
-  const la = new Map<string, { crimes: number; addresses: number; months: number }>();
-  const l = await store.columns('crime_la_all');
-  for (let i = 0; i < l.la_code.length; i++) la.set(l.la_code[i]!, { crimes: l.crimes[i]!, addresses: l.addresses[i]!, months: l.months[i]! });
-  const h = await store.columns('postcode_homes_all');
-  const homes = { grid: new Points(h.lat, h.lng), count: Int32Array.from(h.address_count), la: h.la_code };
-  const latestRelease = [...c.release].sort().at(-1) ?? months.at(-1) ?? '';
-  return { months, latestRelease, month, type, grid, la, unplacedByLa, homes };
-}
 
 /** Values the published table holds (the reader's schema checked them), typed as such. */
 export interface School {
@@ -87,23 +44,11 @@ export interface Listing {
   /** Where the console's map draws it. */
   location: MapPoint;
 }
-export interface ListingsSet { listings: Listing[]; grid: Points; byOutcode: Map<string, number[]>; asOf: string | null }
 
-export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | undefined> {
-  if (!store.tables.has('listings')) return undefined;
-  const rows = await store.rows('listings_all');
-  const listings: Listing[] = rows.map((r) => ({
-    listing_id: r.listing_id, agent_ref: r.agent_ref, channel: r.channel === 'rent' ? 'rent' : 'sale', status: r.status, uprn: r.uprn,
-    address: r.address, postcode: r.postcode, outcode: r.outcode, sector: r.sector, la_code: r.la_code, price: r.price,
-    price_qualifier: r.price_qualifier, bedrooms: r.bedrooms, property_type: r.property_type as ListingPropertyType, tenure: r.tenure,
-    listed_date: r.listed_date, updated_at: r.updated_at, location: mapPoint(r.lat, r.lng),
-  }));
-  const byOutcode = new Map<string, number[]>();
-  listings.forEach((l, i) => {
-    let a = byOutcode.get(l.outcode);
-    if (!a) byOutcode.set(l.outcode, (a = []));
-    a.push(i);
-  });
-  const asOf = listings.map((l) => l.updated_at.slice(0, 10)).sort().at(-1) ?? null;
-  return { listings, grid: new Points(Float64Array.from(rows, (r) => r.lat), Float64Array.from(rows, (r) => r.lng ?? NaN)), byOutcode, asOf };
-}
+/**
+ * Where a set is searched: a point with a radius, or an outcode (around.ts's `Around` is one;
+ * declared here so the sets, which BuildResources opens, need not import the resolver's module).
+ */
+export type SetPlace =
+  | { kind: 'outcode'; outcode: string }
+  | { kind: 'uprn' | 'postcode' | 'point'; lat: number; lng: number; radius_m: number };

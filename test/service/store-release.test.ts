@@ -93,13 +93,13 @@ describe('the DuckDB store after the warm-up', () => {
       const store = await late.store.get();
       late.releaseStore(0);
       expect(store.isOpen).toBe(false);
-      expect(store.tables.has('crime')).toBe(true);
+      expect(store.tables.has('schools')).toBe(true);
       // Two loads racing after the release: one reopen between them.
-      const [crime, lookups] = await Promise.all([late.crime.get(), late.lookups.get()]);
+      const [schools, lookups] = await Promise.all([late.schools.get(), late.lookups.get()]);
       expect(store.opens).toBe(2);
       expect(store.isOpen).toBe(false);
-      const [refCrime, refLookups] = await Promise.all([reference.crime.get(), reference.lookups.get()]);
-      expect(crime).toEqual(refCrime);
+      const [refSchools, refLookups] = await Promise.all([reference.schools.get(), reference.lookups.get()]);
+      expect(schools).toEqual(refSchools);
       // The keyed tables are files on each build's own page cache: compare their rows.
       expect(lookups.files.map((f) => [...f.scan()])).toEqual(refLookups.files.map((f) => [...f.scan()]));
       expect(lookups.files).toHaveLength(4);

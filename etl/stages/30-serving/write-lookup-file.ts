@@ -16,7 +16,9 @@ export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): 
   const t0 = performance.now();
   const path = join(ctx.buildDir, spec.file);
   for (const s of spec.before) await ctx.conn.run(lookupSql(s));
-  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(spec.cell ? { extra: { cell: spec.cell } } : {}) });
+  const summary = spec.summary ? await summaryOf(ctx, spec.summary) : undefined;
+  const extra = { ...(spec.cell ? { cell: spec.cell } : {}), ...(summary ? { summary } : {}) };
+  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(Object.keys(extra).length > 0 ? { extra } : {}) });
   const cellCheck = spec.cell ? cellChecker(spec) : null;
   let done: { rows: number; bytes: number };
   let skipped = 0;
@@ -47,6 +49,13 @@ export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): 
   ctx.artifacts[spec.artifact] = { file: spec.file, description: `${spec.query} by ${spec.key.name} (format: lib/files/keyed-rows-file.ts; columns: lib/files/lookup-tables-format.ts)` };
   ctx.log.info({ stage: 'lookup-tables', file: spec.file, rows: done.rows, skipped_without_key: skipped, bytes: done.bytes, ms: Math.round(performance.now() - t0) }, 'lookup file written');
   return { rows: done.rows, bytes: done.bytes };
+}
+
+/** The one row of a summary query, its values as JSON holds them (a bigint as a number). */
+async function summaryOf(ctx: BuildContext, query: string): Promise<Record<string, unknown>> {
+  const rows = (await ctx.conn.runAndReadAll(lookupSql(query))).getRowObjectsJS();
+  if (rows.length !== 1) throw new Error(`${query}: ${rows.length} rows, not one`);
+  return Object.fromEntries(Object.entries(rows[0]!).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
 }
 
 /**

@@ -3,20 +3,9 @@ import { crimeCounts, per1000 } from '../../domain/crime.ts';
 import { ApiError } from '../../middleware/errors.ts';
 import { aroundEcho, type AroundPoint } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
-import type { CrimeSet } from '../../location/sets.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
 import { requireCovered } from '../coverage.ts';
-
-/** A point's local authority when the location did not say: its nearest postcode's within 1 km. */
-function nearestLa(set: CrimeSet, lat: number, lng: number): string | null {
-  let best = Infinity;
-  let la: string | null = null;
-  set.homes.grid.within(lat, lng, 1_000, (i, d) => {
-    if (d < best && set.homes.la[i]) { best = d; la = set.homes.la[i]!; }
-  });
-  return la;
-}
 
 export default defineRoute({
   method: 'GET',
@@ -39,14 +28,12 @@ export default defineRoute({
     if (!set) return notServedYet('GET /crime')();
     const place = (await aroundOrNotFound(query, CRIME_LOCATION, data)) as AroundPoint; // the schema takes no outcode
     await requireCovered('police_uk', place, data);
-    const hits: number[] = [];
-    set.grid.within(place.lat, place.lng, place.radius_m, (i) => hits.push(i));
-    let addresses = 0;
-    set.homes.grid.within(place.lat, place.lng, place.radius_m, (i) => { addresses += set.homes.count[i]!; });
-    const laCode = place.la_code ?? nearestLa(set, place.lat, place.lng);
-    const la = laCode ? set.la.get(laCode) : undefined;
-    if (hits.length === 0 && !la) throw new ApiError('not_found', `No police.uk street-level crime covers ${place.label} (police.uk has no Scottish force).`);
-    const counts = crimeCounts(hits, set.month, set.type, set.months);
+    const found = set.within(place.lat, place.lng, place.radius_m);
+    const addresses = set.addressesWithin(place.lat, place.lng, place.radius_m);
+    const laCode = place.la_code ?? set.nearestLa(place.lat, place.lng);
+    const la = laCode ? set.la(laCode) : undefined;
+    if (found.month.length === 0 && !la) throw new ApiError('not_found', `No police.uk street-level crime covers ${place.label} (police.uk has no Scottish force).`);
+    const counts = crimeCounts(found.month.map((_m: number, i: number) => i), found.month, found.type, set.months);
     return {
       location: aroundEcho({ ...place, la_code: laCode }),
       months: set.months,
@@ -54,7 +41,7 @@ export default defineRoute({
       rate: { crimes: counts.total, addresses, per_1000_addresses: per1000(counts.total, addresses) },
       local_authority: la ? { la_code: laCode!, crimes: la.crimes, addresses: la.addresses, months: la.months, per_1000_addresses: per1000(la.crimes, la.addresses) } : null,
       positions: 'police.uk anonymised snap points: each crime is moved to the nearest of a set of points on streets, never the exact place',
-      unplaced_in_local_authority: laCode ? set.unplacedByLa.get(laCode) ?? 0 : 0,
+      unplaced_in_local_authority: laCode ? set.unplaced(laCode) : 0,
       source: { name: 'police.uk street-level crime', as_of: set.months.at(-1)!, latest_release: set.latestRelease },
     };
   },

@@ -1,6 +1,6 @@
 import { HMO_LICENCES_LOCATION, HmoLicencesQuerySchema, HmoLicencesSchema } from '../../../schemas/api/hmo-licences.ts';
 import { aroundEcho } from '../../location/around.ts';
-import { licencesAt } from '../../location/hmo-near.ts';
+import type { HmoLicence } from '../../location/hmo-set.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
@@ -24,12 +24,12 @@ export default defineRoute({
     const set = await data.hmoLicences.get().catch(notServedYet('GET /hmo/licences'));
     if (!set) return notServedYet('GET /hmo/licences')();
     const place = await aroundOrNotFound(query, HMO_LICENCES_LOCATION, data);
-    const all = licencesAt(set, place);
-    const L = (x: { i: number }) => set.licences[x.i]!;
+    const all = set.at(place);
+    const L = (x: { h: HmoLicence }) => x.h;
     const by_status = { current: 0, pending: 0, expired: 0 };
     for (const x of all) if (L(x).status) by_status[L(x).status!]++;
     const found = all.filter((x) => query.status === 'all' || L(x).status === query.status);
-    const byRef = (a: { i: number }, b: { i: number }) =>
+    const byRef = (a: { h: HmoLicence }, b: { h: HmoLicence }) =>
       L(a).register.localeCompare(L(b).register) || (L(a).licence_reference < L(b).licence_reference ? -1 : L(a).licence_reference > L(b).licence_reference ? 1 : 0);
     found.sort(place.kind === 'outcode'
       ? (a, b) => (L(a).postcode ?? '').localeCompare(L(b).postcode ?? '') || byRef(a, b)
@@ -46,8 +46,7 @@ export default defineRoute({
       matched,
       matched_share: found.length > 0 ? matched / found.length : null,
       by_status,
-      licences: found.slice(start, start + query.per_page).map(({ i, d }) => {
-        const l = set.licences[i]!;
+      licences: found.slice(start, start + query.per_page).map(({ h: l, d }) => {
         return {
           licence_reference: l.licence_reference, address: l.address, postcode: l.postcode, uprn: l.uprn,
           max_occupants: l.max_occupants, households: l.households, storeys: l.storeys, valid_from: l.valid_from, valid_to: l.valid_to,

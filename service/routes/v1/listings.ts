@@ -3,7 +3,8 @@ import { aroundEcho } from '../../location/around.ts';
 import { aroundOrNotFound } from '../place.ts';
 import { defineRoute } from '../types.ts';
 import { notServedYet } from './not-served.ts';
-import { listingsAt, listingView } from '../../location/listings-near.ts';
+import { listingView } from '../../location/listings-near.ts';
+import type { Listing } from '../../location/sets.ts';
 
 export default defineRoute({
   method: 'GET',
@@ -23,20 +24,18 @@ export default defineRoute({
     const set = await data.listings.get().catch(notServedYet('GET /listings'));
     if (!set) return notServedYet('GET /listings')();
     const place = await aroundOrNotFound(query, LISTINGS_LOCATION, data);
-    const found = listingsAt(set, place).filter(({ i }) => {
-      const l = set.listings[i]!;
-      return l.channel === query.type
-        && (query.min_price === undefined || l.price >= query.min_price) && (query.max_price === undefined || l.price <= query.max_price)
-        && (query.min_bedrooms === undefined || l.bedrooms >= query.min_bedrooms) && (query.max_bedrooms === undefined || l.bedrooms <= query.max_bedrooms)
-        && (query.property_type === undefined || l.property_type === query.property_type);
-    });
-    const L = (x: { i: number }) => set.listings[x.i]!;
-    const byId = (a: { i: number }, b: { i: number }) => (L(a).listing_id < L(b).listing_id ? -1 : 1);
+    const found = set.at(place).filter(({ l }) => l.channel === query.type
+      && (query.min_price === undefined || l.price >= query.min_price) && (query.max_price === undefined || l.price <= query.max_price)
+      && (query.min_bedrooms === undefined || l.bedrooms >= query.min_bedrooms) && (query.max_bedrooms === undefined || l.bedrooms <= query.max_bedrooms)
+      && (query.property_type === undefined || l.property_type === query.property_type));
+    type Found = { l: Listing; d: number | null };
+    // Every order ends on the listing id (unique): the set gives a place's listings in no promised order.
+    const byId = (a: Found, b: Found) => (a.l.listing_id < b.l.listing_id ? -1 : a.l.listing_id > b.l.listing_id ? 1 : 0);
     const order = {
-      newest: (a: { i: number }, b: { i: number }) => (L(b).listed_date ?? '').localeCompare(L(a).listed_date ?? '') || byId(a, b),
-      price_asc: (a: { i: number }, b: { i: number }) => L(a).price - L(b).price || byId(a, b),
-      price_desc: (a: { i: number }, b: { i: number }) => L(b).price - L(a).price || byId(a, b),
-      distance: (a: { i: number; d: number | null }, b: { i: number; d: number | null }) => a.d! - b.d! || byId(a, b),
+      newest: (a: Found, b: Found) => (b.l.listed_date ?? '').localeCompare(a.l.listed_date ?? '') || byId(a, b),
+      price_asc: (a: Found, b: Found) => a.l.price - b.l.price || byId(a, b),
+      price_desc: (a: Found, b: Found) => b.l.price - a.l.price || byId(a, b),
+      distance: (a: Found, b: Found) => a.d! - b.d! || byId(a, b),
     }[query.sort];
     found.sort(order);
     const start = (query.page - 1) * query.per_page;
@@ -46,7 +45,7 @@ export default defineRoute({
       total: found.length,
       page: query.page,
       per_page: query.per_page,
-      listings: found.slice(start, start + query.per_page).map(({ i, d }) => listingView(set.listings[i]!, d)),
+      listings: found.slice(start, start + query.per_page).map(({ l, d }) => listingView(l, d)),
       source: { name: 'agents\' Rightmove feeds (BLM and Real Time Datafeed)', as_of: set.asOf },
     };
   },

@@ -31,7 +31,8 @@ export default defineRoute({
     if (!set) return notServedYet('GET /sourcing/deals')();
     const place = await aroundOrNotFound(query, DEALS_LOCATION, data);
     await requireCovered('price_paid', place, data); // deals are priced against sale valuations and yields
-    const { deals, considered } = scoreDeals(forSaleAt(set, place, query), (i) => set.listings.listings[i]!, (i) => set.evidence[i], query);
+    const found = forSaleAt(set, place, query);
+    const { deals, considered } = scoreDeals(found.map(({ d }, i) => ({ i, d })), (i) => found[i]!.l, (i) => set.evidenceOf(found[i]!.l), query);
     // Only the deals up to the page's end are ranked and drawn (a wide radius holds thousands).
     const end = query.page * query.per_page;
     return {
@@ -41,7 +42,7 @@ export default defineRoute({
       page: query.page,
       per_page: query.per_page,
       considered,
-      deals: topK(deals, end, dealOrder).slice(end - query.per_page).map((deal) => dealView(set, deal)),
+      deals: topK(deals, end, dealOrder).slice(end - query.per_page).map((deal) => dealView(set, found[deal.i]!.l, deal)),
       source: { listings_as_of: set.listings.asOf, valuation_as_of: set.valuationAsOf },
     };
   },
