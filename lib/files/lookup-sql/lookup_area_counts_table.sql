@@ -5,7 +5,8 @@
 -- ($1, where its windows end, never the build date), and at a postcode also the sales recorded
 -- there that no UPRN could be given (docs/open-data.md: every sale counts in its area);
 -- the mean position of the located addresses, their most common country and post town.
--- Made in memory when the build opens; keyed "level:code".
+-- Made by the ETL (area-lookup stage), or when an older build without its file opens; keyed
+-- "level:code"; dropped once read (lookup_area_counts_drop).
 CREATE TABLE lk_area_counts AS
 WITH homes AS (
   SELECT p.uprn, p.postcode, p.sector, p.outcode, p.la_code AS district, p.lat, p.lng, p.country, a.post_town,

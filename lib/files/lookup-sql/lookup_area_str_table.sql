@@ -17,5 +17,4 @@ m12 AS (
 SELECT s.area_level || ':' || s.area_code AS key, s.scrape_date::VARCHAR AS scrape_date, s.listings, s.active_listings,
        m12.from_month::VARCHAR AS from_month, m12.to_month::VARCHAR AS to_month, m12.adr, m12.occupancy, m12.booked_nights
 FROM str_area_snapshot s
-LEFT JOIN m12 USING (area_level, area_code);
-CREATE INDEX lk_str_key ON lk_str (key);
+LEFT JOIN m12 USING (area_level, area_code)
