@@ -69,7 +69,7 @@ const DECODED_ROWS = 32_768;
  * A per-area table read from its ETL-written keyed-rows file through the build's page cache
  * (ADR 0015 step 6): the file's rows carry their key, which the heap's leave out, so it is
  * taken off here and an endpoint sees the same rows either way. A long run of rows (an area's
- * monthly index, 300-odd rows: 0.6 ms to decode at 1M, against a map probe in the heap) is
+ * monthly index, 300-odd rows: 0.3-0.6 ms to decode at 1M, against a map probe in the heap) is
  * kept decoded in a small LRU, as the heap's table would hand back the same array; short runs
  * are decoded per call. Rows handed out are shared and never changed, as the heap's are.
  */
