@@ -7,9 +7,11 @@
  * time (as bench/service-time.ts; server-side ms from the access log); the modes alternate
  * (order swapped run to run) and the paged ÷ in-heap ratios are taken within each run.
  *
- *   node --import tsx bench/lookup-latency.ts [--addresses 1000000] [--runs 3] [--per-endpoint 300] [--page-cache-mb 64]
+ *   node --import tsx bench/lookup-latency.ts [--addresses 1000000] [--runs 3] [--per-endpoint 300] [--page-cache-mb 64] [--tables areas]
  *
- * Writes bench/results/lookup-latency-<addresses>.json.
+ * `--tables areas`: the per-area tables' files (ADR 0015 step 6) against those tables made in
+ * the heap, the big keyed tables read from their files in both; the endpoints that read the
+ * area tables. Writes bench/results/lookup-latency-<addresses>[-areas].json.
  */
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -17,18 +19,20 @@ import { join, resolve } from 'node:path';
 import { ledgerDir, openFileLedger } from '../service/ledger/index.ts';
 import { endpointRequests, readEndpointInputs, type Req } from '../test/support/endpoint-requests.ts';
 import { tempDir } from '../test/support/tmp.ts';
+import { AREA_LOOKUP_FILES } from '../lib/files/lookup-tables-format.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { lookupsInHeapView } from './support/lookups-in-heap.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { memory } from './support/proc.ts';
 import { startServerProcess } from './support/server-process.ts';
-import { arg, mb, median, summaryWithMax } from './support/stats.ts';
+import { arg, argStr, mb, median, summaryWithMax } from './support/stats.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const N = arg('addresses', 1_000_000);
 const RUNS = arg('runs', 3);
 const PER = arg('per-endpoint', 300);
 const PAGE_CACHE_MB = arg('page-cache-mb', 64);
+const AREAS = argStr('tables', 'big') === 'areas';
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
 const command = `node --import tsx bench/lookup-latency.ts ${process.argv.slice(2).join(' ')}`.trim();
 
@@ -39,6 +43,15 @@ const ENDPOINTS: Array<{ name: string; route: string; keep?: (r: Req) => boolean
   { name: 'GET /v1/postcodes/{postcode}', route: 'GET /v1/postcodes/{postcode}' },
   { name: 'GET /v1/prices/trends?property_type', route: 'GET /v1/prices/trends', keep: (r) => r.path.includes('property_type=') },
 ];
+/** The endpoints that read the per-area tables (`--tables areas`). */
+const AREA_ENDPOINTS: typeof ENDPOINTS = [
+  { name: 'GET /v1/areas/{code}', route: 'GET /v1/areas/{code}' },
+  { name: 'GET /v1/prices/trends', route: 'GET /v1/prices/trends', keep: (r) => !r.path.includes('property_type=') },
+  { name: 'GET /v1/rents/long-term', route: 'GET /v1/rents/long-term' },
+  { name: 'GET /v1/rents/hmo', route: 'GET /v1/rents/hmo' },
+  { name: 'GET /v1/yields', route: 'GET /v1/yields' },
+];
+const MEASURED = AREAS ? AREA_ENDPOINTS : ENDPOINTS;
 type Mode = 'paged' | 'in_heap';
 
 function send(url: string, headers: Record<string, string>, r: Req): Promise<number> {
@@ -57,7 +70,7 @@ const bb = await ensureBenchBuild(N, 42, log);
 const buildDir = realpathSync(bb.buildDir);
 const tmp = tempDir('pi-lookup-latency-');
 const dataDirs: Record<Mode, string> = { paged: join(tmp.dir, 'paged'), in_heap: join(tmp.dir, 'in-heap') };
-const builds: Record<Mode, string> = { paged: buildDir, in_heap: lookupsInHeapView(buildDir, join(tmp.dir, 'in-heap-build')) };
+const builds: Record<Mode, string> = { paged: buildDir, in_heap: AREAS ? lookupsInHeapView(buildDir, join(tmp.dir, 'in-heap-build'), AREA_LOOKUP_FILES) : lookupsInHeapView(buildDir, join(tmp.dir, 'in-heap-build')) };
 const keys: Partial<Record<Mode, string>> = {};
 for (const mode of ['paged', 'in_heap'] as const) {
   mkdirSync(dataDirs[mode], { recursive: true });
@@ -68,7 +81,7 @@ for (const mode of ['paged', 'in_heap'] as const) {
 }
 const inputs = await readEndpointInputs(buildDir, Math.max(PER * 10, 3_000));
 const cands = endpointRequests(inputs, Math.max(PER * 10, 3_000));
-const requests = ENDPOINTS.map((e) => ({ ...e, reqs: (cands.get(e.route) ?? []).filter(e.keep ?? (() => true)).slice(0, PER + 10) }));
+const requests = MEASURED.map((e) => ({ ...e, reqs: (cands.get(e.route) ?? []).filter(e.keep ?? (() => true)).slice(0, PER + 10) }));
 for (const e of requests) if (e.reqs.length < PER + 10) throw new Error(`${e.name}: ${e.reqs.length} requests generated, want ${PER + 10}`);
 
 interface Sample { mode: Mode; run: number; rss_warmed_mb: number; warm_ms: number; load_average: number[]; endpoints: Record<string, { statuses: Record<string, number>; server_2xx: ReturnType<typeof summaryWithMax> }> }
@@ -122,7 +135,7 @@ const ratioPerRun = (f: (s: Sample) => number) => Array.from({ length: RUNS }, (
   const run = samples.filter((s) => s.run === i + 1);
   return r2(f(run.find((s) => s.mode === 'paged')!) / f(run.find((s) => s.mode === 'in_heap')!));
 });
-const endpoints = Object.fromEntries(ENDPOINTS.map((e) => {
+const endpoints = Object.fromEntries(MEASURED.map((e) => {
   const stat = (mode: Mode, k: 'p50_ms' | 'p95_ms' | 'p99_ms') => median(of(mode).map((s) => s.endpoints[e.name]!.server_2xx[k]));
   return [e.name, {
     paged: { p50_ms: stat('paged', 'p50_ms'), p95_ms: stat('paged', 'p95_ms'), p99_ms: stat('paged', 'p99_ms') },
@@ -136,7 +149,8 @@ const result = {
   bench: 'lookup-latency', command, when, finished: new Date().toISOString(), commit: gitCommit(), machine: describeMachine(),
   load_average_start: loadStart, load_average_end: loadAverage(),
   addresses: N, build_id: JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')).build_id, runs: RUNS, per_endpoint: PER, page_cache_mb: PAGE_CACHE_MB,
-  method: 'the production server over the bench build (paged: its lookup files) and over a view of it whose manifest lists none (in_heap: the tables made in the heap, as before); per run each mode started, warmed, RSS read 5 s after "build warmed", each endpoint sent 10 untimed then per_endpoint requests one at a time; server-side ms from the access log; modes alternated, order swapped run to run; medians over runs, ratios within each run',
+  tables: AREAS ? 'per-area (ADR 0015 step 6)' : 'the four big keyed tables (ADR 0015 step 2)',
+  method: `the production server over the bench build (paged: its lookup files) and over a view of it whose manifest lists ${AREAS ? 'no per-area lookup file (in_heap: those tables made in the store and the heap, as before step 6)' : 'none (in_heap: the tables made in the heap, as before)'}; per run each mode started, warmed, RSS read 5 s after "build warmed", each endpoint sent 10 untimed then per_endpoint requests one at a time; server-side ms from the access log; modes alternated, order swapped run to run; medians over runs, ratios within each run`,
   rss_warmed_mb: { paged: median(of('paged').map((s) => s.rss_warmed_mb)), in_heap: median(of('in_heap').map((s) => s.rss_warmed_mb)), saved_mb_within_run: median(Array.from({ length: RUNS }, (_, i) => {
     const run = samples.filter((s) => s.run === i + 1);
     return run.find((s) => s.mode === 'in_heap')!.rss_warmed_mb - run.find((s) => s.mode === 'paged')!.rss_warmed_mb;
@@ -145,7 +159,7 @@ const result = {
   endpoints,
   samples,
 };
-const out = join(ROOT, 'bench', 'results', `lookup-latency-${N}.json`);
+const out = join(ROOT, 'bench', 'results', `lookup-latency-${N}${AREAS ? '-areas' : ''}.json`);
 writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
 log(`wrote ${out}: ${JSON.stringify({ rss: result.rss_warmed_mb, endpoints })}`);
 process.exit(0);

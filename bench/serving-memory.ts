@@ -2,11 +2,13 @@
  * What each per-build resource of the service (service/build/resources.ts) costs in memory
  * once loaded, and how that grows with the region (issue 46, docs/scale.md "Serving memory").
  *
- *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc] [--lookups-in-heap]
+ *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc] [--lookups-in-heap | --areas-in-heap]
  *
  * `--lookups-in-heap`: the build as one published before the lookup files (a view of it whose
  * manifest lists none: bench/support/lookups-in-heap.ts), so the lookup tables are made in the
- * heap as before ADR 0015 step 2: the same data, the two ways of holding it.
+ * heap as before ADR 0015 step 2: the same data, the two ways of holding it. `--areas-in-heap`:
+ * only the per-area tables' files left out, so those are made in the store and the heap as
+ * before step 6 (the big keyed tables still read from their files).
  *
  * Each resource is loaded alone in a fresh child process (`node --expose-gc`): first the
  * resources it reads (DEPS below; a resource the load opens beyond them fails the run, so the
@@ -31,6 +33,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { AREA_LOOKUP_FILES } from '../lib/files/lookup-tables-format.ts';
 import { Lazy } from '../service/build/lazy.ts';
 import { BuildResources } from '../service/build/resources.ts';
 import type { BuildInfo } from '../service/build/source.ts';
@@ -264,6 +267,8 @@ async function main(): Promise<void> {
   const only = argStr('only', '');
   const MALLOC = argStr('malloc', 'system');
   const IN_HEAP = process.argv.includes('--lookups-in-heap');
+  const AREAS_IN_HEAP = process.argv.includes('--areas-in-heap');
+  if (IN_HEAP && AREAS_IN_HEAP) throw new Error('--lookups-in-heap or --areas-in-heap, not both');
   const views = tempDir('pi-serving-memory-');
   if (MALLOC !== 'system' && MALLOC !== 'jemalloc') throw new Error('--malloc is system or jemalloc');
   const keys = only ? only.split(',') : [...Object.keys(DEPS), ALL];
@@ -273,12 +278,13 @@ async function main(): Promise<void> {
   const missing = fields.filter((f) => !DEPS[f]);
   if (missing.length || fields.length !== Object.keys(DEPS).length) throw new Error(`DEPS and BuildResources differ: ${missing.join(', ') || Object.keys(DEPS).filter((k) => !fields.includes(k)).join(', ')}`);
   const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
-  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}${IN_HEAP ? ' --lookups-in-heap' : ''}`;
+  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}${IN_HEAP ? ' --lookups-in-heap' : ''}${AREAS_IN_HEAP ? ' --areas-in-heap' : ''}`;
   const perScale: Array<{ N: number; properties: number; summaries: Summary[]; result: Record<string, unknown> }> = [];
   for (const N of scales) {
     const { dataDir } = await ensureBenchBuild(N, SEED, log);
     const published = realpathSync(join(dataDir, 'current'));
-    const buildDir = IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N))) : published;
+    const buildDir = IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N)))
+      : AREAS_IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N)), AREA_LOOKUP_FILES) : published;
     const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as { build_id: string; tables: Record<string, { rows: number }> };
     const loadStart = loadAverage();
     const startedAt = new Date().toISOString();
@@ -345,7 +351,7 @@ async function main(): Promise<void> {
     };
   }
   for (const s of perScale) {
-    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${IN_HEAP ? '-lookups-in-heap' : ''}${only ? '-only' : ''}.json`);
+    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${IN_HEAP ? '-lookups-in-heap' : ''}${AREAS_IN_HEAP ? '-areas-in-heap' : ''}${only ? '-only' : ''}.json`);
     writeFileSync(file, `${JSON.stringify(s.result, null, 2)}\n`);
     log(`wrote ${file}`);
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { KeyKind, KeyedRowsMeta, ValueKind } from './keyed-rows-file.ts';
 
 /**
- * The lookup tables' big keyed tables as serving files (issue 46, ADR 0015 step 2): the ETL
+ * The lookup tables as serving files (issue 46, ADR 0015 steps 2 and 6): the ETL
  * writes each as a keyed-rows file (keyed-rows-file.ts) from its query here, and the service
  * reads it where it lies instead of making it in its heap. The queries (lookup-sql/) are the
  * ones the service still runs for a build published before these files: one text for both,
@@ -19,6 +19,11 @@ export interface LookupFileSpec {
   /** Statements run before the query (they make the tables it reads) and after it (they drop them). */
   before: readonly string[];
   after: readonly string[];
+  /**
+   * The source whose windows the `before` statements end at: they bind $1 to the last day of
+   * its as-of month (the ETL's `windowEnd`, the service's `windowEndDate`), never the build date.
+   */
+  windowEnd?: 'price_paid';
   key: { name: string; kind: KeyKind };
   /** The other columns, each as the file stores it: an int, float or ISO date as the service decodes it (number, number, text). */
   columns: ReadonlyArray<{ name: string; kind: ValueKind }>;
@@ -74,7 +79,62 @@ export const LOOKUP_FILES = {
       text('date_terminated'), num('address_count'), num('median_price_5y'), num('sales_5y'), text('source'),
     ],
   },
+  // The per-area tables (ADR 0015 step 6), keyed "level:code" (STR levels for str), each a
+  // few rows a key; made from the marts, so written once they are (40-marts/75-area-lookup).
+  areaCounts: {
+    artifact: 'lookup_area_counts', file: 'lookup-area-counts.rows', query: 'lookup_area_counts',
+    before: ['lookup_area_counts_table'], after: ['lookup_area_counts_drop'], windowEnd: 'price_paid', key: text('key'), unique: true,
+    columns: [
+      text('level'), text('code'), num('addresses'), num('located'), num('flood_zone_1'), num('flood_zone_2_only'), num('flood_zone_2'),
+      num('flood_zone_3'), num('conservation_area'), num('article_4'), num('sales_12m'), num('lat'), num('lng'), text('country'), text('post_town'),
+    ],
+  },
+  areaMix: {
+    artifact: 'lookup_area_mix', file: 'lookup-area-mix.rows', query: 'lookup_area_mix',
+    before: ['lookup_area_mix_table'], after: ['lookup_area_mix_drop'], key: text('key'), unique: false,
+    columns: [text('dim'), text('value'), num('n')],
+  },
+  areaIndex: {
+    artifact: 'lookup_area_index', file: 'lookup-area-index.rows', query: 'lookup_index_series',
+    before: ['lookup_index_table'], after: ['lookup_index_drop'], key: text('key'), unique: false,
+    columns: [
+      text('area_level'), text('area_code'), text('month'), text('parent_code'), num('index'), num('sales_count'), num('median_price'),
+      num('sales_12m'), num('repeat_pairs'), bool('enough_sales'),
+    ],
+  },
+  // growth, sqft and rents are made by one statement and dropped by one: written in this order.
+  areaGrowth: {
+    artifact: 'lookup_area_growth', file: 'lookup-area-growth.rows', query: 'lookup_growth',
+    before: ['lookup_area_stats_tables'], after: [], key: text('key'), unique: false,
+    columns: [
+      text('area_level'), text('area_code'), text('parent_code'), text('as_of_month'), num('index'), num('growth_1y'), num('growth_3y'),
+      num('growth_5y'), num('growth_10y'), num('sales_12m'), num('median_price_12m'), num('repeat_pairs'), bool('enough_sales'),
+    ],
+  },
+  areaSqft: {
+    artifact: 'lookup_area_sqft', file: 'lookup-area-sqft.rows', query: 'lookup_area_prices', before: [], after: [], key: text('key'), unique: false,
+    columns: [num('sales_count'), num('median_gbp_sqft'), num('p25_gbp_sqft'), num('p75_gbp_sqft')],
+  },
+  areaRents: {
+    artifact: 'lookup_area_rents', file: 'lookup-area-rents.rows', query: 'lookup_area_rents', before: [], after: ['lookup_area_stats_drop'], key: text('key'), unique: false,
+    columns: [
+      num('bedrooms'), text('source'), num('median_pcm'), num('mean_pcm'), num('p25_pcm'), num('p75_pcm'), text('prior_level'), num('sample_size'),
+      num('evidence_count'), num('gross_yield_pct'), num('yield_median_price'), num('yield_sales'),
+    ],
+  },
+  areaStr: {
+    artifact: 'lookup_area_str', file: 'lookup-area-str.rows', query: 'lookup_area_str',
+    before: ['lookup_area_str_table'], after: ['lookup_area_str_drop'], key: text('key'), unique: false,
+    columns: [text('scrape_date'), num('listings'), num('active_listings'), text('from_month'), text('to_month'), num('adr'), num('occupancy'), num('booked_nights')],
+  },
+  areaRooms: {
+    artifact: 'lookup_area_rooms', file: 'lookup-area-rooms.rows', query: 'lookup_room_rents', before: [], after: [], key: text('key'), unique: false,
+    columns: [text('source'), num('median_pcm'), num('mean_pcm'), num('p25_pcm'), num('p75_pcm'), num('sample_size'), num('evidence_count'), text('la_code')],
+  },
 } as const satisfies Record<string, LookupFileSpec>;
+
+/** The per-area tables' files in the order the ETL writes them (a table made by one's `before` is read by the next). */
+export const AREA_LOOKUP_FILES = ['areaCounts', 'areaMix', 'areaIndex', 'areaGrowth', 'areaSqft', 'areaRents', 'areaStr', 'areaRooms'] as const satisfies readonly (keyof typeof LOOKUP_FILES)[];
 
 export type LookupFileName = keyof typeof LOOKUP_FILES;
 

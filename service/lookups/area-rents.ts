@@ -2,7 +2,7 @@ import { chooseArea, type ChosenFigure } from '../domain/area-evidence.ts';
 import type { Place } from '../location/resolve.ts';
 import { MAX_BEDROOM_GROUP } from '../domain/rents.ts';
 import { areaChain, r2 } from './areas.ts';
-import type { KeyedRows } from './keyed.ts';
+import type { AreaTable } from './keyed.ts';
 import type { KeyedRow, LookupTables } from './tables.ts';
 
 export type RentLevel = 'sector' | 'outcode' | 'district';
@@ -16,7 +16,7 @@ export function askedArea(place: Place): { level: RentLevel; code: string | null
 
 /** The asked area and each wider one up to the local authority, with the row `select` picks from a keyed table for it. */
 export function figureChain<Row, Picked extends Row = Row>(
-  t: LookupTables, rows: KeyedRows<Row>, asked: { level: RentLevel; code: string }, laCode: string | null,
+  t: LookupTables, rows: AreaTable<Row>, asked: { level: RentLevel; code: string }, laCode: string | null,
   select: (areaRows: readonly Row[]) => Picked | undefined,
 ) {
   return areaChain(t, asked.level, asked.code, laCode).map((a) => ({ ...a, row: select(rows.get(`${a.level}:${a.code}`)) }));
@@ -27,7 +27,7 @@ export function figureChain<Row, Picked extends Row = Row>(
  * wider area's that is `enough` (domain/area-evidence.ts).
  */
 export function chooseFrom<Row, Picked extends Row = Row>(
-  t: LookupTables, rows: KeyedRows<Row>, asked: { level: RentLevel; code: string }, laCode: string | null,
+  t: LookupTables, rows: AreaTable<Row>, asked: { level: RentLevel; code: string }, laCode: string | null,
   select: (areaRows: readonly Row[]) => Picked | undefined, enough: (row: Picked) => boolean,
 ): ChosenFigure<Picked> | undefined {
   return chooseArea(figureChain(t, rows, asked, laCode, select), enough);

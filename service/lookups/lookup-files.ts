@@ -7,7 +7,7 @@ import type { Row } from '../store/queries.ts';
 
 /**
  * The lookup tables' keyed-rows files (lib/files/lookup-tables-format.ts), written by the ETL
- * and read where they lie on the build's page cache (issue 46, ADR 0015 step 2). A row is
+ * and read where they lie on the build's page cache (issue 46, ADR 0015 steps 2 and 6). A row is
  * the query's row, its key included: the same values the in-heap table gives, decoded by the
  * query's declaration (test/service/lookup-files.test.ts compares every key of a build).
  */
@@ -16,6 +16,14 @@ export interface LookupFiles {
   epc: KeyedRowsFile<Row<'lookup_epc_rows'>>;
   postcodes: KeyedRowsFile<Row<'lookup_postcode_rows'>>;
   typeMonths: KeyedRowsFile<Row<'lookup_type_months_rows'>>;
+  areaCounts: KeyedRowsFile<Row<'lookup_area_counts'>>;
+  areaMix: KeyedRowsFile<Row<'lookup_area_mix'>>;
+  areaIndex: KeyedRowsFile<Row<'lookup_index_series'>>;
+  areaGrowth: KeyedRowsFile<Row<'lookup_growth'>>;
+  areaSqft: KeyedRowsFile<Row<'lookup_area_prices'>>;
+  areaRents: KeyedRowsFile<Row<'lookup_area_rents'>>;
+  areaStr: KeyedRowsFile<Row<'lookup_area_str'>>;
+  areaRooms: KeyedRowsFile<Row<'lookup_room_rents'>>;
 }
 
 export class LookupFileError extends Error {

@@ -3,19 +3,19 @@ import type { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
 import type { BuildInfo } from '../build/source.ts';
 import type { BuildStore } from '../store/store.ts';
 import type { Row } from '../store/queries.ts';
-import { KeyedRows } from './keyed.ts';
-import { openLookupFile, type LookupFiles } from './lookup-files.ts';
+import { AreaRowsFile, KeyedRows, type AreaTable } from './keyed.ts';
+import { LookupFileError, openLookupFile, type LookupFiles } from './lookup-files.ts';
 import { RowsByNumber, RowsByText } from './packed-rows.ts';
 import { lastDayOf } from '../../schemas/months.ts';
 
 /**
- * The tables the lookup endpoints read: the big keyed ones (sales, certificates, postcodes, the
- * monthly medians by type) from the ETL's keyed-rows files (lookup-files.ts), the per-area ones
- * (service/store/sql/lookup_*_table.sql) made in the build's store when the build opens, each
- * from tables every build has: point lookups
- * by UPRN or area key are then index probes, not Parquet row-group scans, and the area counts
- * and mixes are one aggregate per build instead of one per request. A table whose inputs the
- * build lacks (an older build) is not made, and its endpoint answers 503.
+ * The tables the lookup endpoints read, from the ETL's keyed-rows files (lookup-files.ts): the
+ * big keyed ones (sales, certificates, postcodes, the monthly medians by type) and the per-area
+ * ones (counts, mixes, index, growth, £ per sq ft, rents, short-term lets, room rents), so the
+ * area counts and mixes are one aggregate per build, made by the ETL, not one per request or per
+ * process. A build published before those files has them made from its store when it opens
+ * (lib/files/lookup-sql/, the same SQL). A table whose inputs the build lacks (an older build)
+ * is not made, and its endpoint answers 503.
  */
 export type LookupTable = 'sales' | 'epc' | 'area' | 'index' | 'area_stats' | 'str' | 'room_rents';
 
@@ -35,7 +35,7 @@ export interface KeyedLookupFirst<K extends number | string, R> extends KeyedLoo
 export interface LookupTables {
   store: BuildStore;
   has: ReadonlySet<LookupTable>;
-  /** The small per-area tables, in the heap keyed "level:code" (empty where `has` lacks their table). */
+  /** The per-area tables keyed "level:code": read from their files, or in the heap for an older build (empty where `has` lacks their table). */
   rows: AreaRows;
   /** Every matched sale by UPRN (where `has` has 'sales'). */
   sales: KeyedLookup<number, SaleRow> | null;
@@ -63,15 +63,20 @@ export type SaleRow = Omit<Row<'lookup_sales_rows'>, 'uprn'>;
 export type EpcRow = Omit<Row<'lookup_epc_rows'>, 'uprn'>;
 
 export interface AreaRows {
-  counts: KeyedRows<KeyedRow<'lookup_area_counts'>>;
-  mix: KeyedRows<KeyedRow<'lookup_area_mix'>>;
-  growth: KeyedRows<KeyedRow<'lookup_growth'>>;
-  index: KeyedRows<KeyedRow<'lookup_index_series'>>;
-  sqft: KeyedRows<KeyedRow<'lookup_area_prices'>>;
-  rents: KeyedRows<KeyedRow<'lookup_area_rents'>>;
-  str: KeyedRows<KeyedRow<'lookup_area_str'>>;
-  rooms: KeyedRows<KeyedRow<'lookup_room_rents'>>;
+  counts: AreaTable<KeyedRow<'lookup_area_counts'>>;
+  mix: AreaTable<KeyedRow<'lookup_area_mix'>>;
+  growth: AreaTable<KeyedRow<'lookup_growth'>>;
+  index: AreaTable<KeyedRow<'lookup_index_series'>>;
+  sqft: AreaTable<KeyedRow<'lookup_area_prices'>>;
+  rents: AreaTable<KeyedRow<'lookup_area_rents'>>;
+  str: AreaTable<KeyedRow<'lookup_area_str'>>;
+  rooms: AreaTable<KeyedRow<'lookup_room_rents'>>;
 }
+
+/** Each per-area table's file (lib/files/lookup-tables-format.ts). */
+const AREA_FILE = {
+  counts: 'areaCounts', mix: 'areaMix', growth: 'areaGrowth', index: 'areaIndex', sqft: 'areaSqft', rents: 'areaRents', str: 'areaStr', rooms: 'areaRooms',
+} as const satisfies Record<keyof AreaRows, keyof LookupFiles>;
 
 /** The build date: the day its manifest was created (the ETL's `today`). */
 export function buildDate(build: BuildInfo): string {
@@ -79,11 +84,11 @@ export function buildDate(build: BuildInfo): string {
 }
 
 /**
- * Makes the lookup tables (a BuildResources field, opened after the store): the big keyed
- * tables from the build's keyed-rows files on `pages` (the build's page cache) where its
- * manifest lists them, else in the heap from the store as before the ETL wrote them; the
- * small per-area tables in the store. A listed file that is missing, cut short, or not the
- * table's fails the load with an error naming it (its endpoints answer 503; never a wrong
+ * Makes the lookup tables (a BuildResources field, opened after the store): each from the
+ * build's keyed-rows file on `pages` (the build's page cache) where its manifest lists it,
+ * else in the heap from the store as before the ETL wrote it (the per-area tables a group at
+ * a time: all of a group's files or none). A listed file that is missing, cut short, or not
+ * the table's fails the load with an error naming it (its endpoints answer 503; never a wrong
  * answer). Without `pages` (tests of the in-heap path) every table is made in the heap.
  */
 export async function loadLookupTables(store: BuildStore, build: BuildInfo, opts: { pages?: BlockCache } = {}): Promise<LookupTables> {
@@ -145,32 +150,46 @@ async function loadTables(store: BuildStore, build: BuildInfo, files: LookupFile
   if (t.has('epc_linked')) epc = files?.open('epc') ?? await RowsByNumber.load(store, 'lookup_epc_rows', 'uprn').catch(() => null);
   if (epc) has.add('epc');
   const postcodes = t.has('postcodes') ? files?.open('postcodes') ?? await RowsByText.load(store, 'lookup_postcode_rows', 'postcode', { unique: true }) : null;
-  if (t.has('sales') && t.has('properties') && t.has('addresses') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
+  // The per-area tables: each group from its files where the build lists them, else made in the store.
+  const area = files ? openAreaFiles(files) : {};
+  const fromFiles = <K extends keyof AreaRows>(group: LookupTable, keys: readonly K[]): boolean => {
+    const listed = keys.filter((k) => area[k]);
+    if (listed.length === 0) return false;
+    if (listed.length < keys.length) throw new LookupFileError(`build ${build.id} lists the ${listed.join(', ')} area file(s) but not ${keys.filter((k) => !area[k]).join(', ')}: republish it`);
+    for (const k of keys) rows[k] = area[k]!;
+    has.add(group);
+    return true;
+  };
+  if (!fromFiles('area', ['counts', 'mix']) && t.has('sales') && t.has('properties') && t.has('addresses') && /^\d{4}-\d{2}-\d{2}$/.test(date)) {
     await store.exec('lookup_area_counts_table', [windowEndDate(build, 'price_paid')]);
-    await store.exec('lookup_area_counts_index');
-    await store.exec('lookup_area_mix_table');
     rows.counts = await KeyedRows.load(store, 'lookup_area_counts');
+    await store.exec('lookup_area_counts_drop');
+    await store.exec('lookup_area_mix_table');
     rows.mix = await KeyedRows.load(store, 'lookup_area_mix');
+    await store.exec('lookup_area_mix_drop');
     has.add('area');
   }
-  if (t.has('price_index_monthly')) {
+  if (!fromFiles('index', ['index']) && t.has('price_index_monthly')) {
     await store.exec('lookup_index_table');
     rows.index = await KeyedRows.load(store, 'lookup_index_series');
+    await store.exec('lookup_index_drop');
     has.add('index');
   }
-  if (['price_growth', 'price_per_sqft', 'rents_area', 'yields_area'].every((n) => t.has(n))) {
+  if (!fromFiles('area_stats', ['growth', 'sqft', 'rents']) && ['price_growth', 'price_per_sqft', 'rents_area', 'yields_area'].every((n) => t.has(n))) {
     await store.exec('lookup_area_stats_tables');
     rows.growth = await KeyedRows.load(store, 'lookup_growth');
     rows.sqft = await KeyedRows.load(store, 'lookup_area_prices');
     rows.rents = await KeyedRows.load(store, 'lookup_area_rents');
+    await store.exec('lookup_area_stats_drop');
     has.add('area_stats');
   }
-  if (t.has('str_area_snapshot') && t.has('str_area_months')) {
+  if (!fromFiles('str', ['str']) && t.has('str_area_snapshot') && t.has('str_area_months')) {
     await store.exec('lookup_area_str_table');
     rows.str = await KeyedRows.load(store, 'lookup_area_str');
+    await store.exec('lookup_area_str_drop');
     has.add('str');
   }
-  if (t.has('rents_rooms')) {
+  if (!fromFiles('room_rents', ['rooms']) && t.has('rents_rooms')) {
     rows.rooms = await KeyedRows.load(store, 'lookup_room_rents');
     has.add('room_rents');
   }
@@ -179,6 +198,16 @@ async function loadTables(store: BuildStore, build: BuildInfo, files: LookupFile
   const outcodeDistricts = new Map((t.has('postcodes') ? await store.rows('lookup_outcode_districts') : []).map((r) => [r.outcode, r.la_code]));
   const month = t.has('price_growth') ? (await store.rows('lookup_sales_month'))[0]?.month : null;
   return { store, has, rows, sales, epc, postcodes, typeMonths, files: files?.opened ?? [], buildDate: date, salesMonth: month ?? null, laNames, outcodeDistricts };
+}
+
+/** The per-area tables whose files the build lists, each read through the build's page cache. */
+function openAreaFiles(files: LookupFilesOpener): Partial<AreaRows> {
+  const out: Partial<Record<keyof AreaRows, AreaTable<unknown>>> = {};
+  for (const [k, name] of Object.entries(AREA_FILE) as [keyof AreaRows, (typeof AREA_FILE)[keyof AreaRows]][]) {
+    const f = files.open(name);
+    if (f) out[k] = new AreaRowsFile(f as KeyedRowsFile<{ key: string }>);
+  }
+  return out as Partial<AreaRows>;
 }
 
 /**

@@ -244,11 +244,15 @@ export const STATEMENTS = {
   lookup_type_months_table: [],
   lookup_sales_tables_drop: [],
   lookup_area_counts_table: ['date'],
-  lookup_area_counts_index: [],
+  lookup_area_counts_drop: [],
   lookup_area_mix_table: [],
+  lookup_area_mix_drop: [],
   lookup_index_table: [],
+  lookup_index_drop: [],
   lookup_area_stats_tables: [],
+  lookup_area_stats_drop: [],
   lookup_area_str_table: [],
+  lookup_area_str_drop: [],
 } as const satisfies Record<string, readonly ParamKind[]>;
 
 export type QueryName = keyof typeof QUERIES;

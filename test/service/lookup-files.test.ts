@@ -78,7 +78,8 @@ describe('lookup tables read from the build\'s keyed-rows files', () => {
     const artifacts = build.manifest.artifacts as Record<string, { file: string }>;
     for (const t of TABLES) expect(artifacts[LOOKUP_FILES[t].artifact]?.file).toBe(LOOKUP_FILES[t].file);
     for (const t of TABLES) expect(paged[t]).toBeInstanceOf(KeyedRowsFile);
-    expect(paged.files).toHaveLength(4);
+    // The four here and the eight per-area tables' (test/service/area-lookup-files.test.ts).
+    expect(paged.files).toHaveLength(12);
     expect(heap.sales).toBeInstanceOf(RowsByNumber);
     expect(heap.postcodes).toBeInstanceOf(RowsByText);
     expect(heap.files).toHaveLength(0);
@@ -172,9 +173,9 @@ describe('a build whose lookup files are missing, cut short or not theirs', () =
   it('a build published before the files (its manifest lists none): the in-heap tables, the same answers', async () => {
     const b = copyBuild('older', (dir, m) => {
       const artifacts = m.artifacts as Record<string, unknown>;
-      for (const t of TABLES) {
-        delete artifacts[LOOKUP_FILES[t].artifact];
-        rmSync(join(dir, LOOKUP_FILES[t].file));
+      for (const spec of Object.values(LOOKUP_FILES)) {
+        delete artifacts[spec.artifact];
+        rmSync(join(dir, spec.file));
       }
     });
     const t = await load(b);
@@ -189,7 +190,7 @@ describe('a build whose lookup files are missing, cut short or not theirs', () =
   it('BuildResources opens the files on the build\'s page cache and closes them with the build', async () => {
     const res = new BuildResources(build, { pageCacheBytes: 1 << 20 });
     const t = await res.lookups.get();
-    expect(t.files).toHaveLength(4);
+    expect(t.files).toHaveLength(12);
     const uprn = [...(t.files[0] as KeyedRowsFile<{ uprn: number }>).scan()][0]!.uprn;
     expect(t.sales!.get(uprn).length).toBeGreaterThan(0);
     expect(res.caches.pages.stats.misses).toBeGreaterThan(0);

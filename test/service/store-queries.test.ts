@@ -42,7 +42,7 @@ beforeAll(async () => {
   }
   // The derived tables the lookups make when a build opens (service/lookups/tables.ts), kept (not dropped) to be read here.
   const end = windowEndDate({ id: build_id, dir, manifest: manifest as unknown as Record<string, unknown> }, 'price_paid');
-  for (const s of Object.keys(STATEMENTS).filter((n) => n !== 'lookup_sales_tables_drop')) {
+  for (const s of Object.keys(STATEMENTS).filter((n) => !n.endsWith('_drop'))) {
     await conn.run(storeSql(s), s === 'lookup_area_counts_table' ? [end] : []);
   }
 }, 600_000);

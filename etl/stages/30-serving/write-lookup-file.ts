@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { BuildContext } from '../../pipeline/context.ts';
+import { windowEnd } from '../../pipeline/source-as-of.ts';
 import { streamChunks } from '../../pipeline/sql.ts';
 import { KeyedRowsWriter, type Value, type ValueKind } from '../../../lib/files/keyed-rows-file.ts';
 import { isAsciiKey, lookupSql, type LookupFileSpec } from '../../../lib/files/lookup-tables-format.ts';
@@ -15,7 +16,9 @@ import { cellKeyOf } from '../../../lib/geo/grid-cells.ts';
 export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): Promise<{ rows: number; bytes: number }> {
   const t0 = performance.now();
   const path = join(ctx.buildDir, spec.file);
-  for (const s of spec.before) await ctx.conn.run(lookupSql(s));
+  // The area counts' window ends where the service's fallback ends it (windowEndDate): one date for both.
+  const bind = spec.windowEnd ? [windowEnd(ctx.sources, spec.windowEnd, ctx.today).date] : undefined;
+  for (const s of spec.before) await ctx.conn.run(lookupSql(s), bind);
   const summary = spec.summary ? await summaryOf(ctx, spec.summary) : undefined;
   const extra = { ...(spec.cell ? { cell: spec.cell } : {}), ...(summary ? { summary } : {}) };
   const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(Object.keys(extra).length > 0 ? { extra } : {}) });

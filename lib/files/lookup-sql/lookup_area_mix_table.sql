@@ -1,6 +1,7 @@
 -- lookup_area_mix_table: the mix of the addresses of each postcode, sector, outcode and local
 -- authority by property type, tenure, construction age band and current EPC rating (the last
--- two not per postcode), one row per value ("unknown" where the record has none). Keyed "level:code".
+-- two not per postcode), one row per value ("unknown" where the record has none). Keyed "level:code";
+-- made by the ETL (or when an older build opens), dropped once read (lookup_area_mix_drop).
 CREATE TABLE lk_area_mix AS
 WITH homes AS (
   SELECT postcode, sector, outcode, la_code AS district,
@@ -20,5 +21,4 @@ SELECT level || ':' || code AS key, dim, value, count(*)::INTEGER AS n
 FROM by_dim
 WHERE level <> 'postcode' OR dim IN ('property_type', 'tenure')
 GROUP BY ALL
-ORDER BY key, dim, n DESC, value;
-CREATE INDEX lk_area_mix_key ON lk_area_mix (key);
+ORDER BY key, dim, n DESC, value

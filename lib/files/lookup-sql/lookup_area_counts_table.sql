@@ -5,7 +5,8 @@
 -- ($1, where its windows end, never the build date), and at a postcode also the sales recorded
 -- there that no UPRN could be given (docs/open-data.md: every sale counts in its area);
 -- the mean position of the located addresses, their most common country and post town.
--- Made in memory when the build opens; keyed "level:code".
+-- Made by the ETL (area-lookup stage), or when an older build without its file opens; keyed
+-- "level:code"; dropped once read (lookup_area_counts_drop).
 CREATE TABLE lk_area_counts AS
 WITH homes AS (
   SELECT p.uprn, p.postcode, p.sector, p.outcode, p.la_code AS district, p.lat, p.lng, p.country, a.post_town,
@@ -26,7 +27,20 @@ unplaced AS (
   FROM sales_unmatched
   WHERE price > 0 AND date > $1::DATE - INTERVAL 12 MONTH AND date <= $1::DATE
   GROUP BY postcode
-)
+),
+-- An area's most common country and post town, a tie to the first by name: mode() breaks ties
+-- in no fixed order, and a published file is the same every time its inputs are.
+countries AS (
+  SELECT level, code, first(country ORDER BY n DESC, country) AS country
+  FROM (SELECT level, code, country, count(*) AS n FROM by_level WHERE country IS NOT NULL GROUP BY ALL)
+  GROUP BY ALL
+),
+towns AS (
+  SELECT level, code, first(post_town ORDER BY n DESC, post_town) AS post_town
+  FROM (SELECT level, code, post_town, count(*) AS n FROM by_level WHERE post_town IS NOT NULL GROUP BY ALL)
+  GROUP BY ALL
+),
+counts AS (
 SELECT level || ':' || code AS key, level, code,
        count(*)::INTEGER AS addresses,
        count(flood_zone)::INTEGER AS located,
@@ -37,6 +51,10 @@ SELECT level || ':' || code AS key, level, code,
        count(*) FILTER (WHERE conservation_area)::INTEGER AS conservation_area,
        count(*) FILTER (WHERE article_4)::INTEGER AS article_4,
        (coalesce(sum(recent.n), 0) + coalesce(max(unplaced.n), 0))::INTEGER AS sales_12m,
-       avg(lat) AS lat, avg(lng) AS lng, mode(country) AS country, mode(post_town) AS post_town
+       -- Summed exactly (DECIMAL), so the mean does not hang on the order DuckDB's threads add in.
+       avg(lat::DECIMAL(18, 12))::DOUBLE AS lat, avg(lng::DECIMAL(18, 12))::DOUBLE AS lng
 FROM by_level LEFT JOIN recent USING (uprn) LEFT JOIN unplaced USING (level, code)
 GROUP BY ALL
+)
+SELECT c.*, countries.country, towns.post_town
+FROM counts c LEFT JOIN countries USING (level, code) LEFT JOIN towns USING (level, code)

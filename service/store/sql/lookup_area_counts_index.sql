@@ -1,1 +1,0 @@
-CREATE INDEX lk_area_counts_key ON lk_area_counts (key)
