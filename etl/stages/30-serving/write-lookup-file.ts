@@ -11,12 +11,13 @@ import { cellKeyOf } from '../../../lib/geo/grid-cells.ts';
  * runs the statements that make the tables its query reads, streams the query (sorted by key
  * in SQL) a chunk at a time into the writer, which holds one page, then runs the statements
  * that drop them. A row without a key is left out, as the service's in-heap table leaves it.
+ * `extra` is kept in the file's meta beside the rows (a build-wide figure the reader needs).
  */
-export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): Promise<{ rows: number; bytes: number }> {
+export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec, extra: Record<string, unknown> = {}): Promise<{ rows: number; bytes: number }> {
   const t0 = performance.now();
   const path = join(ctx.buildDir, spec.file);
   for (const s of spec.before) await ctx.conn.run(lookupSql(s));
-  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(spec.cell ? { extra: { cell: spec.cell } } : {}) });
+  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(spec.cell || Object.keys(extra).length ? { extra: { ...extra, ...(spec.cell ? { cell: spec.cell } : {}) } } : {}) });
   const cellCheck = spec.cell ? cellChecker(spec) : null;
   let done: { rows: number; bytes: number };
   let skipped = 0;
@@ -81,7 +82,7 @@ function keyOf(spec: LookupFileSpec, v: DuckDBValue): number | string | null {
 /** A value as the file stores it (`kind`), from DuckDB's JS value; anything else is an error naming the column. */
 function valueOf(spec: LookupFileSpec, c: number, kind: ValueKind, v: DuckDBValue): Value {
   if (v === null) return null;
-  const ok = kind === 'num' ? typeof v === 'number' || (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER))
+  const ok = kind === 'num' || kind === 'small' ? typeof v === 'number' || (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER))
     : kind === 'bool' ? typeof v === 'boolean' : typeof v === 'string';
   if (!ok) throw new Error(`${spec.query}: column ${spec.columns[c]!.name} has ${typeof v} ${String(v)}, not ${kind}`);
   return typeof v === 'bigint' ? Number(v) : (v as Value);
