@@ -16,7 +16,7 @@ import type { Mix } from '../../etl/synth/params.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Artifacts the service needs besides the Parquet tables. */
-const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes'];
+const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes', 'rent_lets_cells', 'rent_lets_areas', 'sqft_sales_cells', 'postcode_points_cells'];
 
 export interface BenchBuild {
   region: string;

@@ -25,12 +25,14 @@ export const EVIDENCE_FILES = {
   /**
    * Every whole-property let by cell (GET /rents/long-term by radius, the rental valuation); its
    * meta keeps the build-wide `as_of` and `growth_per_month` (lib/valuation/rent-growth.ts).
-   * `flat` 1 for a flat; `uprn` null where the evidence named no home.
+   * Every column a number and none null (a radius search reads them at fixed offsets, no row
+   * object): `flat` 1 for a flat, `let_day` days since 1970-01-01, `uprn` 0 where the evidence
+   * named no home and `floor_area_sqft` NaN where unknown, as the heap holds them.
    */
   rentLets: {
     artifact: 'rent_lets_cells', file: 'rent-lets.rows', query: 'rent_lets_cell_rows',
     before: ['cell_key_macro'], after: [], key: num('cell'), unique: false,
-    columns: [num('lat'), num('lng'), num('rent_pcm'), small('bedrooms'), small('flat'), text('let_date'), num('uprn'), num('floor_area_sqft')],
+    columns: [num('lat'), num('lng'), num('rent_pcm'), small('bedrooms'), small('flat'), small('let_day'), num('uprn'), num('floor_area_sqft')],
     cell: { m: RENT_LETS_CELL_M, lat: 'lat', lng: 'lng' },
   },
   /**
@@ -40,9 +42,9 @@ export const EVIDENCE_FILES = {
   rentLetAreas: {
     artifact: 'rent_lets_areas', file: 'rent-lets-areas.rows', query: 'rent_lets_area_rows',
     before: [], after: [], key: text('area'), unique: false,
-    columns: [num('rent_pcm'), small('bedrooms'), small('flat'), text('let_date')],
+    columns: [num('rent_pcm'), small('bedrooms'), small('flat'), small('let_day')],
   },
-  /** Every sale with a floor area by cell (POST /valuations/development-gdv); `flat`, `new_build` 1 or 0. */
+  /** Every sale with a floor area by cell (POST /valuations/development-gdv); `flat`, `new_build` 1 or 0; none null (read at fixed offsets). */
   sqftSales: {
     artifact: 'sqft_sales_cells', file: 'sqft-sales.rows', query: 'sqft_sales_cell_rows',
     before: ['cell_key_macro'], after: [], key: num('cell'), unique: false,

@@ -239,12 +239,12 @@ export const QUERIES = {
   // The evidence files' queries (lib/files/evidence-files.ts): run by the ETL, declared here so
   // their columns are checked against a real build with the others; the key made by cell_key.
   rent_lets_cell_rows: q({
-    params: [], table: 'rent_lets', derived: ['bedrooms', 'uprn'],
-    columns: { cell: 'float', lat: 'float', lng: 'float', rent_pcm: 'float', bedrooms: 'int', flat: 'int', let_date: 'date', uprn: 'float?', floor_area_sqft: 'float?' },
+    params: [], table: 'rent_lets', derived: ['bedrooms', 'uprn', 'floor_area_sqft'],
+    columns: { cell: 'float', lat: 'float', lng: 'float', rent_pcm: 'float', bedrooms: 'int', flat: 'int', let_day: 'int', uprn: 'float', floor_area_sqft: 'float' },
   }),
   rent_lets_area_rows: q({
     params: [], table: 'rent_lets', derived: ['bedrooms'],
-    columns: { area: 'string', rent_pcm: 'float', bedrooms: 'int', flat: 'int', let_date: 'date' },
+    columns: { area: 'string', rent_pcm: 'float', bedrooms: 'int', flat: 'int', let_day: 'int' },
   }),
   sqft_sales_cell_rows: q({
     params: [], table: 'sqft_sales', derived: ['new_build'],

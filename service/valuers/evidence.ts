@@ -12,12 +12,13 @@ import type { BuildStore } from '../store/store.ts';
  * the heap here: the same answers either way (test/service/evidence-files.test.ts).
  */
 
-/** One whole-property let: house (0) or flat (1); `uprn` 0 when the evidence named none, `floorAreaSqft` NaN when unknown. */
+/** One whole-property let: house (0) or flat (1); its date and that as days since 1970; `uprn` 0 when the evidence named none, `floorAreaSqft` NaN when unknown. */
 export interface LetRow {
   rent: number;
   bedrooms: number;
   flat: number;
   date: string;
+  day: number;
   uprn: number;
   floorAreaSqft: number;
 }
@@ -79,7 +80,7 @@ class HeapRentLets implements RentLetsIndex {
 export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
   const rows = await store.rows('rents_lets_all');
   const lets: LetRow[] = rows.map((r) => ({
-    rent: r.rent_pcm, bedrooms: Math.min(255, r.bedrooms), flat: r.property_type === 'flat' ? 1 : 0, date: r.let_date,
+    rent: r.rent_pcm, bedrooms: Math.min(255, r.bedrooms), flat: r.property_type === 'flat' ? 1 : 0, date: r.let_date, day: letDay(r.let_date),
     uprn: r.uprn ?? 0, floorAreaSqft: r.floor_area_sqft ?? NaN,
   }));
   const { asOf, growthPerMonth } = rentLetsSummary(rows);
@@ -135,7 +136,7 @@ export function rentComparablesNear(idx: RentLetsIndex, lat: number, lng: number
   const lets: RentComparable[] = [];
   idx.within(lat, lng, RENTAL_RADII[RENTAL_RADII.length - 1]!, (l, d) => {
     lets.push({
-      rent_pcm: l.rent, bedrooms: l.bedrooms, flat: l.flat === 1, distance_m: d, age_months: (asOfDay - letDay(l.date)) / 30.44,
+      rent_pcm: l.rent, bedrooms: l.bedrooms, flat: l.flat === 1, distance_m: d, age_months: (asOfDay - l.day) / 30.44,
       same_home: l.uprn === uprn, floor_area_sqft: Number.isNaN(l.floorAreaSqft) ? null : l.floorAreaSqft,
     });
   });

@@ -11,6 +11,8 @@ import { summariseLets, type RentArea } from '../../service/domain/rents.ts';
 import { LookupFileError } from '../../service/lookups/lookup-files.ts';
 import { letsIn, rentComparablesNear, type LetRow } from '../../service/valuers/evidence.ts';
 import { openRentLetsFiles } from '../../service/valuers/evidence-files.ts';
+import { FixedCellRows } from '../../service/valuers/fixed-cell-rows.ts';
+import { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
 import { call, postJson, startTestServer, type TestServer } from './support.ts';
@@ -271,6 +273,15 @@ describe('a listed evidence file that cannot serve: a clear error naming it, nev
       writeFileSync(f, Buffer.from(text, 'latin1'));
     });
     expect(() => open(noGrowth)).toThrow(/has no as-of date or rent growth in its meta/);
+  });
+
+  it('a rent lets or sqft sales file whose columns are not all numbers (another table\'s, past the spec check): a clear error, not values read at wrong offsets', () => {
+    const f = KeyedRowsFile.open(join(build.dir, EVIDENCE_FILES.postcodePoints.file), new BlockCache(1 << 16));
+    try {
+      expect(() => new FixedCellRows(f, 250, 'lat', 'lng')).toThrow(/column postcode is text, not a number at a fixed offset/);
+    } finally {
+      f.close();
+    }
   });
 
   it('the point files listed without the postcode directory\'s file: a clear error', async () => {

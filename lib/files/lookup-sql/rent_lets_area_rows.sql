@@ -4,11 +4,12 @@
 -- Sectors and outcodes are ASCII (the keyed-rows file's text keys must be).
 WITH lets AS (
   SELECT l.sector, l.outcode, l.rent_pcm, least(l.bedrooms, 255) AS bedrooms,
-         CASE WHEN l.property_type = 'flat' THEN 1 ELSE 0 END AS flat, l.let_date::VARCHAR AS let_date, l.evidence_id
+         CASE WHEN l.property_type = 'flat' THEN 1 ELSE 0 END AS flat,
+         date_diff('day', DATE '1970-01-01', l.let_date) AS let_day, l.let_date, l.evidence_id
   FROM rent_lets l
   WHERE l.let_type = 'whole' AND l.lat IS NOT NULL
 )
-SELECT area, rent_pcm, bedrooms, flat, let_date FROM (
+SELECT area, rent_pcm, bedrooms, flat, let_day FROM (
   SELECT 'S:' || sector AS area, * FROM lets WHERE sector IS NOT NULL
   UNION ALL
   SELECT 'O:' || outcode AS area, * FROM lets WHERE outcode IS NOT NULL
