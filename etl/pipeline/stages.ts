@@ -21,6 +21,7 @@ import { postcodesStage } from '../stages/40-marts/40-postcodes/stage.ts';
 import { rentsStage } from '../stages/40-marts/50-rents/stage.ts';
 import { postcodeLookupStage } from '../stages/40-marts/55-postcode-lookup/stage.ts';
 import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence/stage.ts';
+import { evidenceFilesStage } from '../stages/40-marts/65-evidence-files/stage.ts';
 import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
 import { areaLookupStage } from '../stages/40-marts/75-area-lookup/stage.ts';
 import { locationMartsStage } from '../stages/40-marts/80-location/stage.ts';
@@ -53,6 +54,7 @@ export const STAGES: readonly Stage[] = [
   ...MARKET_STAGES,
   postcodeLookupStage,
   valuationEvidenceStage,
+  evidenceFilesStage,
   strMartsStage,
   areaLookupStage,
   locationMartsStage,

@@ -17,7 +17,9 @@ import { openHmoValuer, type HmoValuer } from '../valuers/hmo-areas.ts';
 import { GdvValuer } from '../valuers/gdv-valuer.ts';
 import { openRentalValuer, type RentalValuer } from '../valuers/rental-valuer.ts';
 import { loadPostcodePoints, type PostcodePoints } from '../valuers/postcode-points.ts';
-import { loadPointCountry, type PointCountry } from '../location/point-country.ts';
+import { loadPointCountry, type PointCountryIndex } from '../location/point-country.ts';
+import { openPointCountryFile } from '../location/point-country-file.ts';
+import { openRentLetsFiles, openSqftSalesFile } from '../valuers/evidence-files.ts';
 import { SaleValuer } from '../valuers/sale-valuer.ts';
 import { loadComparables, type ComparablesSource } from '../lookups/comparables.ts';
 import { ComparablesFile } from '../lookups/comparables-file.ts';
@@ -55,13 +57,16 @@ export class BuildResources {
   /** Every postcode's point. */
   readonly postcodePoints = new Lazy<PostcodePoints>('postcode points', () => this.withStore(async (store) => loadPostcodePoints(store)));
   /** The country of a bare point, from the nearest postcode (GET /flood-risk, GET /planning/constraints). */
-  readonly pointCountry = new Lazy<PointCountry>('point country', () => this.withStore(async (store) => loadPointCountry(store)));
-  /** Whole-property lets of the last 24 months (GET /rents/long-term, GET /valuations/{uprn}/rental). */
-  readonly rentLets = new Lazy<RentLetsIndex>('rent lets', () => this.withStore(async (store) => loadRentLets(store)));
+  readonly pointCountry = new Lazy<PointCountryIndex>('point country', async () =>
+    openPointCountryFile(this.build, this.caches.pages) ?? this.withStore(async (store) => loadPointCountry(store)), closeIfFile);
+  /** Whole-property lets of the last 24 months (GET /rents/long-term, GET /valuations/{uprn}/rental): the build's files on its page cache, or for a build without them the heap's. */
+  readonly rentLets = new Lazy<RentLetsIndex>('rent lets', async () =>
+    openRentLetsFiles(this.build, this.caches.pages) ?? this.withStore(async (store) => loadRentLets(store)), closeIfFile);
   /** Undefined when the build cannot serve rental valuations (GET /valuations/{uprn}/rental). */
   readonly rentalValuer = new Lazy<RentalValuer | undefined>('rental valuer', () => this.withStore(async (store) => openRentalValuer(store, () => this.records.get(), () => this.rentLets.get())));
   /** Sales with a floor area (POST /valuations/development-gdv). */
-  readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', () => this.withStore(async (store) => loadSqftSales(store)));
+  readonly sqftSales = new Lazy<SqftSalesIndex>('sqft sales', async () =>
+    openSqftSalesFile(this.build, this.caches.pages) ?? this.withStore(async (store) => loadSqftSales(store)), closeIfFile);
   /** New-build premium by kind, measured on the build's sqft_sales. */
   readonly gdvPremiums = new Lazy<Map<string, number>>('GDV premiums', () => this.withStore(async (store) => loadNewBuildPremiums(store)));
   /** The development valuer over the two above (POST /valuations/development-gdv). */
@@ -196,6 +201,11 @@ export class BuildResources {
       timer.unref();
     });
   }
+}
+
+/** Closes a resource read where it lies (it has `close`); one held in the heap has nothing to close. */
+function closeIfFile(r: object): void {
+  if ('close' in r && typeof r.close === 'function') (r as { close(): void }).close();
 }
 
 /**

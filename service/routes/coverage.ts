@@ -10,7 +10,10 @@ import { ApiError } from '../middleware/errors.ts';
  * Empty when the build cannot tell (the place is then not refused as uncovered).
  */
 export async function placeCountries(place: PlaceForCoverage, data: BuildResources): Promise<readonly string[]> {
-  const countries = await data.pointCountry.get();
+  // Its file unreadable: 503 for the place's endpoint, never an answer that guessed coverage.
+  const countries = await data.pointCountry.get().catch(() => {
+    throw new ApiError('data_unavailable', 'The current data build cannot tell which country this place is in; try again later.', undefined, { 'Retry-After': '60' });
+  });
   if (place.kind === 'uprn' && place.uprn != null) {
     const c = (await data.records.get()).get(place.uprn)?.country;
     if (c != null) return [c];

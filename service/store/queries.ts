@@ -236,6 +236,24 @@ export const QUERIES = {
     columns: { area_level: 'string', area_code: 'string', month_no: 'int', log_index: 'float', enough_sales: 'bool?' },
   }),
   valuation_sales: q({ params: [], table: 'sales', derived: ['uprn', 'price'], columns: { uprn: 'float', price: 'float', month: 'int' } }),
+  // The evidence files' queries (lib/files/evidence-files.ts): run by the ETL, declared here so
+  // their columns are checked against a real build with the others; the key made by cell_key.
+  rent_lets_cell_rows: q({
+    params: [], table: 'rent_lets', derived: ['bedrooms', 'uprn', 'floor_area_sqft'],
+    columns: { cell: 'float', lat: 'float', lng: 'float', rent_pcm: 'float', bedrooms: 'int', flat: 'int', let_day: 'int', uprn: 'float', floor_area_sqft: 'float' },
+  }),
+  rent_lets_area_rows: q({
+    params: [], table: 'rent_lets', derived: ['bedrooms'],
+    columns: { area: 'string', rent_pcm: 'float', bedrooms: 'int', flat: 'int', let_day: 'int' },
+  }),
+  sqft_sales_cell_rows: q({
+    params: [], table: 'sqft_sales', derived: ['new_build'],
+    columns: { cell: 'float', lat: 'float', lng: 'float', gbp_sqft: 'float', flat: 'int', new_build: 'int' },
+  }),
+  postcode_point_cell_rows: q({
+    params: [], table: 'postcodes',
+    columns: { cell: 'float', lat: 'float', lng: 'float', postcode: 'string', country: 'string' },
+  }),
 } as const satisfies Record<string, QueryDecl>;
 
 /** Statements that make a build's derived in-memory tables (BuildStore.exec), with their parameters. */
@@ -253,6 +271,7 @@ export const STATEMENTS = {
   lookup_area_stats_drop: [],
   lookup_area_str_table: [],
   lookup_area_str_drop: [],
+  cell_key_macro: [],
 } as const satisfies Record<string, readonly ParamKind[]>;
 
 export type QueryName = keyof typeof QUERIES;

@@ -1,13 +1,50 @@
 import { bedroomGroup, type Let, type RentArea } from '../domain/rents.ts';
-import { RENTAL_RADII, rentGrowthPerDay, type RentComparable } from '../domain/valuation-models/rental.ts';
+import { RENTAL_RADII, type RentComparable } from '../domain/valuation-models/rental.ts';
 import { Points } from '../../lib/geo/points.ts';
+import { letDay, rentLetsSummary } from '../../lib/valuation/rent-growth.ts';
 import type { BuildStore } from '../store/store.ts';
 
 /**
- * The build's lets and floor-area-matched sales held in memory (typed arrays), with a points
- * index for radius queries and index lists by sector and outcode: a request aggregates a few
- * hundred or thousand rows in JavaScript instead of scanning Parquet (docs/valuation-gdv-rents.md).
+ * The build's whole-property lets and floor-area-matched sales, searched by radius (and the
+ * lets by sector and outcode): a request aggregates a few hundred or thousand rows in
+ * JavaScript instead of scanning Parquet (docs/valuation-gdv-rents.md). Read where they lie
+ * from the build's files (evidence-files.ts) or, for a build published before them, held in
+ * the heap here: the same answers either way (test/service/evidence-files.test.ts).
  */
+
+/** One whole-property let: house (0) or flat (1); its date and that as days since 1970; `uprn` 0 when the evidence named none, `floorAreaSqft` NaN when unknown. */
+export interface LetRow {
+  rent: number;
+  bedrooms: number;
+  flat: number;
+  date: string;
+  day: number;
+  uprn: number;
+  floorAreaSqft: number;
+}
+
+export interface RentLetsIndex {
+  /** The latest let date of the build: the date rental valuations are made as of. */
+  readonly asOf: string;
+  /** Log rent growth per month measured on these lets (lib/valuation/rent-growth.ts). */
+  readonly growthPerMonth: number;
+  /** Every let within `radiusM` (great-circle metres) of (lat, lng), with its distance, in no promised order. */
+  within(lat: number, lng: number, radiusM: number, visit: (l: LetRow, d: number) => void): void;
+  /** Every let of a sector or an outcode, in no promised order. */
+  inArea(level: 'sector' | 'outcode', code: string, visit: (l: LetRow) => void): void;
+}
+
+/** One sale with a floor area: £ per sq ft, house (0) or flat (1), new build (1) or not. */
+export interface SqftSaleRow {
+  gbpSqft: number;
+  flat: number;
+  newBuild: number;
+}
+
+export interface SqftSalesIndex {
+  /** Every sale within `radiusM` (great-circle metres) of (lat, lng), with its distance, in no promised order. */
+  within(lat: number, lng: number, radiusM: number, visit: (s: SqftSaleRow, d: number) => void): void;
+}
 
 function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {
   const lists = new Map<string, number[]>();
@@ -20,67 +57,49 @@ function indexBy(keys: readonly (string | null)[]): Map<string, Int32Array> {
   return new Map([...lists].map(([k, l]) => [k, Int32Array.from(l)]));
 }
 
-/** Whole-property lets: rent, bedrooms, house (0) or flat (1), date; by sector, outcode and position. */
-export interface RentLetsIndex {
-  n: number;
-  rent: Float64Array;
-  bedrooms: Uint8Array;
-  flat: Uint8Array;
-  date: string[];
-  /** The let date as days since 1970-01-01 (for recency weights). */
-  day: Int32Array;
-  /** The latest let date of the build: the date rental valuations are made as of. */
-  asOf: string;
-  /** UPRN of the let home (0 when the evidence named none) and its floor area (NaN when unknown). */
-  uprn: Float64Array;
-  floorAreaSqft: Float64Array;
-  /** Log rent growth per month measured on these lets (rentGrowthPerDay × 30.44). */
-  growthPerMonth: number;
-  bySector: Map<string, Int32Array>;
-  byOutcode: Map<string, Int32Array>;
-  grid: Points;
-}
+/** The lets held in the heap (typed arrays, an R-tree, index lists by sector and outcode). */
+class HeapRentLets implements RentLetsIndex {
+  constructor(
+    private readonly rows: readonly LetRow[],
+    private readonly grid: Points,
+    private readonly bySector: Map<string, Int32Array>,
+    private readonly byOutcode: Map<string, Int32Array>,
+    readonly asOf: string,
+    readonly growthPerMonth: number,
+  ) {}
 
-/** Sales with floor areas: £ per sq ft, house (0) or flat (1), new build (1) or not; by position. */
-export interface SqftSalesIndex {
-  n: number;
-  gbpSqft: Float64Array;
-  flat: Uint8Array;
-  newBuild: Uint8Array;
-  grid: Points;
+  within(lat: number, lng: number, radiusM: number, visit: (l: LetRow, d: number) => void): void {
+    this.grid.within(lat, lng, radiusM, (i, d) => visit(this.rows[i]!, d));
+  }
+
+  inArea(level: 'sector' | 'outcode', code: string, visit: (l: LetRow) => void): void {
+    (level === 'sector' ? this.bySector : this.byOutcode).get(code)?.forEach((i) => visit(this.rows[i]!));
+  }
 }
 
 export async function loadRentLets(store: BuildStore): Promise<RentLetsIndex> {
   const rows = await store.rows('rents_lets_all');
-  const n = rows.length;
-  const lat = new Float64Array(n), lng = new Float64Array(n), rent = new Float64Array(n);
-  const bedrooms = new Uint8Array(n), flat = new Uint8Array(n);
-  const date: string[] = new Array(n);
-  const day = new Int32Array(n);
-  const uprn = new Float64Array(n), floorAreaSqft = new Float64Array(n);
-  let asOf = '';
-  const sectors: (string | null)[] = new Array(n), outcodes: (string | null)[] = new Array(n);
-  rows.forEach((r, i) => {
-    lat[i] = r.lat; lng[i] = r.lng; rent[i] = r.rent_pcm;
-    bedrooms[i] = Math.min(255, r.bedrooms); flat[i] = r.property_type === 'flat' ? 1 : 0;
-    date[i] = r.let_date; day[i] = Math.round(Date.parse(date[i]!) / 86_400_000); if (date[i]! > asOf) asOf = date[i]!;
-    sectors[i] = r.sector; outcodes[i] = r.outcode;
-    uprn[i] = r.uprn ?? 0; floorAreaSqft[i] = r.floor_area_sqft ?? NaN;
-  });
-  const growthPerMonth = 30.44 * rentGrowthPerDay(Array.from(rent, (rent_pcm, i) => ({ group: `${sectors[i]}|${Math.min(4, bedrooms[i]!)}|${flat[i]}`, rent_pcm, day: day[i]! })));
-  return { n, rent, bedrooms, flat, date, day, asOf, uprn, floorAreaSqft, growthPerMonth, bySector: indexBy(sectors), byOutcode: indexBy(outcodes), grid: new Points(lat, lng) };
+  const lets: LetRow[] = rows.map((r) => ({
+    rent: r.rent_pcm, bedrooms: Math.min(255, r.bedrooms), flat: r.property_type === 'flat' ? 1 : 0, date: r.let_date, day: letDay(r.let_date),
+    uprn: r.uprn ?? 0, floorAreaSqft: r.floor_area_sqft ?? NaN,
+  }));
+  const { asOf, growthPerMonth } = rentLetsSummary(rows);
+  const grid = new Points(Float64Array.from(rows, (r) => r.lat), Float64Array.from(rows, (r) => r.lng));
+  return new HeapRentLets(lets, grid, indexBy(rows.map((r) => r.sector)), indexBy(rows.map((r) => r.outcode)), asOf, growthPerMonth);
+}
+
+class HeapSqftSales implements SqftSalesIndex {
+  constructor(private readonly rows: readonly SqftSaleRow[], private readonly grid: Points) {}
+
+  within(lat: number, lng: number, radiusM: number, visit: (s: SqftSaleRow, d: number) => void): void {
+    this.grid.within(lat, lng, radiusM, (i, d) => visit(this.rows[i]!, d));
+  }
 }
 
 export async function loadSqftSales(store: BuildStore): Promise<SqftSalesIndex> {
   const rows = await store.rows('gdv_sqft_sales_all');
-  const n = rows.length;
-  const lat = new Float64Array(n), lng = new Float64Array(n), gbpSqft = new Float64Array(n);
-  const flat = new Uint8Array(n), newBuild = new Uint8Array(n);
-  rows.forEach((r, i) => {
-    lat[i] = r.lat; lng[i] = r.lng; gbpSqft[i] = r.gbp_sqft;
-    flat[i] = r.kind === 'flat' ? 1 : 0; newBuild[i] = r.new_build === true ? 1 : 0;
-  });
-  return { n, gbpSqft, flat, newBuild, grid: new Points(lat, lng) };
+  const sales = rows.map((r) => ({ gbpSqft: r.gbp_sqft, flat: r.kind === 'flat' ? 1 : 0, newBuild: r.new_build === true ? 1 : 0 }));
+  return new HeapSqftSales(sales, new Points(Float64Array.from(rows, (r) => r.lat), Float64Array.from(rows, (r) => r.lng)));
 }
 
 /** New-build premium by kind, measured once per build on its sqft_sales (gdv_new_build_premium.sql). */
@@ -90,33 +109,42 @@ export async function loadNewBuildPremiums(store: BuildStore): Promise<Map<strin
   return m;
 }
 
-/** The lets of `area` (a sector, an outcode or a radius) of one kind (house or flat) and bedroom group, each optional. */
+/**
+ * The lets of `area` (a sector, an outcode or a radius) of one kind (house or flat) and bedroom
+ * group, each optional. In no promised order: what is made of them (summariseLets) sorts.
+ */
 export function letsIn(idx: RentLetsIndex, area: RentArea, kind: 'house' | 'flat' | null, group: number | null): Let[] {
   const lets: Let[] = [];
-  const take = (i: number) => {
-    if (kind !== null && idx.flat[i] !== (kind === 'flat' ? 1 : 0)) return;
-    if (group !== null && bedroomGroup(idx.bedrooms[i]!) !== group) return;
-    lets.push({ bedrooms: idx.bedrooms[i]!, rent_pcm: idx.rent[i]!, date: idx.date[i]! });
+  const take = (l: LetRow) => {
+    if (kind !== null && l.flat !== (kind === 'flat' ? 1 : 0)) return;
+    if (group !== null && bedroomGroup(l.bedrooms) !== group) return;
+    lets.push({ bedrooms: l.bedrooms, rent_pcm: l.rent, date: l.date });
   };
-  if (area.level === 'radius') idx.grid.within(area.lat, area.lng, area.radius_m, take);
-  else (area.level === 'sector' ? idx.bySector : idx.byOutcode).get(area.code)?.forEach(take);
+  if (area.level === 'radius') idx.within(area.lat, area.lng, area.radius_m, take);
+  else idx.inArea(area.level, area.code, take);
   return lets;
 }
 
 /**
  * The lets within the widest rental radius of a home at (lat, lng) as the rental valuation's
  * comparables: distance, age in months at the lets' as-of date, and whether the let was of
- * the home `uprn` itself.
+ * the home `uprn` itself. Sorted by their values (distance first): the valuation sums over
+ * them in order, and an R-tree and a file of cells find them in different orders.
  */
 export function rentComparablesNear(idx: RentLetsIndex, lat: number, lng: number, uprn: number): RentComparable[] {
-  const asOfDay = Math.round(Date.parse(idx.asOf) / 86_400_000);
+  const asOfDay = letDay(idx.asOf);
   const lets: RentComparable[] = [];
-  idx.grid.within(lat, lng, RENTAL_RADII[RENTAL_RADII.length - 1]!, (i, d) => {
-    const area = idx.floorAreaSqft[i]!;
+  idx.within(lat, lng, RENTAL_RADII[RENTAL_RADII.length - 1]!, (l, d) => {
     lets.push({
-      rent_pcm: idx.rent[i]!, bedrooms: idx.bedrooms[i]!, flat: idx.flat[i] === 1, distance_m: d, age_months: (asOfDay - idx.day[i]!) / 30.44,
-      same_home: idx.uprn[i] === uprn, floor_area_sqft: Number.isNaN(area) ? null : area,
+      rent_pcm: l.rent, bedrooms: l.bedrooms, flat: l.flat === 1, distance_m: d, age_months: (asOfDay - l.day) / 30.44,
+      same_home: l.uprn === uprn, floor_area_sqft: Number.isNaN(l.floorAreaSqft) ? null : l.floorAreaSqft,
     });
   });
-  return lets;
+  return lets.sort(byValues);
+}
+
+/** A total order of a comparable's values (equal ones are interchangeable in any sum). */
+function byValues(a: RentComparable, b: RentComparable): number {
+  return a.distance_m - b.distance_m || a.rent_pcm - b.rent_pcm || a.bedrooms - b.bedrooms || a.age_months - b.age_months
+    || Number(a.flat) - Number(b.flat) || Number(a.same_home) - Number(b.same_home) || (a.floor_area_sqft ?? -1) - (b.floor_area_sqft ?? -1);
 }

@@ -22,7 +22,8 @@ export class GdvValuer {
       let near = byRadius.get(r);
       if (!near) {
         const n: Record<UnitKind, NearSale[]> = { house: [], flat: [] };
-        sales.grid.within(site.lat, site.lng, r, (i, d) => n[sales.flat[i] === 1 ? 'flat' : 'house'].push({ d, new_build: sales.newBuild[i] === 1, gbp_sqft: sales.gbpSqft[i]! }));
+        // In no promised order: the evidence is counts and medians of these.
+        sales.within(site.lat, site.lng, r, (s, d) => n[s.flat === 1 ? 'flat' : 'house'].push({ d, new_build: s.newBuild === 1, gbp_sqft: s.gbpSqft }));
         byRadius.set(r, (near = n));
       }
       return near;

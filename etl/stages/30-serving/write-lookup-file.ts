@@ -12,16 +12,17 @@ import { cellKeyOf } from '../../../lib/geo/grid-cells.ts';
  * runs the statements that make the tables its query reads, streams the query (sorted by key
  * in SQL) a chunk at a time into the writer, which holds one page, then runs the statements
  * that drop them. A row without a key is left out, as the service's in-heap table leaves it.
+ * `extra` is kept in the file's meta beside the rows (a build-wide figure the reader needs).
  */
-export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec): Promise<{ rows: number; bytes: number }> {
+export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec, extra: Record<string, unknown> = {}): Promise<{ rows: number; bytes: number }> {
   const t0 = performance.now();
   const path = join(ctx.buildDir, spec.file);
   // The area counts' window ends where the service's fallback ends it (windowEndDate): one date for both.
   const bind = spec.windowEnd ? [windowEnd(ctx.sources, spec.windowEnd, ctx.today).date] : undefined;
   for (const s of spec.before) await ctx.conn.run(lookupSql(s), bind);
   const summary = spec.summary ? await summaryOf(ctx, spec.summary) : undefined;
-  const extra = { ...(spec.cell ? { cell: spec.cell } : {}), ...(summary ? { summary } : {}) };
-  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(Object.keys(extra).length > 0 ? { extra } : {}) });
+  const meta = { ...extra, ...(spec.cell ? { cell: spec.cell } : {}), ...(summary ? { summary } : {}) };
+  const writer = new KeyedRowsWriter(path, { key: spec.key, columns: [...spec.columns], unique: spec.unique, ...(Object.keys(meta).length > 0 ? { extra: meta } : {}) });
   const cellCheck = spec.cell ? cellChecker(spec) : null;
   let done: { rows: number; bytes: number };
   let skipped = 0;
@@ -93,7 +94,7 @@ function keyOf(spec: LookupFileSpec, v: DuckDBValue): number | string | null {
 /** A value as the file stores it (`kind`), from DuckDB's JS value; anything else is an error naming the column. */
 function valueOf(spec: LookupFileSpec, c: number, kind: ValueKind, v: DuckDBValue): Value {
   if (v === null) return null;
-  const ok = kind === 'num' ? typeof v === 'number' || (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER))
+  const ok = kind === 'num' || kind === 'small' ? typeof v === 'number' || (typeof v === 'bigint' && v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER))
     : kind === 'bool' ? typeof v === 'boolean' : typeof v === 'string';
   if (!ok) throw new Error(`${spec.query}: column ${spec.columns[c]!.name} has ${typeof v} ${String(v)}, not ${kind}`);
   return typeof v === 'bigint' ? Number(v) : (v as Value);

@@ -61,27 +61,8 @@ export interface RentComparable {
   age_months: number;
 }
 
-/**
- * Log rent growth per day measured on the build's own lets: the slope of log rent on the let
- * date within groups of like lets (the same sector, bedroom group and kind), so a change in
- * where or what was let over the window is not read as growth. 0 without two dates in a group.
- */
-export function rentGrowthPerDay(lets: readonly { group: string; rent_pcm: number; day: number }[]): number {
-  const sums = new Map<string, { n: number; x: number; y: number }>();
-  for (const l of lets) {
-    const g = sums.get(l.group) ?? { n: 0, x: 0, y: 0 };
-    g.n++; g.x += l.day; g.y += Math.log(l.rent_pcm);
-    sums.set(l.group, g);
-  }
-  let sxy = 0, sxx = 0;
-  for (const l of lets) {
-    const g = sums.get(l.group)!;
-    const dx = l.day - g.x / g.n;
-    sxy += dx * (Math.log(l.rent_pcm) - g.y / g.n);
-    sxx += dx * dx;
-  }
-  return sxx > 0 ? sxy / sxx : 0;
-}
+/** Log rent growth per day within groups of like lets: in lib/ so the ETL computes the build's figure with the same code. */
+export { rentGrowthPerDay } from '../../../lib/valuation/rent-growth.ts';
 
 export interface RentalSubject {
   bedrooms: number;

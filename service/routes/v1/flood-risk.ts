@@ -43,7 +43,7 @@ export default defineRoute({
     // The layers cover England only: a UPRN's or postcode's country says whether the place is
     // covered; a bare point's is the nearest postcode's (none within 2 km: not determined).
     const coverage = place.kind === 'point'
-      ? pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!)
+      ? pointCoverage(await data.pointCountry.get().catch(notServedYet('GET /flood-risk')), place.lat!, place.lng!)
       : planningCoverage((place.kind === 'uprn' ? (await data.records.get()).get(place.uprn!)?.country : (await postcodeRow(place.postcode!, data))?.country) ?? null);
     // A UPRN without a position, or a place outside England, has unknown flags (docs/spatial.md), never zone 1.
     const known = located && coverage.covered !== false;

@@ -47,7 +47,7 @@ export default defineRoute({
       // The layers cover England only: for a Welsh or Scottish home an empty list is no data, and this says so.
       coverage: place.kind === 'uprn'
         ? planningCoverage((await data.records.get()).get(place.uprn!)?.country ?? null)
-        : pointCoverage(await data.pointCountry.get(), place.lat!, place.lng!),
+        : pointCoverage(await data.pointCountry.get().catch(notServedYet('GET /planning/constraints')), place.lat!, place.lng!),
       as_of_date: planningAsOfDate(build),
     };
   },

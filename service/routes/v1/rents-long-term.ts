@@ -31,7 +31,7 @@ export default defineRoute({
     if (area.postcode !== null && !(await data.postcodePoints.get()).get(area.postcode)) {
       throw new ApiError('not_found', `Postcode ${area.postcode} is not in the postcode directory.`);
     }
-    const idx = await data.rentLets.get();
+    const idx = await data.rentLets.get().catch(notServedYet('GET /rents/long-term'));
     const pick = () => summariseLets(letsIn(idx, area, kind, group));
     let summary: ReturnType<typeof summariseLets>;
     if (area.level === 'radius') summary = pick();

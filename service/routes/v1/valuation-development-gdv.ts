@@ -43,7 +43,7 @@ export default defineRoute({
       place = { kind: 'point', label: `${site.lat},${site.lng}`, la_code: null, ...site };
     }
     await requireCovered('price_paid', place, data); // the GDV is priced from nearby sales
-    const r = (await data.gdvValuer.get()).value(site, body.units, body.finish_quality);
+    const r = (await data.gdvValuer.get().catch(notServedYet('POST /valuations/development-gdv'))).value(site, body.units, body.finish_quality);
     if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
     return r.valuation;
   },

@@ -24,7 +24,8 @@ export default defineRoute({
   mayNotFind: true,
   handler: async ({ params, query, data }) => {
     // A build published before the valuation_evidence stage has no rent_lets, or without the record file: 503, nothing charged.
-    const valuer = (await data.rentalValuer.get()) ?? notServedYet('GET /valuations/{uprn}/rental')();
+    // Its lets' files unreadable: the same.
+    const valuer = (await data.rentalValuer.get().catch(notServedYet('GET /valuations/{uprn}/rental'))) ?? notServedYet('GET /valuations/{uprn}/rental')();
     const r = valuer.value(params.uprn, query.bedrooms);
     if (r.kind === 'not_found') throw new ApiError('not_found', r.reason);
     return r.valuation;
