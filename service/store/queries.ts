@@ -254,6 +254,51 @@ export const QUERIES = {
     params: [], table: 'postcodes',
     columns: { cell: 'float', lat: 'float', lng: 'float', postcode: 'string', country: 'string' },
   }),
+  // The location sets' and designations' files' queries (lib/files/location-sets-files.ts,
+  // lib/files/designations-file.ts): run by the ETL, declared here so their columns are checked
+  // against a real build with the others; a point file's key made by cell_key.
+  designation_rows: q({
+    params: [], table: 'uprn_designations', derived: ['uprn', 'entity', 'flood_risk_level'],
+    columns: { uprn: 'float', dataset: 'string', entity: 'float?', reference: 'string?', name: 'string?', flood_risk_level: 'float?' },
+  }),
+  crime_point_rows: q({ params: [], table: 'crime', columns: { cell: 'float', lat: 'float', lng: 'float', month: 'string', crime_type: 'string' } }),
+  crime_home_rows: q({ params: [], table: 'postcodes', columns: { cell: 'float', lat: 'float', lng: 'float', address_count: 'int', la_code: 'string?' } }),
+  crime_area_rows: q({ params: [], table: 'crime_la', derived: ['unplaced'], columns: { la_code: 'string', crimes: 'int', addresses: 'int', months: 'int', unplaced: 'int' } }),
+  crime_points_summary: q({ params: [], table: 'crime', derived: ['months', 'latest_release'], columns: { months: 'string', latest_release: 'string?' } }),
+  listing_point_rows: q({
+    params: [], table: 'listings', derived: ['listed_date', 'updated_at'],
+    columns: {
+      cell: 'float', listing_id: 'string', agent_ref: 'string', channel: 'string', status: 'string', uprn: 'int?', address: 'string', postcode: 'string',
+      outcode: 'string', sector: 'string', lat: 'float', lng: 'float', la_code: 'string?', price: 'float', price_qualifier: 'string?', bedrooms: 'int',
+      property_type: 'string', tenure: 'string?', listed_date: 'string?', updated_at: 'string',
+    },
+  }),
+  listing_outcode_rows: q({
+    params: [], table: 'listings', derived: ['listed_date', 'updated_at'],
+    columns: {
+      outcode: 'string', listing_id: 'string', agent_ref: 'string', channel: 'string', status: 'string', uprn: 'int?', address: 'string', postcode: 'string',
+      sector: 'string', lat: 'float?', lng: 'float?', la_code: 'string?', price: 'float', price_qualifier: 'string?', bedrooms: 'int',
+      property_type: 'string', tenure: 'string?', listed_date: 'string?', updated_at: 'string',
+    },
+  }),
+  listings_summary: q({ params: [], table: 'listings', derived: ['as_of'], columns: { as_of: 'string?' } }),
+  hmo_point_rows: q({
+    params: [], table: 'hmo_licences', derived: ['valid_from', 'valid_to'],
+    columns: {
+      cell: 'float', licence_reference: 'string', register: 'string', address: 'string', postcode: 'string?', outcode: 'string?', uprn: 'int?',
+      max_occupants: 'int?', households: 'int?', storeys: 'int?', valid_from: 'string?', valid_to: 'string?', status: 'string?', lat: 'float', lng: 'float',
+      position_source: 'string?',
+    },
+  }),
+  hmo_outcode_rows: q({
+    params: [], table: 'hmo_licences', derived: ['valid_from', 'valid_to'],
+    columns: {
+      outcode: 'string', licence_reference: 'string', register: 'string', address: 'string', postcode: 'string?', uprn: 'int?',
+      max_occupants: 'int?', households: 'int?', storeys: 'int?', valid_from: 'string?', valid_to: 'string?', status: 'string?', lat: 'float?', lng: 'float?',
+      position_source: 'string?',
+    },
+  }),
+  hmo_summary: q({ params: [], table: 'hmo_licences', derived: ['registers'], columns: { registers: 'string' } }),
 } as const satisfies Record<string, QueryDecl>;
 
 /** Statements that make a build's derived in-memory tables (BuildStore.exec), with their parameters. */
