@@ -7,6 +7,7 @@ import {
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
 import type { BlockCache } from '../../lib/files/block-file.ts';
 import { ArrayHomes, FileHomes, type HomeInputs } from './sale-homes.ts';
+import { FileEvidence } from './sale-evidence-file.ts';
 
 /**
  * The sale valuation model of one build (docs/valuation.md): every home's inputs by UPRN (read
@@ -19,7 +20,8 @@ export class SaleValuer {
   private constructor(
     private readonly homes: HomeInputs,
     readonly lookup: IndexLookup,
-    readonly evidence: SaleEvidence,
+    readonly evidence: Evidence,
+    private readonly evidenceFile?: FileEvidence,
   ) {}
 
   /** Month number (year × 12 + month − 1) values are brought to: the index's last month. */
@@ -60,9 +62,10 @@ export class SaleValuer {
     return { postcode, estimate, areaSqft: area > 0 ? area : null };
   }
 
-  /** Closes the per-home file, when the inputs are read from one. */
+  /** Closes the per-home and evidence files, when read from them. */
   close(): void {
     this.homes.close();
+    this.evidenceFile?.close();
   }
 
   /**
@@ -77,13 +80,19 @@ export class SaleValuer {
     // every home then has no valuation, and nothing is re-tried per request.
     const complete = ['properties', 'sales', 'price_index_monthly'].every((t) => store.tables.has(t));
     const q = <N extends QueryName>(name: N): Promise<Partial<Columns<N>>> => (complete ? store.columns(name) : Promise.resolve({}));
-    const file = complete && files ? FileHomes.open(files.dir, files.cache) : undefined;
+    let file: FileHomes | undefined;
+    let evidence: FileEvidence | undefined;
     try {
+      file = complete && files ? FileHomes.open(files.dir, files.cache) : undefined;
       const { lookup, end } = indexLookupOf(await q('valuation_index'), flaggedDistricts);
+      evidence = complete && files ? FileEvidence.open(files.dir, files.cache, end) : undefined;
+      if (file && evidence) return new SaleValuer(file, lookup, evidence, evidence);
       if (file) return new SaleValuer(file, lookup, file.evidence(await q('valuation_sales'), lookup, end));
+      evidence?.close();
       return await SaleValuer.fromStore(q, lookup, end);
     } catch (e) {
       file?.close();
+      evidence?.close();
       throw e;
     }
   }
