@@ -15,7 +15,7 @@ import { generateRegion } from '../../etl/synth/generate.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Artifacts the service needs besides the Parquet tables. */
-const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes'];
+const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'sale_evidence', 'sale_evidence_postcodes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes'];
 
 export interface BenchBuild {
   region: string;
