@@ -27,12 +27,14 @@ export function nearestInCells<T>(
   // The point's least distance to its own cell's sides: any point r rings out is at least
   // (r − 1) cells and this far away. A millimetre spares the rounding of the cell's edges.
   const inner = Math.max(0, Math.min(x - cx * cellM, (cx + 1) * cellM - x, y - cy * cellM, (cy + 1) * cellM - y) - 1e-3);
-  let found: Array<{ d: number; item: T }> = [];
+  const found: Array<{ d: number; item: T }> = [];
+  // Points further than the k-th of the rings read so far can never be among the k.
+  let bound = max2;
   const offer = (px: number, py: number, item: T) => {
     const dx = Math.abs(px - x);
     const dy = Math.abs(py - y);
     const d = dx * dx + dy * dy;
-    if (d <= max2) found.push({ d, item });
+    if (d <= bound) found.push({ d, item });
   };
   const rank = (a: { d: number; item: T }, b: { d: number; item: T }) => a.d - b.d || tie(a.item, b.item);
   for (let r = 0; ; r++) {
@@ -52,11 +54,11 @@ export function nearestInCells<T>(
     }
     // Keep the k nearest and every point tied with the k-th (the next rings may add nearer ones).
     found.sort(rank);
-    if (found.length > k) {
-      const kth = found[k - 1]!.d;
+    if (found.length >= k) {
+      bound = found[k - 1]!.d;
       let end = k;
-      while (end < found.length && found[end]!.d === kth) end++;
-      found = found.slice(0, end);
+      while (end < found.length && found[end]!.d === bound) end++;
+      found.length = end;
     }
   }
   return found.slice(0, k).map((f) => f.item);

@@ -131,14 +131,18 @@ export class FileEvidence implements Evidence {
         const dv = this.view(b, at, this.cells);
         const o = b.byteOffset + at;
         if (latestOnly && dv.getFloat64(o + A.latest, true) !== 1) return;
-        const s: NearSale = {
-          uprn: dv.getFloat64(o + A.uprn, true), month: dv.getFloat64(o + A.month, true), logValue: dv.getFloat64(o + A.log_value, true),
-          z: dv.getFloat64(o + A.z, true), type: dv.getFloat64(o + A.type, true),
-        };
-        if (keep(s)) offer(dv.getFloat64(o + A.x, true), dv.getFloat64(o + A.y, true), s);
+        const s = this.scratch;
+        s.uprn = dv.getFloat64(o + A.uprn, true); s.month = dv.getFloat64(o + A.month, true); s.z = dv.getFloat64(o + A.z, true); s.type = dv.getFloat64(o + A.type, true);
+        if (!keep(s)) return;
+        s.logValue = dv.getFloat64(o + A.log_value, true);
+        // A row object only for the sales kept.
+        offer(dv.getFloat64(o + A.x, true), dv.getFloat64(o + A.y, true), { ...s });
       });
     }, tie);
   }
+
+  /** The row being read, before `keep` accepts it. */
+  private readonly scratch: NearSale = { uprn: 0, month: 0, logValue: 0, z: 0, type: 0 };
 
   /** A DataView over the page's memory (several times Buffer.readDoubleLE's speed), refusing a row with a null (these files have none). */
   private dv: DataView | undefined;
