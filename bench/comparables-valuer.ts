@@ -1,13 +1,15 @@
 /**
  * The sale valuer and the comparables, in the heap (a build of an older ETL) against read where
  * they lie (valuation-homes.rows, comparables.rows through the build's page cache; issue 46,
- * ADR 0015 step 4), side by side in one process on one bench build.
+ * ADR 0015 step 4; the valuer's evidence, sale-evidence.rows, step 6), side by side in one
+ * process on one bench build.
  *
  *   node --expose-gc --import tsx bench/comparables-valuer.ts [--addresses 1000000] [--runs 3] [--calls 20000] [--cells 125,250,500,1000] [--cache-mb 64]
  *
- * Both are opened on the same build: "heap" from a folder of links to every file of the build
- * but the two new ones (so the service takes the in-heap path, main's code), "file" from the
- * build itself. Per run, each path answers the same calls, the two alternated in a rotated
+ * All are opened on the same build: "heap" from a folder of links to every file of the build
+ * but the new ones (so the service takes the in-heap path, an older build's), "evidence_heap"
+ * (the valuer only) from one without the evidence files (the homes read from their file, the
+ * evidence in the heap: step 4's valuer), "file" from the build itself. Per run, each path answers the same calls, the two alternated in a rotated
  * order: `--calls` sale valuations of random UPRNs (SaleValuer.valuation, what GET
  * /valuations/{uprn}/sale answers) and `--calls` / 10 comparables searches
  * (soldComparables, GET /prices/comparables's answer: 500 m around a random sold home, sorted
@@ -24,6 +26,7 @@ import type { BuildContext } from '../etl/pipeline/context.ts';
 import { writeComparables } from '../etl/stages/30-serving/30-comparables/stage.ts';
 import { BlockCache } from '../lib/files/block-file.ts';
 import { COMPARABLES_CELL_M, COMPARABLES_FILE } from '../lib/files/comparables-file.ts';
+import { SALE_EVIDENCE_FILE, SALE_EVIDENCE_POSTCODES_FILE } from '../lib/files/sale-evidence-file.ts';
 import { VALUATION_HOMES_FILE } from '../lib/files/valuation-homes-file.ts';
 import { ComparablesFile } from '../service/lookups/comparables-file.ts';
 import { loadComparables, type ComparablesSource } from '../service/lookups/comparables.ts';
@@ -60,10 +63,16 @@ async function main(): Promise<void> {
   const buildDir = realpathSync(join(dataDir, 'current'));
   const { dir: tmp, cleanup } = tempDir('pi-bench-cv-');
   try {
-    // The build as an older ETL published it: every file but the two new ones.
-    const legacy = join(tmp, 'legacy');
-    mkdirSync(legacy);
-    for (const f of readdirSync(buildDir)) if (f !== COMPARABLES_FILE && f !== VALUATION_HOMES_FILE) symlinkSync(join(buildDir, f), join(legacy, f));
+    // The build as an older ETL published it: every file but the new ones; and without the evidence files alone.
+    const evidenceFiles = [SALE_EVIDENCE_FILE, SALE_EVIDENCE_POSTCODES_FILE];
+    const linked = (name: string, leftOut: string[]) => {
+      const dir = join(tmp, name);
+      mkdirSync(dir);
+      for (const f of readdirSync(buildDir)) if (!leftOut.includes(f)) symlinkSync(join(buildDir, f), join(dir, f));
+      return dir;
+    };
+    const legacy = linked('legacy', [COMPARABLES_FILE, VALUATION_HOMES_FILE, ...evidenceFiles]);
+    const homesOnly = linked('homes-only', evidenceFiles);
 
     const store = await BuildStore.open(buildDir);
     // The records both paths read (as the server does, paged), on a cache of their own so they do not change the measured ones.
@@ -76,14 +85,16 @@ async function main(): Promise<void> {
     const heapCache = new BlockCache(CACHE_MB * 1048576);
     const fileCache = new BlockCache(CACHE_MB * 1048576);
     const [heapValuer, heapValuerMs] = await timed(() => SaleValuer.open(store, new Set(), { dir: legacy, cache: heapCache }));
+    const evidenceHeapCache = new BlockCache(CACHE_MB * 1048576);
+    const [evidenceHeapValuer, evidenceHeapValuerMs] = await timed(() => SaleValuer.open(store, new Set(), { dir: homesOnly, cache: evidenceHeapCache }));
     const [fileValuer, fileValuerMs] = await timed(() => SaleValuer.open(store, new Set(), { dir: buildDir, cache: fileCache }));
     const [heapComps, heapCompsMs] = await timed(() => loadComparables(store, heapValuer));
     const [fileComps, fileCompsMs] = await timed(async () => ComparablesFile.open(buildDir, fileCache, fileValuer.lookup, fileValuer.asOfMonth)!);
-    log(`opened: valuer heap ${heapValuerMs.toFixed(0)} ms, file ${fileValuerMs.toFixed(0)} ms; comparables heap ${heapCompsMs.toFixed(0)} ms, file ${fileCompsMs.toFixed(0)} ms`);
+    log(`opened: valuer heap ${heapValuerMs.toFixed(0)} ms, evidence heap ${evidenceHeapValuerMs.toFixed(0)} ms, file ${fileValuerMs.toFixed(0)} ms; comparables heap ${heapCompsMs.toFixed(0)} ms, file ${fileCompsMs.toFixed(0)} ms`);
 
     // Other cell sizes: the build's sales and properties as the stage reads them.
     const cellFiles = new Map<number, ComparablesFile>();
-    const caches: Record<string, BlockCache> = { file: fileCache };
+    const caches: Record<string, BlockCache> = { file: fileCache, evidence_heap: evidenceHeapCache };
     if (CELLS.length) {
       const db = await DuckDBInstance.create(':memory:');
       const conn = await db.connect();
@@ -113,12 +124,15 @@ async function main(): Promise<void> {
     });
 
     // Answers equal before anything is timed.
-    for (const u of valuations.slice(0, 2000)) if (JSON.stringify(fileValuer.valuation(u)) !== JSON.stringify(heapValuer.valuation(u))) throw new Error(`valuation of ${u} differs`);
+    for (const u of valuations.slice(0, 2000)) {
+      const want = JSON.stringify(heapValuer.valuation(u));
+      if (JSON.stringify(fileValuer.valuation(u)) !== want || JSON.stringify(evidenceHeapValuer.valuation(u)) !== want) throw new Error(`valuation of ${u} differs`);
+    }
     const query = { sort: 'distance', page: 1, per_page: 20 } as Parameters<typeof soldComparables>[4];
     const search = (src: ComparablesSource, p: (typeof points)[number]) => soldComparables(src, records, p, 500, query);
     for (const p of points.slice(0, 300)) if (JSON.stringify(search(fileComps, p)) !== JSON.stringify(search(heapComps, p))) throw new Error(`comparables around ${p.self} differ`);
 
-    const valuers: Record<string, SaleValuer> = { heap: heapValuer, file: fileValuer };
+    const valuers: Record<string, SaleValuer> = { heap: heapValuer, evidence_heap: evidenceHeapValuer, file: fileValuer };
     const comps: Record<string, ComparablesSource> = { heap: heapComps, file: fileComps, ...Object.fromEntries([...cellFiles].map(([c, f]) => [`file_${c}m`, f])) };
     const perCall: Record<string, number[]> = {};
     const misses: Record<string, number[]> = {};
@@ -159,15 +173,16 @@ async function main(): Promise<void> {
       page_cache_mb: CACHE_MB,
       cell_m: COMPARABLES_CELL_M,
       command: `node --expose-gc --import tsx bench/comparables-valuer.ts --addresses ${N} --runs ${RUNS} --calls ${CALLS}${CELLS.length ? ` --cells ${argStr('cells', '')}` : ''}`,
-      open_ms: { valuer_heap: Math.round(heapValuerMs), valuer_file: Math.round(fileValuerMs), comparables_heap: Math.round(heapCompsMs), comparables_file: Math.round(fileCompsMs) },
+      open_ms: { valuer_heap: Math.round(heapValuerMs), valuer_evidence_heap: Math.round(evidenceHeapValuerMs), valuer_file: Math.round(fileValuerMs), comparables_heap: Math.round(heapCompsMs), comparables_file: Math.round(fileCompsMs) },
       median_us_per_call: us,
       ratio_file_to_heap: {
         valuation: r2(us.valuation_file! / us.valuation_heap!),
+        valuation_to_evidence_heap: r2(us.valuation_file! / us.valuation_evidence_heap!),
         comparables: r2(us.comparables_file! / us.comparables_heap!),
         ...Object.fromEntries(CELLS.map((c) => [`comparables_${c}m`, r2(us[`comparables_file_${c}m`]! / us.comparables_heap!)])),
       },
       page_misses_per_call: Object.fromEntries(Object.entries(misses).filter(([k]) => !k.endsWith('_heap')).map(([k, v]) => [k, r2(median(v))])),
-      file_bytes: { comparables: statSync(join(buildDir, COMPARABLES_FILE)).size, valuation_homes: statSync(join(buildDir, VALUATION_HOMES_FILE)).size },
+      file_bytes: Object.fromEntries([COMPARABLES_FILE, VALUATION_HOMES_FILE, ...evidenceFiles].map((f) => [f, statSync(join(buildDir, f)).size])),
       when: new Date().toISOString(),
       load_average: loadAverage(),
       commit: gitCommit(),

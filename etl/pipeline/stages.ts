@@ -19,6 +19,7 @@ import { pricePerSqftStage } from '../stages/40-marts/20-price-per-sqft/stage.ts
 import { ukhpiStage } from '../stages/40-marts/30-ukhpi/stage.ts';
 import { postcodesStage } from '../stages/40-marts/40-postcodes/stage.ts';
 import { rentsStage } from '../stages/40-marts/50-rents/stage.ts';
+import { saleEvidenceStage } from '../stages/40-marts/52-sale-evidence/stage.ts';
 import { postcodeLookupStage } from '../stages/40-marts/55-postcode-lookup/stage.ts';
 import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence/stage.ts';
 import { evidenceFilesStage } from '../stages/40-marts/65-evidence-files/stage.ts';
@@ -52,6 +53,7 @@ export const STAGES: readonly Stage[] = [
   designationsStage,
   lookupTablesStage,
   ...MARKET_STAGES,
+  saleEvidenceStage,
   postcodeLookupStage,
   valuationEvidenceStage,
   evidenceFilesStage,

@@ -17,6 +17,11 @@ export function cellKeyOfMetres(x: number, y: number, sizeM: number): number {
   return (Math.floor(y / sizeM) + OFFSET) * SPAN + (Math.floor(x / sizeM) + OFFSET);
 }
 
+/** The key of the cell in column `col` (west to east) and row `row` (south to north). */
+export function cellKey(col: number, row: number): number {
+  return (row + OFFSET) * SPAN + (col + OFFSET);
+}
+
 /** The key of the cell holding (lat, lng) for cells of `sizeM`. */
 export function cellKeyOf(lat: number, lng: number, sizeM: number): number {
   const [x, y] = localMetres(lat, lng);

@@ -66,6 +66,27 @@ export class PlanarPoints {
     return this.tree.neighbors(x, y, k, maxM, keep && ((e) => keep(ids[e]!))).map((e) => ids[e]!);
   }
 
+  /**
+   * `nearest`, with equal distances ranked by `tie` instead of the tree's order: the k nearest
+   * by (squared planar distance, `tie`), nearest first. The points at the k-th distance are
+   * all gathered (asking the tree for more until one lies further), so which of them make the
+   * k does not depend on how the tree was packed (issue 46: a grid-cell file gives the same k).
+   */
+  nearestRanked(x: number, y: number, k: number, maxM: number, keep: ((i: number) => boolean) | undefined, tie: (a: number, b: number) => number): number[] {
+    const d2 = (i: number) => {
+      const dx = Math.abs(this.x[i]! - x);
+      const dy = Math.abs(this.y[i]! - y);
+      return dx * dx + dy * dy;
+    };
+    if (k <= 0) return [];
+    for (let want = k + 1; ; want *= 2) {
+      const ids = this.nearest(x, y, want, maxM, keep);
+      if (ids.length === want && d2(ids[want - 1]!) <= d2(ids[k - 1]!)) continue;
+      const ranked = ids.map((i) => ({ i, d: d2(i) })).sort((a, b) => a.d - b.d || tie(a.i, b.i));
+      return ranked.slice(0, k).map((r) => r.i);
+    }
+  }
+
   /** Calls `visit(i)` for every point in the box (edges included), in the tree's order. Points without a position are in no box. */
   inBox(minX: number, minY: number, maxX: number, maxY: number, visit: (i: number) => void): void {
     const ids = this.ids;

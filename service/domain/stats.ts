@@ -1,18 +1,8 @@
-/** Order statistics used by the rent and GDV models. Pure. */
+/** Order statistics used by the rent and GDV models (the quantiles themselves: lib/stats.ts). Pure. */
 
-/** Quantile by linear interpolation between closest ranks (DuckDB quantile_cont, numpy default). */
-export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
-  const n = sorted.length;
-  if (n === 0) return NaN;
-  const pos = (n - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.min(n - 1, lo + 1);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
-}
+import { median, quantileSorted } from '../../lib/stats.ts';
 
-export function median(values: readonly number[]): number {
-  return quantileSorted([...values].sort((a, b) => a - b), 0.5);
-}
+export { median, quantileSorted };
 
 export interface RentStats {
   median_pcm: number;

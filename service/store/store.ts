@@ -2,20 +2,21 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBResultReader, type Du
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOOKUP_SQL_DIR } from '../../lib/files/lookup-tables-format.ts';
+import { VALUATION_SQL_DIR } from '../../lib/valuation/valuation-sql.ts';
 import { decodeColumns, rowsFromColumns } from './decode.ts';
 import { QUERIES, type Columns, type ParamsOf, type QueryName, type Row, type StatementName, type StatementParams } from './queries.ts';
 
 const SQL_DIR = join(import.meta.dirname, 'sql');
-/** The lookup tables' queries the ETL runs too (lib/files/lookup-sql/): read from there. */
-const SHARED_SQL = new Set(readdirSync(LOOKUP_SQL_DIR).filter((f) => f.endsWith('.sql')).map((f) => f.slice(0, -4)));
+/** The queries the ETL runs too (the lookup tables', lib/files/lookup-sql/; the sale valuation's, lib/valuation/sql/): read from there. */
+const SHARED_SQL = new Map([LOOKUP_SQL_DIR, VALUATION_SQL_DIR].flatMap((dir) => readdirSync(dir).filter((f) => f.endsWith('.sql')).map((f) => [f.slice(0, -4), dir] as const)));
 const sqlCache = new Map<string, string>();
 
-/** `service/store/sql/<name>.sql` (or a shared lookup query's file): one statement per file, positional parameters `$1`… */
+/** `service/store/sql/<name>.sql` (or a shared query's file): one statement per file, positional parameters `$1`… */
 export function storeSql(name: string): string {
   let text = sqlCache.get(name);
   if (text === undefined) {
     if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`bad SQL file name: ${name}`);
-    text = readFileSync(join(SHARED_SQL.has(name) ? LOOKUP_SQL_DIR : SQL_DIR, `${name}.sql`), 'utf8');
+    text = readFileSync(join(SHARED_SQL.get(name) ?? SQL_DIR, `${name}.sql`), 'utf8');
     sqlCache.set(name, text);
   }
   return text;

@@ -2,11 +2,12 @@ import { localMetres } from '../../lib/geo/points.ts';
 import type { BuildStore } from '../store/store.ts';
 import type { Columns, QueryName } from '../store/queries.ts';
 import {
-  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, saleBounds, valueSale, type AreaIndex, type AreaPath, type SaleEstimate,
+  IndexLookup, SaleEvidence, UNKNOWN_TYPE, ageCode, indexLookupOf, saleBounds, valueSale, type AreaPath, type Evidence, type SaleEstimate,
 } from '../domain/valuation-models/sale.ts';
 import { SCOTLAND, SCOTTISH_SALES_NOT_OPEN } from '../domain/scotland.ts';
 import type { BlockCache } from '../../lib/files/block-file.ts';
 import { ArrayHomes, FileHomes, type HomeInputs } from './sale-homes.ts';
+import { FileEvidence } from './sale-evidence-file.ts';
 
 /**
  * The sale valuation model of one build (docs/valuation.md): every home's inputs by UPRN (read
@@ -19,7 +20,8 @@ export class SaleValuer {
   private constructor(
     private readonly homes: HomeInputs,
     readonly lookup: IndexLookup,
-    readonly evidence: SaleEvidence,
+    readonly evidence: Evidence,
+    private readonly evidenceFile?: FileEvidence,
   ) {}
 
   /** Month number (year × 12 + month − 1) values are brought to: the index's last month. */
@@ -60,9 +62,10 @@ export class SaleValuer {
     return { postcode, estimate, areaSqft: area > 0 ? area : null };
   }
 
-  /** Closes the per-home file, when the inputs are read from one. */
+  /** Closes the per-home and evidence files, when read from them. */
   close(): void {
     this.homes.close();
+    this.evidenceFile?.close();
   }
 
   /**
@@ -77,13 +80,19 @@ export class SaleValuer {
     // every home then has no valuation, and nothing is re-tried per request.
     const complete = ['properties', 'sales', 'price_index_monthly'].every((t) => store.tables.has(t));
     const q = <N extends QueryName>(name: N): Promise<Partial<Columns<N>>> => (complete ? store.columns(name) : Promise.resolve({}));
-    const file = complete && files ? FileHomes.open(files.dir, files.cache) : undefined;
+    let file: FileHomes | undefined;
+    let evidence: FileEvidence | undefined;
     try {
-      const { lookup, end } = indexLookup(await q('valuation_index'), flaggedDistricts);
+      file = complete && files ? FileHomes.open(files.dir, files.cache) : undefined;
+      const { lookup, end } = indexLookupOf(await q('valuation_index'), flaggedDistricts);
+      evidence = complete && files ? FileEvidence.open(files.dir, files.cache, end) : undefined;
+      if (file && evidence) return new SaleValuer(file, lookup, evidence, evidence);
       if (file) return new SaleValuer(file, lookup, file.evidence(await q('valuation_sales'), lookup, end));
+      evidence?.close();
       return await SaleValuer.fromStore(q, lookup, end);
     } catch (e) {
       file?.close();
+      evidence?.close();
       throw e;
     }
   }
@@ -154,28 +163,3 @@ export class SaleValuer {
 }
 
 
-/** The area index as the model reads it, and its last month. */
-function indexLookup(ix: Partial<Columns<'valuation_index'>>, flaggedDistricts: ReadonlySet<string>): { lookup: IndexLookup; end: number } {
-  const index: AreaIndex = { start: Infinity, series: new Map(), enough: new Map() };
-  let end = -Infinity;
-  for (const m of ix.month_no ?? []) {
-    index.start = Math.min(index.start, m);
-    end = Math.max(end, m);
-  }
-  if (!Number.isFinite(index.start)) index.start = end = 0;
-  const T = end - index.start + 1;
-  for (let r = 0; r < (ix.area_code?.length ?? 0); r++) {
-    const key = `${ix.area_level![r]}:${ix.area_code![r]}`;
-    let s = index.series.get(key);
-    let e = index.enough.get(key);
-    if (!s || !e) {
-      index.series.set(key, (s = new Float64Array(T)));
-      index.enough.set(key, (e = new Uint8Array(T)));
-    }
-    const t = ix.month_no![r]! - index.start;
-    s[t] = ix.log_index![r]!;
-    e[t] = ix.enough_sales![r] === true ? 1 : 0;
-  }
-  // A district whose index the build flagged against UK HPI gets no High answer (issue 48).
-  return { lookup: new IndexLookup(index, end, flaggedDistricts), end };
-}

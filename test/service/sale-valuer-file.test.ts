@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockCache, BlockFileError } from '../../lib/files/block-file.ts';
 import { KeyedRowsWriter, PAGE } from '../../lib/files/keyed-rows-file.ts';
+import { SALE_EVIDENCE_COLUMNS, SALE_EVIDENCE_FILE, SALE_EVIDENCE_POSTCODES_FILE, type SaleEvidenceExtra } from '../../lib/files/sale-evidence-file.ts';
 import { VALUATION_HOMES_FILE } from '../../lib/files/valuation-homes-file.ts';
+import { SaleEvidence } from '../../service/domain/valuation-models/sale.ts';
+import { FileEvidence } from '../../service/valuers/sale-evidence-file.ts';
 import { BuildStore } from '../../service/store/store.ts';
 import { SaleValuer } from '../../service/valuers/sale-valuer.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
 
-// The sale valuer over its per-home file (issue 46, ADR 0015 step 4) against the in-heap model,
-// over a real ETL build: the model made from the store alone, as every older build is served,
-// is the expectation.
+// The sale valuer over its per-home file (issue 46, ADR 0015 step 4) and its evidence files
+// (step 6) against the in-heap model, over a real ETL build: the model made from the store
+// alone, as every older build is served, is the expectation.
 const tmp = mkdtempSync(join(tmpdir(), 'sale-valuer-file-'));
 let buildDir: string;
 let buildId: string;
@@ -40,10 +43,12 @@ const copy = (name: string) => {
   return dir;
 };
 
-describe('the sale valuer over valuation-homes.rows of a real ETL build', () => {
+describe('the sale valuer over valuation-homes.rows and sale-evidence.rows of a real ETL build', () => {
   it('values every UPRN exactly as the in-heap model, through a 32 KB cache, and knows no other', async () => {
     const cache = new BlockCache(8 * PAGE);
     const file = await open(buildDir, cache);
+    expect(heap.evidence).toBeInstanceOf(SaleEvidence);
+    expect(file.evidence).toBeInstanceOf(FileEvidence);
     expect(uprns.length).toBeGreaterThan(1500);
     const methods = new Set<string>();
     for (const u of uprns) {
@@ -99,6 +104,103 @@ describe('a valuation-homes file that is missing, foreign, cut short or changed 
     truncateSync(join(dir2, VALUATION_HOMES_FILE), PAGE);
     expect(() => truncated.value(uprns[uprns.length - 1]!)).toThrow(BlockFileError);
     truncated.close();
+  });
+});
+
+describe('sale-evidence files that are missing, foreign, cut short or changed under them', () => {
+  const evidenceFile = (values: Partial<SaleEvidenceExtra>, path: string) => {
+    const extra = { kind: 'sale-evidence', cell_m: 250, as_of_month: heap.asOfMonth, size_beta: 0.2, type_log: [0, 0, 0, 0], age_log: Array(12).fill(0), sales: 1, ...values };
+    const w = new KeyedRowsWriter(path, { key: { name: 'cell', kind: 'num' }, columns: [...SALE_EVIDENCE_COLUMNS], unique: false, extra });
+    w.add(1, [0, 0, 1, heap.asOfMonth, 12, 12, 1, 1]);
+    w.finish();
+  };
+
+  it('a build without them (an older ETL\'s) values with the evidence in the heap, the homes from their file', async () => {
+    const dir = copy('no-evidence');
+    rmSync(join(dir, SALE_EVIDENCE_FILE));
+    rmSync(join(dir, SALE_EVIDENCE_POSTCODES_FILE));
+    const v = await open(dir);
+    expect(v.evidence).toBeInstanceOf(SaleEvidence);
+    for (const u of uprns.slice(0, 300)) expect(v.value(u)).toEqual(heap.value(u));
+    v.close();
+  });
+
+  it('refuses a cell file cut short, of another kind, not a keyed-rows file, of another month or model, and one without its postcodes file, naming it', async () => {
+    const dir = copy('bad-evidence');
+    const path = join(dir, SALE_EVIDENCE_FILE);
+    const pcPath = join(dir, SALE_EVIDENCE_POSTCODES_FILE);
+    truncateSync(path, PAGE);
+    await expect(open(dir)).rejects.toThrow(BlockFileError);
+    const other = new KeyedRowsWriter(path, { key: { name: 'cell', kind: 'num' }, columns: [{ name: 'price', kind: 'num' }], unique: false });
+    other.add(1, [100]);
+    other.finish();
+    await expect(open(dir)).rejects.toThrow(/sale-evidence\.rows is not a sale-evidence file/);
+    writeFileSync(path, Buffer.alloc(5000, 7));
+    await expect(open(dir)).rejects.toThrow(/sale-evidence\.rows is not a keyed-rows file/);
+    evidenceFile({ as_of_month: heap.asOfMonth - 1 }, path);
+    await expect(open(dir)).rejects.toThrow(new RegExp(`brings values to month ${heap.asOfMonth - 1}, the build's index to ${heap.asOfMonth}`));
+    evidenceFile({ size_beta: 0.3 }, path);
+    await expect(open(dir)).rejects.toThrow(/made with size elasticity 0\.3, the model's is 0\.2/);
+    evidenceFile({ age_log: [0] }, path);
+    await expect(open(dir)).rejects.toThrow(/its cell size, effects or sale count are missing/);
+    evidenceFile({}, path);
+    rmSync(pcPath);
+    await expect(open(dir)).rejects.toThrow(/sale-evidence-postcodes\.rows is missing beside sale-evidence\.rows/);
+    const foreign = new KeyedRowsWriter(pcPath, { key: { name: 'uprn', kind: 'num' }, columns: [{ name: 'price', kind: 'num' }], unique: false });
+    foreign.add(1, [100]);
+    foreign.finish();
+    await expect(open(dir)).rejects.toThrow(/sale-evidence-postcodes\.rows is not a sale-evidence postcodes file/);
+    truncateSync(pcPath, 10);
+    await expect(open(dir)).rejects.toThrow(BlockFileError);
+  });
+
+  it('a cell file truncated while open throws on the pages it lost; one renamed over it answers from the opened one', async () => {
+    const dir = copy('evidence-changed');
+    const path = join(dir, SALE_EVIDENCE_FILE);
+    const renamed = await open(dir, new BlockCache(2 * PAGE));
+    writeFileSync(`${path}.other`, 'not the evidence');
+    renameSync(`${path}.other`, path);
+    for (const u of uprns.slice(0, 300)) expect(renamed.value(u)).toEqual(heap.value(u));
+    renamed.close();
+
+    const dir2 = copy('evidence-truncated');
+    const truncated = await open(dir2, new BlockCache(2 * PAGE));
+    truncateSync(join(dir2, SALE_EVIDENCE_FILE), PAGE);
+    // Some home's nearest sales lie past the first page.
+    expect(() => {
+      for (const u of uprns) truncated.value(u);
+    }).toThrow(BlockFileError);
+    truncated.close();
+  });
+});
+
+describe('GET /valuations/{uprn}/sale on a build whose sale-evidence file is cut short', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    const dir = join(s.dataDir, 'builds', buildId);
+    cpSync(buildDir, dir, { recursive: true });
+    truncateSync(join(dir, SALE_EVIDENCE_FILE), 3 * PAGE);
+    symlinkSync(join('builds', buildId), join(s.dataDir, 'current.tmp'));
+    renameSync(join(s.dataDir, 'current.tmp'), join(s.dataDir, 'current'));
+  }, 60_000);
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('answers 503 data_unavailable as problem+json, charging nothing', async () => {
+    const { key } = await s.account('enterprise');
+    const uprn = uprns[0]!;
+    let r = await call(s.base, 'GET', `/v1/valuations/${uprn}/sale`, { key });
+    for (let i = 0; i < 100 && r.status === 503 && /No published data build/.test(r.json.detail); i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      r = await call(s.base, 'GET', `/v1/valuations/${uprn}/sale`, { key });
+    }
+    expect(r.status).toBe(503);
+    expect(r.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(r.json).toMatchObject({ code: 'data_unavailable', status: 503 });
+    expect(r.json.detail).toMatch(/GET \/valuations\/\{uprn\}\/sale/);
+    expect(r.headers['x-credits-cost']).toBe('0');
   });
 });
 

@@ -6,6 +6,7 @@
  * service opens it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SaleEvidence } from '../../service/domain/valuation-models/sale.ts';
 import { BuildStore } from '../../service/store/store.ts';
 import { SaleValuer } from '../../service/valuers/sale-valuer.ts';
 import { tempDir } from '../support/tmp.ts';
@@ -60,7 +61,9 @@ describe('a home without a position', () => {
 
   it('is in no radius or nearest search as evidence: its sales have no place, and a positioned home still finds comparables', () => {
     const away = new Set(unpositioned.map((h) => Number(h.uprn)));
-    const ev = valuer.evidence;
+    // Opened from the store alone: the evidence is in the heap.
+    expect(valuer.evidence).toBeInstanceOf(SaleEvidence);
+    const ev = valuer.evidence as SaleEvidence;
     let rows = 0;
     for (let i = 0; i < ev.size; i++) {
       if (!away.has(ev.cols.uprn[i]!)) continue;

@@ -20,10 +20,11 @@ const READS: Record<string, readonly BaseKind[]> = {
 const SQL_DIR = join(import.meta.dirname, '../../service/store/sql');
 /** The lookup tables' queries the ETL runs too, moved where both may read them. */
 const SHARED_SQL_DIR = join(import.meta.dirname, '../../lib/files/lookup-sql');
+const VALUATION_SQL_DIR = join(import.meta.dirname, '../../lib/valuation/sql');
 
 describe('store query declarations (service/store/queries.ts)', () => {
   it('every SQL file is declared as a query or a statement', () => {
-    const files = [SQL_DIR, SHARED_SQL_DIR].flatMap((d) => readdirSync(d)).filter((f) => f.endsWith('.sql')).map((f) => f.slice(0, -4)).sort();
+    const files = [SQL_DIR, SHARED_SQL_DIR, VALUATION_SQL_DIR].flatMap((d) => readdirSync(d)).filter((f) => f.endsWith('.sql')).map((f) => f.slice(0, -4)).sort();
     expect([...Object.keys(QUERIES), ...Object.keys(STATEMENTS)].sort()).toEqual(files);
   });
 

@@ -1,4 +1,5 @@
--- valuation_index: the area price index as the sale valuation reads it (service/valuers/sale-valuer.ts):
+-- valuation_index: the area price index as the sale valuation reads it (service/valuers/sale-valuer.ts, and
+-- the ETL for the evidence file, etl/stages/40-marts/52-sale-evidence):
 -- log index by area and month number (year × 12 + month − 1), and enough_sales (docs/marts.md).
 SELECT
   area_level,
