@@ -16,7 +16,7 @@ import type { Mix } from '../../etl/synth/params.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Artifacts the service needs besides the Parquet tables. */
-const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes', 'designations'];
+const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes', 'designations', 'str_market_rows', 'str_market_cells', 'str_market_areas'];
 
 export interface BenchBuild {
   region: string;

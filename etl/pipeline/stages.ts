@@ -21,6 +21,7 @@ import { rentsStage } from '../stages/40-marts/50-rents/stage.ts';
 import { postcodeLookupStage } from '../stages/40-marts/55-postcode-lookup/stage.ts';
 import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence/stage.ts';
 import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
+import { strFilesStage } from '../stages/40-marts/75-str-files/stage.ts';
 import { locationMartsStage } from '../stages/40-marts/80-location/stage.ts';
 import { hmoLicencesStage } from '../stages/40-marts/90-hmo/stage.ts';
 import { qualityStage } from '../stages/50-checks/10-quality/stage.ts';
@@ -52,6 +53,7 @@ export const STAGES: readonly Stage[] = [
   postcodeLookupStage,
   valuationEvidenceStage,
   strMartsStage,
+  strFilesStage,
   locationMartsStage,
   hmoLicencesStage,
   qualityStage,
