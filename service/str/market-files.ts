@@ -1,6 +1,6 @@
 import type { BlockCache } from '../../lib/files/block-file.ts';
 import { CellPoints } from '../../lib/files/cell-points.ts';
-import type { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
+import type { KeyedRowsFile, Value } from '../../lib/files/keyed-rows-file.ts';
 import { STR_MARKET_AREAS_FILE, STR_MARKET_CELLS_FILE, STR_MARKET_CELL_M, STR_MARKET_ROWS_FILE, STR_RATING_FIELDS, type StrMarketRowsExtra } from '../../lib/files/str-market-file.ts';
 import { cellRanges } from '../../lib/geo/grid-cells.ts';
 import { localMetres } from '../../lib/geo/points.ts';
@@ -15,9 +15,16 @@ interface CellRow { cell: number; rn: number; lat: number; lng: number }
 interface AreaRow { area: string; rn: number }
 
 const M4 = HISTORY_MONTHS * 4;
-const MONTH_COLS = Array.from({ length: M4 }, (_, q) => `m${q}`);
-const PRIOR_COLS = Array.from({ length: 24 }, (_, q) => `p${q}`);
-const RATING_COLS = STR_RATING_FIELDS.map((f) => `rating_${f}`);
+const COLUMN_NAMES: readonly string[] = STR_MARKET_ROWS_FILE.columns.map((c) => c.name);
+const at = (name: string) => COLUMN_NAMES.indexOf(name);
+/** Each column's index in a row's values (the rows file's columns: lib/files/str-market-file.ts). */
+const ROW_AT = {
+  lat: at('lat'), lng: at('lng'), postcode: at('postcode'), sector: at('sector'), outcode: at('outcode'), country: at('country'),
+  listing_type: at('listing_type'), property_type: at('property_type'), bedrooms: at('bedrooms'), price_tier: at('price_tier'),
+  rating: at(`rating_${STR_RATING_FIELDS[0]}`), active: at('active'), blocked: at('blocked'), new_30d: at('new_30d'),
+  booked_ahead_30d: at('booked_ahead_30d'), available_next_30d: at('available_next_30d'), stay_nights: at('stay_nights'),
+  amenities: at('amenities'), end_month: at('end_month'), m0: at('m0'), p0: at('p0'),
+};
 
 /**
  * The market set read where it lies (lib/files/str-market-file.ts; issue 46, ADR 0015 step 6):
@@ -29,6 +36,8 @@ export class StrMarketFiles implements StrMarket {
   private readonly points: CellPoints<CellRow>;
   private readonly extra: StrMarketRowsExtra;
   private benchmark: Promise<GradeBenchmark> | undefined;
+  /** One row's values, reused (a request reads its listings one after another). */
+  private readonly values: Value[] = [];
 
   private constructor(
     private readonly rows: KeyedRowsFile<Row>,
@@ -175,32 +184,33 @@ export class StrMarketFiles implements StrMarket {
       prior: new Float32Array(n * 24),
     };
     const amenityAt = new Map(amenityKeys.map((k, a) => [k, a]));
+    const c = ROW_AT;
+    const v = this.values;
     for (let i = 0; i < n; i++) {
-      const r = this.rows.first(rns[i]!);
-      if (!r) throw new LookupFileError(`${this.rows.path}: no listing ${rns[i]} (the cell or area file names it)`);
-      s.lat[i] = r.lat as number;
-      s.lng[i] = r.lng as number;
-      s.postcode[i] = r.postcode as string | null;
-      s.sector[i] = r.sector as string | null;
-      s.outcode[i] = r.outcode as string | null;
-      s.country[i] = r.country as string | null;
-      const t = LISTING_TYPE_CODES.indexOf(r.listing_type as (typeof LISTING_TYPE_CODES)[number]);
+      if (!this.rows.firstValues(rns[i]!, v)) throw new LookupFileError(`${this.rows.path}: no listing ${rns[i]} (the cell or area file names it)`);
+      s.lat[i] = v[c.lat] as number;
+      s.lng[i] = v[c.lng] as number;
+      s.postcode[i] = v[c.postcode] as string | null;
+      s.sector[i] = v[c.sector] as string | null;
+      s.outcode[i] = v[c.outcode] as string | null;
+      s.country[i] = v[c.country] as string | null;
+      const t = LISTING_TYPE_CODES.indexOf(v[c.listing_type] as (typeof LISTING_TYPE_CODES)[number]);
       s.type[i] = t < 0 ? 255 : t;
-      s.kind[i] = r.property_type === 'house' ? 1 : r.property_type === 'apartment' ? 2 : 0;
-      s.beds[i] = (r.bedrooms as number | null) ?? -1;
-      s.tier[i] = TIER_NAMES.indexOf(r.price_tier as (typeof TIER_NAMES)[number]);
-      for (let k = 0; k < 7; k++) s.ratings[i * 7 + k] = (r[RATING_COLS[k]!] as number | null) ?? NaN;
-      s.active[i] = r.active ? 1 : 0;
-      s.blocked[i] = r.blocked ? 1 : 0;
-      s.new30[i] = r.new_30d ? 1 : 0;
-      s.bookedAhead30[i] = (r.booked_ahead_30d as number | null) || 0;
-      s.openNext30[i] = (r.available_next_30d as number | null) || 0;
-      s.stay[i] = (r.stay_nights as number | null) || 0;
-      const amen = r.amenities as string | null;
+      s.kind[i] = v[c.property_type] === 'house' ? 1 : v[c.property_type] === 'apartment' ? 2 : 0;
+      s.beds[i] = (v[c.bedrooms] as number | null) ?? -1;
+      s.tier[i] = TIER_NAMES.indexOf(v[c.price_tier] as (typeof TIER_NAMES)[number]);
+      for (let k = 0; k < 7; k++) s.ratings[i * 7 + k] = (v[c.rating + k] as number | null) ?? NaN;
+      s.active[i] = v[c.active] ? 1 : 0;
+      s.blocked[i] = v[c.blocked] ? 1 : 0;
+      s.new30[i] = v[c.new_30d] ? 1 : 0;
+      s.bookedAhead30[i] = (v[c.booked_ahead_30d] as number | null) || 0;
+      s.openNext30[i] = (v[c.available_next_30d] as number | null) || 0;
+      s.stay[i] = (v[c.stay_nights] as number | null) || 0;
+      const amen = v[c.amenities] as string | null;
       if (amen) for (const key of amen.split(',')) s.amenities[i * K + amenityAt.get(key)!] = 1;
-      s.endMonth[i] = r.end_month as number;
-      for (let q = 0; q < M4; q++) s.months[i * M4 + q] = r[MONTH_COLS[q]!] as number;
-      for (let q = 0; q < 24; q++) s.prior![i * 24 + q] = r[PRIOR_COLS[q]!] as number;
+      s.endMonth[i] = v[c.end_month] as number;
+      for (let q = 0; q < M4; q++) s.months[i * M4 + q] = v[c.m0 + q] as number;
+      for (let q = 0; q < 24; q++) s.prior![i * 24 + q] = v[c.p0 + q] as number;
     }
     return s;
   }
