@@ -2,8 +2,10 @@
  * What each per-build resource of the service (service/build/resources.ts) costs in memory
  * once loaded, and how that grows with the region (issue 46, docs/scale.md "Serving memory").
  *
- *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc] [--lookups-in-heap | --areas-in-heap]
+ *   node --expose-gc --import tsx bench/serving-memory.ts [--addresses 100000,1000000] [--runs 3] [--only store,records,all] [--seed 42] [--malloc system|jemalloc] [--lookups-in-heap | --areas-in-heap] [--str-in-heap] [--tag T]
  *
+ * `--str-in-heap`: likewise a view without the STR market files (bench/support/str-in-heap.ts),
+ * the market set loaded into the heap. `--tag T`: the results file suffixed `-T`.
  * `--lookups-in-heap`: the build as one published before the lookup files (a view of it whose
  * manifest lists none: bench/support/lookups-in-heap.ts), so the lookup tables are made in the
  * heap as before ADR 0015 step 2: the same data, the two ways of holding it. `--areas-in-heap`:
@@ -40,6 +42,7 @@ import type { BuildInfo } from '../service/build/source.ts';
 import type { BuildStore } from '../service/store/store.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { lookupsInHeapView } from './support/lookups-in-heap.ts';
+import { strInHeapView } from './support/str-in-heap.ts';
 import { tempDir } from '../test/support/tmp.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { arg, argStr, median, r2 } from './support/stats.ts';
@@ -269,6 +272,8 @@ async function main(): Promise<void> {
   const IN_HEAP = process.argv.includes('--lookups-in-heap');
   const AREAS_IN_HEAP = process.argv.includes('--areas-in-heap');
   if (IN_HEAP && AREAS_IN_HEAP) throw new Error('--lookups-in-heap or --areas-in-heap, not both');
+  const STR_IN_HEAP = process.argv.includes('--str-in-heap');
+  const TAG = argStr('tag', '');
   const views = tempDir('pi-serving-memory-');
   if (MALLOC !== 'system' && MALLOC !== 'jemalloc') throw new Error('--malloc is system or jemalloc');
   const keys = only ? only.split(',') : [...Object.keys(DEPS), ALL];
@@ -278,13 +283,14 @@ async function main(): Promise<void> {
   const missing = fields.filter((f) => !DEPS[f]);
   if (missing.length || fields.length !== Object.keys(DEPS).length) throw new Error(`DEPS and BuildResources differ: ${missing.join(', ') || Object.keys(DEPS).filter((k) => !fields.includes(k)).join(', ')}`);
   const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
-  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}${IN_HEAP ? ' --lookups-in-heap' : ''}${AREAS_IN_HEAP ? ' --areas-in-heap' : ''}`;
+  const command = `node --expose-gc --import tsx bench/serving-memory.ts --addresses ${scales.join(',')} --runs ${RUNS} --seed ${SEED}${only ? ` --only ${only}` : ''}${MALLOC !== 'system' ? ` --malloc ${MALLOC}` : ''}${IN_HEAP ? ' --lookups-in-heap' : ''}${AREAS_IN_HEAP ? ' --areas-in-heap' : ''}${STR_IN_HEAP ? ' --str-in-heap' : ''}${TAG ? ` --tag ${TAG}` : ''}`;
   const perScale: Array<{ N: number; properties: number; summaries: Summary[]; result: Record<string, unknown> }> = [];
   for (const N of scales) {
     const { dataDir } = await ensureBenchBuild(N, SEED, log);
     const published = realpathSync(join(dataDir, 'current'));
-    const buildDir = IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N)))
+    const viewed = IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N)))
       : AREAS_IN_HEAP ? lookupsInHeapView(published, join(views.dir, String(N)), AREA_LOOKUP_FILES) : published;
+    const buildDir = STR_IN_HEAP ? strInHeapView(viewed, join(views.dir, `${N}-str`)) : viewed;
     const manifest = JSON.parse(readFileSync(join(buildDir, 'manifest.json'), 'utf8')) as { build_id: string; tables: Record<string, { rows: number }> };
     const loadStart = loadAverage();
     const startedAt = new Date().toISOString();
@@ -351,7 +357,7 @@ async function main(): Promise<void> {
     };
   }
   for (const s of perScale) {
-    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${IN_HEAP ? '-lookups-in-heap' : ''}${AREAS_IN_HEAP ? '-areas-in-heap' : ''}${only ? '-only' : ''}.json`);
+    const file = join(ROOT, 'bench', 'results', `serving-memory-${s.N}${MALLOC === 'jemalloc' ? '-jemalloc' : ''}${IN_HEAP ? '-lookups-in-heap' : ''}${AREAS_IN_HEAP ? '-areas-in-heap' : ''}${STR_IN_HEAP ? '-str-in-heap' : ''}${only ? '-only' : ''}${TAG ? `-${TAG}` : ''}.json`);
     writeFileSync(file, `${JSON.stringify(s.result, null, 2)}\n`);
     log(`wrote ${file}`);
   }

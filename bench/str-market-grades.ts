@@ -23,7 +23,7 @@ const named = (k: 'strongest' | 'weakest') => {
 const result = {
   addresses, seed, listings: set.listings.n,
   sectors: new Set(set.listings.sector.filter(Boolean)).size,
-  benchmark_areas: set.bench.areas.length,
+  benchmark_areas: set.bench().areas.length,
   letters: letterCounts(grades),
   strongest: named('strongest'),
   weakest: named('weakest'),

@@ -96,7 +96,7 @@ t = performance.now();
 const set = await StrMarketSet.load(store);
 const loadMs = performance.now() - t;
 const rssMb = Math.round((process.memoryUsage().rss - rss0) / 1048576);
-log(`market set: ${set.listings.n} listings loaded in ${Math.round(loadMs)} ms (+${rssMb} MB RSS), benchmark of ${set.bench.areas.length} sectors`);
+log(`market set: ${set.listings.n} listings loaded in ${Math.round(loadMs)} ms (+${rssMb} MB RSS), benchmark of ${set.bench().areas.length} sectors`);
 store.close();
 const all = new Set(SECTIONS);
 const inProc: number[] = [];
@@ -104,7 +104,7 @@ const within: number[] = [];
 for (const p of samplePoints) {
   const t0 = performance.now();
   const idx = Int32Array.from(set.within(Number(p.lat), Number(p.lng), 5000)).sort();
-  if (idx.length > 0) JSON.stringify(marketSections(set.listings, idx, all, set.bench));
+  if (idx.length > 0) JSON.stringify(marketSections(set.listings, idx, all, set.bench()));
   inProc.push(performance.now() - t0);
   within.push(idx.length);
 }
@@ -154,7 +154,7 @@ log(`http: first request (store open + set load) ${Math.round(firstMs)} ms; ${JS
 
 const out = {
   addresses: N, listings: L, templates: Number(templates), address_points: Number(points), seed: SEED,
-  market_set: { listings: set.listings.n, load_ms: Math.round(loadMs), rss_mb: rssMb, benchmark_sectors: set.bench.areas.length },
+  market_set: { listings: set.listings.n, load_ms: Math.round(loadMs), rss_mb: rssMb, benchmark_sectors: set.bench().areas.length },
   listings_within_5km: { p50: pct(wi, 50), p95: pct(wi, 95), max: wi[wi.length - 1] },
   in_process_5km: summary(inProc),
   http: { first_request_ms: Math.round(firstMs), ...httpSummary, statuses: Object.fromEntries(statuses) },

@@ -19,7 +19,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = ['search_index', 'property_records', 'property_records_paged', 'comparables', 'valuation_homes', 'sale_evidence', 'sale_evidence_postcodes', 'lookup_sales', 'lookup_type_months', 'lookup_epc', 'lookup_postcodes',
   'designations', 'crime_points', 'crime_areas', 'crime_homes', 'listing_points', 'listing_outcodes', 'hmo_points', 'hmo_outcodes',
   'lookup_area_counts', 'lookup_area_mix', 'lookup_area_index', 'lookup_area_growth', 'lookup_area_sqft', 'lookup_area_rents', 'lookup_area_str', 'lookup_area_rooms',
-  'rent_lets_cells', 'rent_lets_areas', 'sqft_sales_cells', 'postcode_points_cells'];
+  'rent_lets_cells', 'rent_lets_areas', 'sqft_sales_cells', 'postcode_points_cells', 'str_market_rows', 'str_market_cells', 'str_market_areas'];
 
 export interface BenchBuild {
   region: string;

@@ -25,6 +25,7 @@ import { valuationEvidenceStage } from '../stages/40-marts/60-valuation-evidence
 import { evidenceFilesStage } from '../stages/40-marts/65-evidence-files/stage.ts';
 import { strMartsStage } from '../stages/40-marts/70-str/stage.ts';
 import { areaLookupStage } from '../stages/40-marts/75-area-lookup/stage.ts';
+import { strFilesStage } from '../stages/40-marts/77-str-files/stage.ts';
 import { locationMartsStage } from '../stages/40-marts/80-location/stage.ts';
 import { hmoLicencesStage } from '../stages/40-marts/90-hmo/stage.ts';
 import { qualityStage } from '../stages/50-checks/10-quality/stage.ts';
@@ -59,6 +60,7 @@ export const STAGES: readonly Stage[] = [
   evidenceFilesStage,
   strMartsStage,
   areaLookupStage,
+  strFilesStage,
   locationMartsStage,
   hmoLicencesStage,
   // A serving stage after the marts it writes out (crime, listings, HMO licences).

@@ -372,6 +372,28 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   }
 
   /**
+   * The first row of `key` as values by column index into `out` (the key not among them), with
+   * no row object: for a reader of rows of many columns (a listing's 120 months), where building
+   * an object of that many properties costs more than reading the row. False when it has none.
+   */
+  firstValues(key: Key, out: Value[]): boolean {
+    const p = this.meta.pages;
+    // The page `firstPage` names, or the next when the key's rows start there.
+    for (let page = this.firstPage(key); page < p; page++) {
+      if (page > 0 && this.firstKeys[page]! > key) return false;
+      const b = this.file.view(this.offsets[page]!, this.lengths[page]!);
+      const n = b.readUInt32LE(0);
+      const j = this.firstRow(b, n, key);
+      if (j >= n) continue;
+      const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
+      if (k.key !== key) return false;
+      this.valuesAt(b, k.end, out);
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * Every row in key order (for a loader that needs them all), read a megabyte at a time past
    * the cache, so a scan neither evicts the pages lookups use nor holds the file.
    */
@@ -412,6 +434,38 @@ export class KeyedRowsFile<R = Record<string, Value>> {
     if (this.meta.key.kind === 'num') return { key: b.readDoubleLE(at), end: at + 8 };
     const [len, start] = readVarint(b, at);
     return { key: b.toString('utf8', start, start + len), end: start + len };
+  }
+
+  /** A row's values (from its null bits at `at`) into `out` by column index: `rowAt` without the object. */
+  private valuesAt(b: Buffer, at: number, out: Value[]): void {
+    const cols = this.meta.columns;
+    const nullAt = at;
+    at += (cols.length + 7) >> 3;
+    for (let i = 0; i < cols.length; i++) {
+      const kind = cols[i]!.kind;
+      if (b[nullAt + (i >> 3)]! & (1 << (i & 7))) {
+        out[i] = null;
+      } else if (kind === 'small') {
+        out[i] = b.readFloatLE(at);
+        at += 4;
+      } else if (kind === 'num') {
+        out[i] = b.readDoubleLE(at);
+        at += 8;
+      } else if (kind === 'bool') {
+        out[i] = b[at] === 1;
+        at += 1;
+      } else if (kind === 'dict') {
+        const [code, next] = readVarint(b, at);
+        const v = this.dictOf[i]![code];
+        if (v === undefined) throw new BlockFileError(`${this.file.path}: ${cols[i]!.name} has code ${code}, past its dictionary of ${this.dictOf[i]!.length}`);
+        out[i] = v;
+        at = next;
+      } else {
+        const [len, start] = readVarint(b, at);
+        out[i] = b.toString('utf8', start, start + len);
+        at = start + len;
+      }
+    }
   }
 
   private rowAt(b: Buffer, key: Key, at: number): R {

@@ -11,7 +11,8 @@ import { loadSearchIndex } from '../search/indexes.ts';
 import { BuildStore } from '../store/store.ts';
 import { StrListingIndex } from '../str/listing-index.ts';
 import { loadStrListingRows, type StrListingRows } from '../str/listing-rows.ts';
-import { StrMarketSet } from '../str/market-set.ts';
+import { StrMarketSet, type StrMarket } from '../str/market-set.ts';
+import { StrMarketFiles } from '../str/market-files.ts';
 import { loadNewBuildPremiums, loadRentLets, loadSqftSales, type RentLetsIndex, type SqftSalesIndex } from '../valuers/evidence.ts';
 import { openHmoValuer, type HmoValuer } from '../valuers/hmo-areas.ts';
 import { GdvValuer } from '../valuers/gdv-valuer.ts';
@@ -73,8 +74,8 @@ export class BuildResources {
   readonly gdvValuer = new Lazy<GdvValuer>('GDV valuer', async () => new GdvValuer(await this.sqftSales.get(), await this.gdvPremiums.get()));
   /** Short-term-let listings for the estimate. */
   readonly strListings = new Lazy<StrListingIndex>('STR listing index', () => this.withStore(async (store) => StrListingIndex.load(store)));
-  /** Short-term-let listings and their months for the market analysis. */
-  readonly strMarket = new Lazy<StrMarketSet>('STR market set', () => this.withStore(async (store) => StrMarketSet.load(store)));
+  /** Short-term-let listings and their months for the market analysis: the build's str-market*.rows read where they lie, or an older build's set in the heap. */
+  readonly strMarket = new Lazy<StrMarket>('STR market set', async () => StrMarketFiles.open(this.build, this.caches.pages) ?? this.withStore(async (store) => StrMarketSet.load(store)), (m) => m.close?.());
   /** What GET /str/listings shows of each listing, in the market set's rows. */
   readonly strListingRows = new Lazy<StrListingRows>('STR listing rows', () => this.withStore(async (store) => loadStrListingRows(store, await this.strMarket.get())));
   /** The features containing each UPRN: the build's designations.rows read where it lies, or an older build's table in the heap; undefined without either. */

@@ -1,7 +1,7 @@
 import { haversineM } from '../../lib/geo/points.ts';
 import { listingOrder, roundPosition } from '../domain/str/listings.ts';
 import type { MarketListings } from '../domain/str/market-listings.ts';
-import type { StrMarketSet } from './market-set.ts';
+import type { StrMarket } from './market-set.ts';
 import type { StoreReads } from '../store/store.ts';
 
 /**
@@ -26,12 +26,13 @@ export interface StrListingRows {
   scraped: string[];
 }
 
-export async function loadStrListingRows(store: StoreReads, set: StrMarketSet): Promise<StrListingRows> {
+export async function loadStrListingRows(store: StoreReads, set: StrMarket): Promise<StrListingRows> {
   const c = await store.columns('str_listing_rows');
   const n = c.id.length;
   // The two statements must give the same rows in the same order: checked, not assumed.
-  if (n !== set.listings.n || c.lat.some((v, i) => v !== set.listings.lat[i])) {
-    throw new Error(`str_listing_rows (${n} rows) is not aligned with the market set (${set.listings.n} rows)`);
+  const lat = set.lats();
+  if (n !== set.size || c.lat.some((v, i) => v !== lat[i])) {
+    throw new Error(`str_listing_rows (${n} rows) is not aligned with the market set (${set.size} rows)`);
   }
   /** NaN where the listing has no figure. */
   const nums = (k: 'bedrooms' | 'bathrooms' | 'accommodates' | 'adr_ltm' | 'occupancy_ltm' | 'revenue_ltm' | 'rating_overall' | 'number_of_reviews' | 'host_listings_count') =>
@@ -63,21 +64,24 @@ const r2 = (v: number) => Math.round(v * 100) / 100;
  */
 export function listingsSorted(
   rows: StrListingRows, s: MarketListings, idx: readonly number[], point: { lat: number; lng: number } | null,
-  sort: 'revenue' | 'adr' | 'occupancy' | 'rating' | 'distance',
+  sort: 'revenue' | 'adr' | 'occupancy' | 'rating' | 'distance', rnOf: (i: number) => number = (i) => i,
 ): { i: number; d: number | null }[] {
   const dist = Float64Array.from(idx, (i) => (point ? haversineM(point.lat, point.lng, s.lat[i]!, s.lng[i]!) : NaN));
   const figure = {
-    revenue: () => Float64Array.from(idx, (i) => rows.revenue[i]!),
-    adr: () => Float64Array.from(idx, (i) => rows.adr[i]!),
-    occupancy: () => Float64Array.from(idx, (i) => rows.occupancy[i]!),
-    rating: () => Float64Array.from(idx, (i) => rows.rating[i]!),
+    revenue: () => Float64Array.from(idx, (i) => rows.revenue[rnOf(i)]!),
+    adr: () => Float64Array.from(idx, (i) => rows.adr[rnOf(i)]!),
+    occupancy: () => Float64Array.from(idx, (i) => rows.occupancy[rnOf(i)]!),
+    rating: () => Float64Array.from(idx, (i) => rows.rating[rnOf(i)]!),
     distance: () => dist,
   }[sort]();
-  return listingOrder(figure, idx.map((i) => rows.id[i]!), sort !== 'distance').map((k) => ({ i: idx[k]!, d: point ? dist[k]! : null }));
+  return listingOrder(figure, idx.map((i) => rows.id[rnOf(i)]!), sort !== 'distance').map((k) => ({ i: idx[k]!, d: point ? dist[k]! : null }));
 }
 
-/** Listing row `i` as GET /str/listings shows it, `d` metres from the point asked about (null without one). */
-export function listingRowView(rows: StrListingRows, s: MarketListings, i: number, d: number | null) {
+/**
+ * Listing `i` of `s` (row `rn` of the build's set and of `rows`) as GET /str/listings shows it,
+ * `d` metres from the point asked about (null without one).
+ */
+export function listingRowView(rows: StrListingRows, s: MarketListings, si: number, d: number | null, i: number = si) {
   const kind = rows.propertyType[i];
   const occ = rows.occupancy[i]!;
   return {
@@ -87,8 +91,8 @@ export function listingRowView(rows: StrListingRows, s: MarketListings, i: numbe
     bedrooms: orNull(rows.bedrooms[i]!),
     bathrooms: orNull(rows.bathrooms[i]!),
     accommodates: orNull(rows.accommodates[i]!),
-    lat: roundPosition(s.lat[i]!),
-    lng: roundPosition(s.lng[i]!),
+    lat: roundPosition(s.lat[si]!),
+    lng: roundPosition(s.lng[si]!),
     adr: Number.isNaN(rows.adr[i]!) ? null : r2(rows.adr[i]!),
     occupancy_pct: Number.isNaN(occ) ? null : Math.round(occ * 1000) / 10,
     revenue_annual: Number.isNaN(rows.revenue[i]!) ? null : Math.round(rows.revenue[i]!),

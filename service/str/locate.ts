@@ -7,7 +7,7 @@
 import { normalisePostcode } from '../../schemas/address-normalise.ts';
 import type { BuildResources } from '../build/resources.ts';
 import { postcodeRow } from '../location/resolve.ts';
-import type { StrMarketSet } from './market-set.ts';
+import type { StrMarket } from './market-set.ts';
 import type { PlaceForCoverage } from '../domain/coverage.ts';
 
 export interface Located {
@@ -40,7 +40,7 @@ export function parsePolygon(text: string): [number, number][] {
 }
 
 /** The listings the location names (before filters) and its label. */
-export async function locateListings(set: StrMarketSet, q: StrArea, data: BuildResources): Promise<Located | { not_found: string }> {
+export async function locateListings(set: StrMarket, q: StrArea, data: BuildResources): Promise<Located | { not_found: string }> {
   if (q.outcode !== undefined) {
     const code = q.outcode.toUpperCase();
     return { idx: set.outcode(code), label: code, point: null, place: { kind: 'outcode', label: code, outcode: code, la_code: null, lat: null, lng: null } };

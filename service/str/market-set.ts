@@ -90,13 +90,36 @@ export function addPriorYear(s: MarketListings, p: Columns<'str_market_prior'>):
 }
 
 /**
+ * The market set as GET /str/market and /str/listings use it, in the heap (StrMarketSet) or
+ * read where it lies (StrMarketFiles): a location's listings as row numbers of the set
+ * (ascending), then `select` gives those rows as a set `s` and their indices `at` in it.
+ */
+export interface StrMarket {
+  readonly size: number;
+  sector(code: string): readonly number[];
+  outcode(code: string): readonly number[];
+  within(lat: number, lng: number, radiusM: number): number[];
+  inPolygon(ring: readonly (readonly [number, number])[]): number[];
+  unplacedCount(): number;
+  /** The listings' countries (null for a listing without one), for the source's coverage. */
+  countries(): Iterable<string | null>;
+  select(rns: readonly number[]): { s: MarketListings; at: number[] };
+  /** Per-listing last-12-month sums of `s` when the caller may cache them per build (the whole set in the heap). */
+  ltm(s: MarketListings, cached: (s: MarketListings) => Float64Array): Float64Array | undefined;
+  bench(): GradeBenchmark | Promise<GradeBenchmark>;
+  /** Every listing's latitude by row number (for checking another query's alignment). */
+  lats(): Float64Array;
+  close?(): void;
+}
+
+/**
  * One build's listings for the market analysis: the column-wise set, a points index
  * (lib/geo/points.ts) over their points, the listings of each sector and outcode, and the grade
  * benchmark, all made once when the build is loaded.
  */
-export class StrMarketSet {
+export class StrMarketSet implements StrMarket {
   readonly points: Points;
-  readonly bench: GradeBenchmark;
+  private readonly benchmark: GradeBenchmark;
   private readonly bySector = new Map<string, number[]>();
   private readonly byOutcode = new Map<string, number[]>();
 
@@ -109,7 +132,31 @@ export class StrMarketSet {
       if (sec) (this.bySector.get(sec) ?? this.bySector.set(sec, []).get(sec)!).push(i);
       if (out) (this.byOutcode.get(out) ?? this.byOutcode.set(out, []).get(out)!).push(i);
     }
-    this.bench = gradeBenchmark(s);
+    this.benchmark = gradeBenchmark(s);
+  }
+
+  get size(): number {
+    return this.listings.n;
+  }
+
+  bench(): GradeBenchmark {
+    return this.benchmark;
+  }
+
+  select(rns: readonly number[]): { s: MarketListings; at: number[] } {
+    return { s: this.listings, at: [...rns] };
+  }
+
+  ltm(s: MarketListings, cached: (s: MarketListings) => Float64Array): Float64Array {
+    return cached(s);
+  }
+
+  lats(): Float64Array {
+    return this.listings.lat;
+  }
+
+  countries(): Iterable<string | null> {
+    return this.listings.country;
   }
 
   static async load(store: StoreReads): Promise<StrMarketSet> {

@@ -40,7 +40,7 @@ describe.skipIf(!present)('market analysis on the real Bristol scrape', () => {
     const set = await StrMarketSet.load(connectionReads(c));
     const idx = set.outcode('BS1');
     expect(idx.length).toBeGreaterThan(100);
-    const m = StrMarketSchema.parse({ location: 'BS1', country: 'England', currency: 'GBP', listings: idx.length, ...marketSections(set.listings, idx, new Set(SECTIONS), set.bench) }) as any;
+    const m = StrMarketSchema.parse({ location: 'BS1', country: 'England', currency: 'GBP', listings: idx.length, ...marketSections(set.listings, idx, new Set(SECTIONS), set.bench()) }) as any;
     const [raw] = await queryRows(conn, `SELECT count(*) AS active,
       avg(airbnb_estimated_nights_l365d) AS their_nights_mean, median(airbnb_estimated_nights_l365d) AS their_nights_median,
       avg(airbnb_estimated_revenue_l365d) AS their_revenue_mean, median(airbnb_estimated_revenue_l365d) AS their_revenue_median,

@@ -9,7 +9,7 @@ import { StrMarketSet } from '../../service/str/market-set.ts';
  */
 export async function marketGrades(conn: DuckDBConnection): Promise<{ set: StrMarketSet; grades: { area: string; grade: Grade }[] }> {
   const set = await StrMarketSet.load(connectionReads(conn));
-  const grades = set.bench.areas.map((area) => ({ area, grade: gradeOf(set.bench, dimensionValues(set.listings, set.sector(area))) }));
+  const grades = set.bench().areas.map((area) => ({ area, grade: gradeOf(set.bench(), dimensionValues(set.listings, set.sector(area))) }));
   return { set, grades };
 }
 

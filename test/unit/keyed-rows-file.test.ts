@@ -80,6 +80,18 @@ describe('keyed-rows file', () => {
     f.close();
   });
 
+  it('gives a key\'s first row as values by column, without a row object; false for a key it lacks', () => {
+    const f = KeyedRowsFile.open(path, new BlockCache(4 * PAGE));
+    const out: Value[] = [];
+    for (const [uprn, want] of byUprn) {
+      expect(f.firstValues(uprn, out)).toBe(true);
+      expect(out).toEqual([want[0]!.price, want[0]!.new_build, want[0]!.note]);
+    }
+    const keys = [...byUprn.keys()];
+    for (const k of [keys[0]! - 1, keys[keys.length - 1]! + 1, keys[7]! + 0.5]) expect(f.firstValues(k, out)).toBe(false);
+    f.close();
+  });
+
   it('scans every row in key order', () => {
     const f = KeyedRowsFile.open(path, new BlockCache(4 * PAGE));
     expect([...f.scan()]).toEqual(rows);
@@ -157,6 +169,8 @@ describe('keyed-rows file', () => {
     expect(new Set(f.meta.dictionaries!.type)).toEqual(new Set(types));
     expect(f.meta.dictionaries!.rating).toHaveLength(301);
     for (const row of want) expect(f.first(row.uprn)).toEqual(row);
+    const out: Value[] = [];
+    for (const row of want) expect(f.firstValues(row.uprn, out) && out).toEqual([row.type, row.beds, row.rating]);
     expect([...f.scan()]).toEqual(want);
     // Smaller than the same rows with the strings in every row and f64s: 5000 × (8 + 8 + ~4) bytes would not fit this.
     expect(f.meta.pages).toBeLessThan(Math.ceil((5000 * (8 + 1 + 1 + 4 + 2 + 4)) / PAGE) + 2);

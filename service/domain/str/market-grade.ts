@@ -117,10 +117,19 @@ export function gradeBenchmark(s: MarketListings): GradeBenchmark {
     a.push(i);
   }
   const activeIn = (idx: number[]) => idx.reduce((t, i) => t + s.active[i]!, 0);
-  let areas = [...bySector.keys()].filter((k) => activeIn(bySector.get(k)!) >= GRADE.minBenchmarkListings);
-  if (areas.length === 0) areas = [...bySector.keys()].filter((k) => activeIn(bySector.get(k)!) > 0);
-  areas.sort();
-  const values = areas.map((k) => dimensionValues(s, bySector.get(k)!));
+  return benchmarkOf([...bySector].map(([area, idx]) => ({ area, active: activeIn(idx), values: () => dimensionValues(s, idx) })));
+}
+
+/**
+ * The benchmark from each sector's active listings and (computed only for the sectors kept)
+ * dimension values: `gradeBenchmark`'s choice, for a caller that reads the sectors one by one.
+ */
+export function benchmarkOf(sectors: ReadonlyArray<{ area: string; active: number; values: () => Record<Dimension, number | null> }>): GradeBenchmark {
+  let kept = sectors.filter((x) => x.active >= GRADE.minBenchmarkListings);
+  if (kept.length === 0) kept = sectors.filter((x) => x.active > 0);
+  kept = [...kept].sort((a, b) => (a.area < b.area ? -1 : a.area > b.area ? 1 : 0));
+  const areas = kept.map((x) => x.area);
+  const values = kept.map((x) => x.values());
   const dims = Object.fromEntries(DIMENSIONS.map((d) => [d, values.map((v) => v[d]).filter((x): x is number => x !== null).sort((a, b) => a - b)])) as Record<Dimension, number[]>;
   const composites = values.map((v) => composite({ dims }, v).composite).filter((x): x is number => x !== null).sort((a, b) => a - b);
   return { areas, dims, composites };

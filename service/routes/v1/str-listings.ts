@@ -29,13 +29,16 @@ export default defineRoute({
     const rows = await data.strListingRows.get().catch(notServedYet('GET /str/listings'));
     const found = await locateListings(set, query, data);
     if ('not_found' in found) throw new ApiError('not_found', found.not_found);
-    const s = set.listings;
+    const { s, at } = set.select(found.idx);
     // A place the listings source does not cover is a free 404; a covered one with none is an empty page.
-    if (found.idx.length === 0 && found.place.kind !== 'polygon' && (await requireCovered(strCoverage(s.country), found.place, data)).length === 0) {
+    if (found.idx.length === 0 && found.place.kind !== 'polygon' && (await requireCovered(strCoverage(set.countries()), found.place, data)).length === 0) {
       throw new ApiError('not_found', `No postcode of the build lies in or within 2 km of ${found.place.label}, so which source covers it is not known.`);
     }
-    const idx = found.idx.filter((i) => passes(s, i, query));
-    const order = listingsSorted(rows, s, idx, found.point, query.sort);
+    // k of the selection is row found.idx[k] of the build's set (and of `rows`).
+    const rnAt = new Map(at.map((i, k) => [i, found.idx[k]!]));
+    const rnOf = (i: number) => rnAt.get(i)!;
+    const idx = at.filter((i) => passes(s, i, query));
+    const order = listingsSorted(rows, s, idx, found.point, query.sort, rnOf);
     const pages = Math.ceil(order.length / query.per_page);
     if (query.page > Math.max(pages, 1)) {
       throw new ApiError('invalid_request', `page ${query.page} is past the last page (${pages} pages of ${query.per_page}).`, [{ path: 'query.page', message: `at most ${pages}` }]);
@@ -47,7 +50,7 @@ export default defineRoute({
       page: query.page,
       per_page: query.per_page,
       total: order.length,
-      listings: page.map(({ i, d }) => listingRowView(rows, s, i, d)),
+      listings: page.map(({ i, d }) => listingRowView(rows, s, i, d, rnOf(i))),
       currency: 'GBP' as const,
     };
   },

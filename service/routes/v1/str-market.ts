@@ -29,11 +29,11 @@ export default defineRoute({
     const found = await locateListings(set, query, data);
     if ('not_found' in found) throw new ApiError('not_found', found.not_found);
     const { idx: located, label } = found;
-    const s = set.listings;
-    // Ascending rows: the months are read in memory order.
-    const idx = Int32Array.from(located.filter((i) => passes(s, i, query))).sort();
+    // Ascending rows: the months are read in memory order, and summed in the same order from either path.
+    const { s, at } = set.select(located);
+    const idx = Int32Array.from(at.filter((i) => passes(s, i, query))).sort();
     if (located.length === 0) {
-      await requireCovered(strCoverage(s.country), found.place, data);
+      await requireCovered(strCoverage(set.countries()), found.place, data);
       // A sector or outcode finds only listings placed by postcode: when the build has listings
       // without one, the cause may be missing postcode data, not an empty area. Say so.
       const unplaced = query.outcode !== undefined || query.postcode !== undefined ? set.unplacedCount() : 0;
@@ -54,7 +54,7 @@ export default defineRoute({
       country,
       currency: 'GBP' as const,
       listings: idx.length,
-      ...marketSections(s, idx, include, set.bench, data.caches.strListingLtm(s)),
+      ...marketSections(s, idx, include, await set.bench(), set.ltm(s, (x) => data.caches.strListingLtm(x))),
     };
   },
 });
