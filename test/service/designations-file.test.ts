@@ -13,6 +13,7 @@ import { DesignationIndex, FileDesignations, loadDesignations, openDesignations,
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
 import { call, startTestServer, type TestServer } from './support.ts';
+import { doctoredCopy } from '../support/doctored-build.ts';
 
 /**
  * The features containing each UPRN read from the ETL's designations.rows (issue 46, ADR 0015
@@ -44,15 +45,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => tmp.cleanup());
 
-/** A copy of the build with `doctor` applied to its folder and manifest. */
-function copyBuild(name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo {
-  const dir = join(tmp.dir, name);
-  cpSync(build.dir, dir, { recursive: true });
-  const manifest = structuredClone(build.manifest);
-  doctor(dir, manifest);
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  return { id: name, dir, manifest };
-}
+/** A copy of the build with `doctor` applied to its folder and manifest (test/support/doctored-build.ts). */
+const copyBuild = (name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo => doctoredCopy(build, tmp.dir, name, doctor);
 
 describe('designations.rows: the features containing each UPRN, read where they lie', () => {
   it('the build lists the file; every UPRN of the table answers its features in order, on an 8-page cache; others none', async () => {

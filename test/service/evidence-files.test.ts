@@ -16,6 +16,7 @@ import { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
 import { call, postJson, startTestServer, type TestServer } from './support.ts';
+import { doctoredCopy } from '../support/doctored-build.ts';
 
 /**
  * The rent lets, sqft sales and point country read from the ETL's files (issue 46, ADR 0015
@@ -35,14 +36,8 @@ let postcodes: Array<{ postcode: string; lat: number | null; lng: number | null 
 let sectors: string[];
 let outcodes: string[];
 
-function copyBuild(name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo {
-  const dir = join(tmp.dir, name);
-  cpSync(build.dir, dir, { recursive: true });
-  const manifest = structuredClone(build.manifest);
-  doctor(dir, manifest);
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  return { id: name, dir, manifest };
-}
+/** A copy of the build with `doctor` applied to its folder and manifest (test/support/doctored-build.ts). */
+const copyBuild = (name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo => doctoredCopy(build, tmp.dir, name, doctor);
 
 /** A build published before these files: its manifest lists none and they are gone. */
 const withoutFiles = (dir: string, m: Record<string, unknown>) => {

@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { cpSync, copyFileSync, rmSync, truncateSync, unlinkSync, writeFileSync, statSync } from 'node:fs';
+import { copyFileSync, rmSync, truncateSync, unlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockCache } from '../../lib/files/block-file.ts';
@@ -14,6 +14,7 @@ import { closeLookupTables, loadLookupTables, type KeyedLookup, type LookupTable
 import { BuildStore } from '../../service/store/store.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
+import { doctoredCopy } from '../support/doctored-build.ts';
 
 /**
  * The lookup tables read from the ETL's keyed-rows files (issue 46, ADR 0015 step 2) against
@@ -118,15 +119,8 @@ describe('lookup tables read from the build\'s keyed-rows files', () => {
 });
 
 describe('a build whose lookup files are missing, cut short or not theirs', () => {
-  /** A copy of the build with `doctor` applied to its folder (and its manifest). */
-  function copyBuild(name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo {
-    const dir = join(tmp.dir, name);
-    cpSync(build.dir, dir, { recursive: true });
-    const manifest = structuredClone(build.manifest);
-    doctor(dir, manifest);
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-    return { id: name, dir, manifest };
-  }
+    /** A copy of the build with `doctor` applied to its folder and manifest (test/support/doctored-build.ts). */
+  const copyBuild = (name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo => doctoredCopy(build, tmp.dir, name, doctor);
   const load = async (b: BuildInfo) => loadLookupTables(await storeOf(b), b, { pages: new BlockCache(1 << 20) });
 
   it('listed but missing: a clear error naming the file, not an answer', async () => {

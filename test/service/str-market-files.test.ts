@@ -14,6 +14,7 @@ import { StrMarketSet } from '../../service/str/market-set.ts';
 import { publishSynthBuild } from '../support/published.ts';
 import { tempDir } from '../support/tmp.ts';
 import { call, startTestServer, type Reply, type TestServer } from './support.ts';
+import { doctoredCopy } from '../support/doctored-build.ts';
 
 /**
  * The STR market set read where it lies (str-market*.rows, issue 46, ADR 0015 step 6) against
@@ -42,15 +43,8 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => tmp.cleanup());
 
-/** A copy of the build with `doctor` applied to its folder and manifest. */
-function copyBuild(name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo {
-  const dir = join(tmp.dir, name);
-  cpSync(build.dir, dir, { recursive: true });
-  const manifest = structuredClone(build.manifest);
-  doctor(dir, manifest);
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  return { id: name, dir, manifest };
-}
+/** A copy of the build with `doctor` applied to its folder and manifest (test/support/doctored-build.ts). */
+const copyBuild = (name: string, doctor: (dir: string, manifest: Record<string, unknown>) => void): BuildInfo => doctoredCopy(build, tmp.dir, name, doctor);
 
 const unlisted = (dir: string, m: Record<string, unknown>) => {
   for (const spec of SPECS) {
