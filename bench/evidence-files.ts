@@ -89,7 +89,7 @@ for (const m of CELLS) {
 for (let run = 0; run < RUNS; run++) {
   for (const m of run % 2 ? [...CELLS].reverse() : CELLS) {
     const cache = new BlockCache(64 << 20);
-    const open = (p: string) => new CellPoints(KeyedRowsFile.open<{ lat: number; lng: number }>(p, cache), m, (r) => r);
+    const open = (p: string) => new CellPoints(KeyedRowsFile.open<{ lat: number; lng: number }>(p, cache), m);
     const [lets, sales, pcs] = [open(cellFiles[m]!.lets), open(cellFiles[m]!.sales), open(cellFiles[m]!.postcodes)];
     const within = (cp: CellPoints<{ lat: number; lng: number }>, r: number) => (p: Pt) => {
       let n = 0;

@@ -123,7 +123,7 @@ for (const name of ['crimePoints', 'listingPoints'] as const) {
   const rows = [...KeyedRowsFile.open<{ lat: number; lng: number }>(join(build.dir, LOCATION_SET_FILES[name].file), pages).scan()];
   heapPoints[name] = new Points(Float64Array.from(rows, (r) => r.lat), Float64Array.from(rows, (r) => r.lng));
 }
-const byCell = new Map([250, 500, 1000].map((m) => [m, { crimePoints: new CellPoints(rekeyed(LOCATION_SET_FILES.crimePoints, m), m, (r) => r as { lat: number; lng: number }), listingPoints: new CellPoints(rekeyed(LOCATION_SET_FILES.listingPoints, m), m, (r) => r as { lat: number; lng: number }) }]));
+const byCell = new Map([250, 500, 1000].map((m) => [m, { crimePoints: new CellPoints(rekeyed(LOCATION_SET_FILES.crimePoints, m), m), listingPoints: new CellPoints(rekeyed(LOCATION_SET_FILES.listingPoints, m), m) }]));
 for (let run = 0; run < runs; run++) {
   for (const [name, radius] of searches) {
     const key = `${name} ${radius} m`;

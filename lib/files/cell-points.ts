@@ -1,5 +1,6 @@
 import { cellKeyAt, cellOfMetres, cellRanges } from '../geo/grid-cells.ts';
 import { haversineM, localMetres, radiusBox } from '../geo/points.ts';
+import { BlockFileError } from './block-file.ts';
 import type { KeyedRowsFile } from './keyed-rows-file.ts';
 
 /**
@@ -13,13 +14,26 @@ import type { KeyedRowsFile } from './keyed-rows-file.ts';
  * order written) where the R-tree gives its own.
  */
 export class CellPoints<R> {
+  /** The position's two columns in ascending order (as `numbersAt` reads them), and which is the latitude. */
+  private readonly cols: [number, number];
+  private readonly latFirst: boolean;
+  private readonly pos = new Float64Array(2);
+
   constructor(
     readonly file: KeyedRowsFile<R>,
     readonly cellM: number,
-    /** A row's position; null for a row without one (never in an answer). */
-    private readonly position: (row: R) => { lat: number; lng: number } | null,
+    /** The number columns that place a row; a row with either null is in no answer. */
+    position: { lat: string; lng: string } = { lat: 'lat', lng: 'lng' },
   ) {
     if (!(cellM >= 10)) throw new Error(`CellPoints: a cell of ${cellM} m (at least 10)`);
+    const column = (name: string) => {
+      const i = file.meta.columns.findIndex((c) => c.name === name && (c.kind === 'num' || c.kind === 'small'));
+      if (i < 0) throw new BlockFileError(`${file.path}: no number column ${name} to place its rows`);
+      return i;
+    };
+    const [lat, lng] = [column(position.lat), column(position.lng)];
+    this.latFirst = lat < lng;
+    this.cols = this.latFirst ? [lat, lng] : [lng, lat];
   }
 
   get size(): number {
@@ -28,21 +42,23 @@ export class CellPoints<R> {
 
   /**
    * Calls `visit(row, metres)` for every row within `radiusM` (great-circle, boundary included)
-   * of (lat, lng), in the file's order; none from a place that is not one.
+   * of (lat, lng), in the file's order; none from a place that is not one. A row is decoded only
+   * when its position, read first, is within.
    */
   within(lat: number, lng: number, radiusM: number, visit: (row: R, d: number) => void): void {
     if (!Number.isFinite(lat) || !Number.isFinite(lng) || !(radiusM >= 0)) return;
     const [minX, minY, maxX, maxY] = radiusBox(lat, lng, radiusM);
     for (const [lo, hi] of cellRanges(minX, minY, maxX, maxY, this.cellM)) {
-      for (const row of this.file.range(lo, hi)) {
-        const p = this.position(row);
-        if (!p) continue;
+      const hits: Array<{ row: R; d: number }> = [];
+      this.placed(lo, hi, (page, at, key, pLat, pLng) => {
         // The box first, as the R-tree searches it: the haversine is then the same test.
-        const [x, y] = localMetres(p.lat, p.lng);
-        if (x < minX || x > maxX || y < minY || y > maxY) continue;
-        const d = haversineM(lat, lng, p.lat, p.lng);
-        if (d <= radiusM) visit(row, d);
-      }
+        const [x, y] = localMetres(pLat, pLng);
+        if (x < minX || x > maxX || y < minY || y > maxY) return;
+        const d = haversineM(lat, lng, pLat, pLng);
+        if (d <= radiusM) hits.push({ row: this.file.rowFrom(page, at, key), d });
+      });
+      // Visited once the range is read: a visitor may read through the cache itself.
+      for (const h of hits) visit(h.row, h.d);
     }
   }
 
@@ -59,20 +75,15 @@ export class CellPoints<R> {
     const m = this.cellM;
     const [cx, cy] = cellOfMetres(x, y, m);
     const found: Array<{ row: R; d: number; cell: number; at: number }> = [];
-    const keyName = this.file.meta.key.name;
     const take = (lo: number, hi: number) => {
-      let cell = NaN;
-      let at = 0;
-      for (const row of this.file.range(lo, hi)) {
-        const key = (row as Record<string, unknown>)[keyName] as number;
-        at = key === cell ? at + 1 : 0;
-        cell = key;
-        const p = this.position(row);
-        if (!p) continue;
-        const [px, py] = localMetres(p.lat, p.lng);
+      const near: typeof found = [];
+      this.placed(lo, hi, (page, at, key, pLat, pLng, rowInKey) => {
+        const [px, py] = localMetres(pLat, pLng);
         const d = Math.hypot(px - x, py - y);
-        if (d <= maxM && (!keep || keep(row))) found.push({ row, d, cell, at });
-      }
+        if (d <= maxM) near.push({ row: this.file.rowFrom(page, at, key), d, cell: key, at: rowInKey });
+      });
+      // Kept once the range is read: `keep` may read through the cache itself.
+      for (const f of near) if (!keep || keep(f.row)) found.push(f);
     };
     // Ring r: the cells whose column or row is r from the point's.
     for (let r = 0; ; r++) {
@@ -90,6 +101,27 @@ export class CellPoints<R> {
     }
     found.sort((a, b) => a.d - b.d || a.cell - b.cell || a.at - b.at);
     return found.slice(0, k).map(({ row, d }) => ({ row, d }));
+  }
+
+  /**
+   * Each row of keys `lo` to `hi` that has a position, in the file's order: `visit(page, at, key,
+   * lat, lng, rowInKey)` with the row still undecoded (`file.rowFrom(page, at, key)` decodes it,
+   * during the call only) and its number among its key's rows (every row counted).
+   */
+  private placed(lo: number, hi: number, visit: (page: Buffer, at: number, key: number, lat: number, lng: number, rowInKey: number) => void): void {
+    const pos = this.pos;
+    const [latSlot, lngSlot] = this.latFirst ? [0, 1] : [1, 0];
+    let cell = NaN;
+    let n = 0;
+    this.file.rangeRaw(lo, hi, (page, at, key) => {
+      n = key === cell ? n + 1 : 0;
+      cell = key as number;
+      this.file.numbersAt(page, at, this.cols, pos);
+      const pLat = pos[latSlot]!;
+      const pLng = pos[lngSlot]!;
+      if (Number.isNaN(pLat) || Number.isNaN(pLng)) return;
+      visit(page, at, cell, pLat, pLng, n);
+    });
   }
 }
 

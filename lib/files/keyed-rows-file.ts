@@ -340,7 +340,7 @@ export class KeyedRowsFile<R = Record<string, Value>> {
    * many rows (a radius query's cells); it decodes them at once, and reads nothing else through
    * the cache meanwhile (a miss may reuse the page's slot).
    */
-  rangeRaw(lo: Key, hi: Key, visit: (page: Buffer, at: number) => void): void {
+  rangeRaw(lo: Key, hi: Key, visit: (page: Buffer, at: number, key: Key) => void): void {
     if (hi < lo) return;
     const p = this.meta.pages;
     for (let page = this.firstPage(lo); page < p; page++) {
@@ -353,15 +353,48 @@ export class KeyedRowsFile<R = Record<string, Value>> {
         const dv = new DataView(b.buffer, b.byteOffset, b.length);
         for (; j < n; j++) {
           const at = dv.getUint32(4 + 4 * j, true);
-          if (dv.getFloat64(at, true) > (hi as number)) return;
-          visit(b, at + 8);
+          const key = dv.getFloat64(at, true);
+          if (key > (hi as number)) return;
+          visit(b, at + 8, key);
         }
         continue;
       }
       for (; j < n; j++) {
         const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
         if (k.key > hi) return;
-        visit(b, k.end);
+        visit(b, k.end, k.key);
+      }
+    }
+  }
+
+  /** The row whose null bits are at `at` of `page`, with its `key` (a `rangeRaw` visit's three), as `get` gives it. */
+  rowFrom(page: Buffer, at: number, key: Key): R {
+    return this.rowAt(page, key, at);
+  }
+
+  /**
+   * The numbers of columns `cols` (indexes, ascending, each a `num` or `small` column) of the row
+   * whose null bits are at `at` of `page` (a `rangeRaw` visit's), into `out` in that order (NaN
+   * for a null), with the columns before them skipped by their lengths and no text decoded: a
+   * radius search reads a row's position before deciding to decode the row.
+   */
+  numbersAt(page: Buffer, at: number, cols: readonly number[], out: Float64Array): void {
+    const columns = this.meta.columns;
+    const nullAt = at;
+    at += (columns.length + 7) >> 3;
+    let want = 0;
+    for (let i = 0; want < cols.length; i++) {
+      const kind = columns[i]!.kind;
+      const isNull = (page[nullAt + (i >> 3)]! & (1 << (i & 7))) !== 0;
+      if (i === cols[want]) out[want++] = isNull ? NaN : kind === 'small' ? page.readFloatLE(at) : page.readDoubleLE(at);
+      if (isNull) continue;
+      if (kind === 'num') at += 8;
+      else if (kind === 'small') at += 4;
+      else if (kind === 'bool') at += 1;
+      else if (kind === 'dict') at = readVarint(page, at)[1];
+      else {
+        const [len, start] = readVarint(page, at);
+        at = start + len;
       }
     }
   }

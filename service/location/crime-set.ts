@@ -118,8 +118,8 @@ export function openCrimeFiles(build: BuildInfo, pages: BlockCache): CrimeSet | 
     const months = JSON.parse(String(summary?.months ?? 'null')) as unknown;
     if (!Array.isArray(months) || !months.every((m) => typeof m === 'string')) throw new LookupFileError(`build ${build.id}: ${points.path} has no months in its summary`);
     const monthIx = new Map(months.map((m, i) => [m, i]));
-    const crimes = new CellPoints(points, f.crimePoints.cell.m, (r) => r);
-    const homes = new CellPoints(homesFile, f.crimeHomes.cell.m, (r) => r);
+    const crimes = new CellPoints(points, f.crimePoints.cell.m);
+    const homes = new CellPoints(homesFile, f.crimeHomes.cell.m);
     const latest = summary?.latest_release;
     return {
       months,

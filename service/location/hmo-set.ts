@@ -92,7 +92,7 @@ export function openHmoFiles(build: BuildInfo, pages: BlockCache): HmoSet | null
     if (!points || !outcodes) throw new LookupFileError(`build ${build.id}: its manifest lists only one of the HMO licence files (${f.hmoPoints.artifact}, ${f.hmoOutcodes.artifact})`);
     const registers = registersOf((points.meta.extra?.summary as { registers?: unknown } | undefined)?.registers);
     if (!registers) throw new LookupFileError(`build ${build.id}: ${points.path} has no registers in its summary`);
-    const grid = new CellPoints(points, f.hmoPoints.cell.m, (r) => (r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng }));
+    const grid = new CellPoints(points, f.hmoPoints.cell.m);
     return {
       at(place) {
         if (place.kind === 'outcode') return outcodes.get(place.outcode).map((r) => ({ h: toLicence(r), d: null }));

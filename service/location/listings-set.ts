@@ -79,7 +79,7 @@ export function openListingsFiles(build: BuildInfo, pages: BlockCache): Listings
     if (!points && !outcodes) return null;
     if (!points || !outcodes) throw new LookupFileError(`build ${build.id}: its manifest lists only one of the listings files (${f.listingPoints.artifact}, ${f.listingOutcodes.artifact})`);
     const asOf = (points.meta.extra?.summary as { as_of?: unknown } | undefined)?.as_of;
-    const grid = new CellPoints(points, f.listingPoints.cell.m, (r) => (r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng }));
+    const grid = new CellPoints(points, f.listingPoints.cell.m);
     return {
       at(place) {
         if (place.kind === 'outcode') return outcodes.get(place.outcode).map((r) => ({ l: toListing(r), d: null }));

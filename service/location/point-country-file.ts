@@ -26,7 +26,7 @@ class FilePointCountry implements PointCountryIndex {
   private readonly areas = new LRUCache<string, readonly string[]>({ max: 4096 });
 
   constructor(private readonly cells: KeyedRowsFile<PointRow>, private readonly directory: KeyedRowsFile<DirectoryRow>) {
-    this.points = new CellPoints(cells, EVIDENCE_FILES.postcodePoints.cell.m, (r) => r);
+    this.points = new CellPoints(cells, EVIDENCE_FILES.postcodePoints.cell.m);
   }
 
   ofArea(code: string): readonly string[] {

@@ -44,7 +44,7 @@ export class StrMarketFiles implements StrMarket {
     private readonly cells: KeyedRowsFile<CellRow>,
     private readonly areas: KeyedRowsFile<AreaRow>,
   ) {
-    this.points = new CellPoints(cells, STR_MARKET_CELL_M, (r) => r);
+    this.points = new CellPoints(cells, STR_MARKET_CELL_M);
     const extra = rows.meta.extra as Partial<StrMarketRowsExtra> | undefined;
     if (!Array.isArray(extra?.amenityKeys) || typeof extra.unplaced !== 'number' || !Array.isArray(extra.countries)) {
       throw new LookupFileError(`${rows.path}: its meta has no amenity keys, unplaced count or countries`);

@@ -47,7 +47,7 @@ function writeFile(name: string, m: number): CellPoints<Row> {
   for (const p of placed) w.add(p.cell, [p.id, p.lat, p.lng]);
   w.finish();
   const file = KeyedRowsFile.open<Row>(path, new BlockCache(1 << 16));
-  return new CellPoints(file, m, (r) => (r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng }));
+  return new CellPoints(file, m);
 }
 
 const all = points();
@@ -118,9 +118,28 @@ describe('CellPoints: radius and nearest over a file of points by grid cell', ()
     expect(cells.nearest(51.45, NaN, 3, 500)).toEqual([]);
     expect(cells.nearest(51.45, -2.6, 0, 500)).toEqual([]);
     expect(() => cells.nearest(51.45, -2.6, 3, Infinity)).toThrow(/finite maxM/);
-    expect(() => new CellPoints(cells.file, 5, () => null)).toThrow(/at least 10/);
+    expect(() => new CellPoints(cells.file, 5)).toThrow(/at least 10/);
+    expect(() => new CellPoints(cells.file, 125, { lat: "id", lng: "nowhere" })).toThrow(/no number column nowhere/);
     // Far from every point: nothing within the bound, and the rings stop at it.
     expect(cells.nearest(55.9, -3.2, 3, 2000)).toEqual([]);
+  });
+});
+
+describe('CellPoints over rows without a position', () => {
+  it('never answers a row whose latitude or longitude is null, and answers the placed ones of its cell', () => {
+    const path = join(tmp.dir, 'unplaced.rows');
+    const w = new KeyedRowsWriter(path, { key: { name: 'cell', kind: 'num' }, columns: [{ name: 'id', kind: 'num' }, { name: 'lat', kind: 'num' }, { name: 'lng', kind: 'num' }], unique: false });
+    const cell = cellKeyOf(51.45, -2.6, 125);
+    w.add(cell, [1, 51.45, -2.6]);
+    w.add(cell, [2, null, -2.6]);
+    w.add(cell, [3, 51.45, null]);
+    w.add(cell, [4, 51.4501, -2.6001]);
+    w.finish();
+    const cells = new CellPoints(KeyedRowsFile.open<Row>(path, new BlockCache(1 << 16)), 125);
+    const seen: number[] = [];
+    cells.within(51.45, -2.6, 500, (r) => seen.push(r.id));
+    expect(seen).toEqual([1, 4]);
+    expect(cells.nearest(51.45, -2.6, 10, 500).map((h) => h.row.id)).toEqual([1, 4]);
   });
 });
 

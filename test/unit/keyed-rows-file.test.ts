@@ -177,6 +177,38 @@ describe('keyed-rows file', () => {
     f.close();
   });
 
+  it('reads a row\'s numbers at their place past texts, dicts, bools and nulls without decoding it (numbersAt), and decodes it from a visit (rowFrom)', () => {
+    const p = join(dir, 'placed.rows');
+    const cols = [
+      { name: 'note', kind: 'text' as const }, { name: 'kind', kind: 'dict' as const }, { name: 'flag', kind: 'bool' as const },
+      { name: 'lat', kind: 'num' as const }, { name: 'beds', kind: 'small' as const }, { name: 'lng', kind: 'num' as const }, { name: 'tail', kind: 'text' as const },
+    ];
+    const w = new KeyedRowsWriter(p, { key: { name: 'cell', kind: 'num' }, columns: cols, unique: false });
+    const r = rng(9);
+    const want: Array<Record<string, Value>> = [];
+    for (let i = 0; i < 3000; i++) {
+      const t = r();
+      const row: Record<string, Value> = {
+        cell: 100 + Math.floor(i / 7), note: t < 0.2 ? null : 'é'.repeat(Math.floor(r() * 40)), kind: t < 0.3 ? null : `K${i % 5}`, flag: t < 0.1 ? null : r() < 0.5,
+        lat: t > 0.95 ? null : 51 + r(), beds: t > 0.9 ? null : Math.floor(r() * 6), lng: t > 0.97 ? null : -2 - r(), tail: `t${i}`,
+      };
+      want.push(row);
+      w.add(row.cell as number, cols.map((c) => row[c.name]!));
+    }
+    w.finish();
+    const f = KeyedRowsFile.open(p, new BlockCache(PAGE * 4));
+    const out = new Float64Array(3);
+    const got: Array<{ nums: number[]; row: unknown }> = [];
+    f.rangeRaw(0, Infinity, (b, at, key) => {
+      f.numbersAt(b, at, [3, 4, 5], out);
+      got.push({ nums: [...out], row: f.rowFrom(b, at, key) });
+    });
+    expect(got.map((g) => g.row)).toEqual(want);
+    // Computed here from the rows written, not by the reader: a null is NaN.
+    expect(got.map((g) => g.nums)).toEqual(want.map((w) => [w.lat ?? NaN, w.beds ?? NaN, w.lng ?? NaN]));
+    f.close();
+  });
+
   it('refuses a small value an f32 does not hold exactly, and a dict value that is not a string', () => {
     const w = new KeyedRowsWriter(join(dir, 'bad-small.rows'), { key: { name: 'k', kind: 'num' }, columns: [{ name: 'beds', kind: 'small' }, { name: 'type', kind: 'dict' }], unique: true });
     expect(() => w.add(1, [0.1, 'Flat'])).toThrow(/beds of row 0 is 0.1, not a number a float32 holds exactly/);
