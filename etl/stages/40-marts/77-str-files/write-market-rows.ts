@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { DuckDBListValue, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import type { BuildContext } from '../../../pipeline/context.ts';
 import { queryRows, streamChunks } from '../../../pipeline/sql.ts';
 import { KeyedRowsWriter, type Value } from '../../../../lib/files/keyed-rows-file.ts';
@@ -10,7 +10,9 @@ const M = STR_HISTORY_MONTHS;
 
 /**
  * Writes the market set's rows file (lib/files/str-market-file.ts) from str_market_file_rows:
- * each listing's fields as the query gives them, its months laid out as the in-heap set lays
+ * each listing's fields as the query gives them, merged by listing row with its months
+ * (str_market_month_rows) and prior year (str_market_prior_rows), each query streamed in rn
+ * order; its months laid out as the in-heap set lays
  * them (service/str/market-set.ts: right-aligned on its last month, the prior year's slot k
  * being month end − 35 + k, a missing value 0). Amenity columns are the build's own (`has_*`),
  * so they are kept as one text column and their keys in the meta.
@@ -36,45 +38,57 @@ export async function writeStrMarketRows(ctx: BuildContext): Promise<{ rows: num
   let done: { rows: number; bytes: number };
   try {
     if (!first.done) {
-      const need = ['rn', ...plain, 'm_mi', 'm_live', 'm_available', 'm_booked', 'm_revenue', 'p_mi', 'p_live', 'p_revenue'];
+      const need = ['rn', ...plain];
       const missing = need.filter((n) => !names.includes(n));
       if (missing.length) throw new Error(`str_market_file_rows: no column ${missing.join(', ')}`);
       const idx = (n: string) => names.indexOf(n);
       const plainIdx = plain.map(idx);
       const amenIdx = amenityKeys.map((k) => idx(`has_${k}`));
-      const [rnI, mMi, mLive, mAv, mBk, mRv, pMi, pLive, pRv] = ['rn', 'm_mi', 'm_live', 'm_available', 'm_booked', 'm_revenue', 'p_mi', 'p_live', 'p_revenue'].map(idx) as [number, number, number, number, number, number, number, number, number];
+      const rnI = idx('rn');
+      const months = new RowsByRn(ctx.db, 'str_market_month_rows', ['rn', 'mi', 'live', 'available', 'booked', 'revenue']);
+      const prior = new RowsByRn(ctx.db, 'str_market_prior_rows', ['rn', 'mi', 'live', 'revenue']);
       const values: Value[] = new Array<Value>(cols.length);
-      const write = (chunk: { getColumns(): (readonly DuckDBValue[])[]; rowCount: number }) => {
+      const write = async (chunk: { getColumns(): (readonly DuckDBValue[])[]; rowCount: number }) => {
         const c = chunk.getColumns();
         for (let i = 0; i < chunk.rowCount; i++) {
+          const rn = c[rnI]![i] as number;
           for (let k = 0; k < plain.length; k++) values[k] = c[plainIdx[k]!]![i] as Value;
           values[amenAt] = amenityKeys.filter((_, a) => c[amenIdx[a]!]![i] === true).join(',');
-          const mi = items(c[mMi]![i]!) as number[];
-          const end = mi.length > 0 ? mi[mi.length - 1]! : -1;
+          // Its months, in month order: [rn, mi, live, available, booked, revenue].
+          const ms = await months.of(rn);
+          const end = ms.length > 0 ? (ms[ms.length - 1]![1] as number) : -1;
           values[endAt] = end;
           for (let q = 0; q < M * 4 + 24; q++) values[mAt + q] = 0;
-          const [live, av, bk, rv] = [items(c[mLive]![i]!), items(c[mAv]![i]!), items(c[mBk]![i]!), items(c[mRv]![i]!)];
           // Backwards, as the in-heap set reads them: of two rows of one month, the first wins.
-          for (let r = mi.length - 1; r >= 0; r--) {
-            const j = M - 1 - (end - mi[r]!);
+          for (let r = ms.length - 1; r >= 0; r--) {
+            const [, mi, live, av, bk, rv] = ms[r]!;
+            const j = M - 1 - (end - (mi as number));
             if (j < 0) continue;
-            values[mAt + j * 4] = live[r] ? 1 : 0;
-            values[mAt + j * 4 + 1] = (av[r] as number | null) || 0;
-            values[mAt + j * 4 + 2] = (bk[r] as number | null) || 0;
-            values[mAt + j * 4 + 3] = (rv[r] as number | null) || 0;
+            values[mAt + j * 4] = live ? 1 : 0;
+            values[mAt + j * 4 + 1] = (av as number | null) || 0;
+            values[mAt + j * 4 + 2] = (bk as number | null) || 0;
+            values[mAt + j * 4 + 3] = (rv as number | null) || 0;
           }
-          const [pm, pl, pr] = [items(c[pMi]![i]!), items(c[pLive]![i]!), items(c[pRv]![i]!)];
-          for (let r = 0; end >= 0 && r < pm.length; r++) {
-            const k = (pm[r] as number) - (end - M - 11);
+          const ps = await prior.of(rn);
+          for (let r = 0; end >= 0 && r < ps.length; r++) {
+            const [, mi, live, rv] = ps[r]!;
+            const k = (mi as number) - (end - M - 11);
             if (k < 0 || k >= 12) continue;
-            values[pAt + k * 2] = pl[r] ? 1 : 0;
-            values[pAt + k * 2 + 1] = (pr[r] as number | null) || 0;
+            values[pAt + k * 2] = live ? 1 : 0;
+            values[pAt + k * 2 + 1] = (rv as number | null) || 0;
           }
-          writer.add(c[rnI]![i] as number, values);
+          writer.add(rn, values);
         }
       };
-      write(first.value.chunk);
-      for await (const { chunk } of chunks) write(chunk);
+      try {
+        await write(first.value.chunk);
+        for await (const { chunk } of chunks) await write(chunk);
+        await months.expectDone();
+        await prior.expectDone();
+      } finally {
+        await months.close();
+        await prior.close();
+      }
     }
     done = writer.finish();
   } catch (e) {
@@ -88,6 +102,52 @@ export async function writeStrMarketRows(ctx: BuildContext): Promise<{ rows: num
 }
 
 /** A DuckDB list's items (none for a null list: a listing without months). */
-function items(v: DuckDBValue): readonly DuckDBValue[] {
-  return v instanceof DuckDBListValue ? v.items : [];
+/**
+ * A query's rows ordered by listing row (its first column, `rn`), read as the listings are:
+ * `of(rn)` gives rn's rows (none when it has none) and passes over the rows of lower rns, which
+ * no listing asked for (a month of a listing not in the set cannot be: the query joins them).
+ */
+class RowsByRn {
+  private readonly chunks: ReturnType<typeof streamChunks>;
+  private cols: (readonly DuckDBValue[])[] = [];
+  private n = 0;
+  private i = 0;
+  private ended = false;
+
+  constructor(db: DuckDBInstance, private readonly query: string, private readonly want: readonly string[]) {
+    this.chunks = streamChunks(db, lookupSql(query));
+  }
+
+  async of(rn: number): Promise<DuckDBValue[][]> {
+    const out: DuckDBValue[][] = [];
+    for (;;) {
+      if (this.i >= this.n && !(await this.next())) return out;
+      const at = this.cols[0]![this.i] as number;
+      if (at > rn) return out;
+      if (at === rn) out.push(this.cols.map((c) => c[this.i]!));
+      this.i++;
+    }
+  }
+
+  /** Every row was some listing's: a row past the last listing is an error, not a loss. */
+  async expectDone(): Promise<void> {
+    if (this.i < this.n || (await this.next())) throw new Error(`${this.query}: a row of listing row ${String(this.cols[0]![this.i])} past the last listing`);
+  }
+
+  async close(): Promise<void> {
+    await this.chunks.return(undefined);
+  }
+
+  private async next(): Promise<boolean> {
+    if (this.ended) return false;
+    const r = await this.chunks.next();
+    if (r.done) {
+      this.ended = true;
+      return false;
+    }
+    if (r.value.names.join() !== this.want.join()) throw new Error(`${this.query}: columns ${r.value.names.join(', ')}, not ${this.want.join(', ')}`);
+    this.cols = r.value.chunk.getColumns();
+    [this.n, this.i] = [r.value.chunk.rowCount, 0];
+    return this.n > 0 || this.next();
+  }
 }
