@@ -322,8 +322,6 @@ export const STATEMENTS = {
   // by the store-queries test (after the cell_key macro), and writeLookupFile checks their
   // columns' names and kinds against the file's spec.
   str_market_file_rows: [],
-  str_market_month_rows: [],
-  str_market_prior_rows: [],
   str_market_cell_rows: [],
   str_market_area_rows: [],
   str_market_meta: [],

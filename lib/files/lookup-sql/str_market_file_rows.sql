@@ -1,7 +1,7 @@
 -- str_market_file_rows: every listing of the market set (str_market_listings: those with a
 -- position, by id; rn its row there) with its fields as that query gives them, by rn, for the
 -- ETL to lay out as lib/files/str-market-file.ts's rows file with its months
--- (str_market_month_rows) and prior year (str_market_prior_rows), merged by rn. The months are
+-- (str_market_months) and prior year (str_market_prior), merged by rn. The months are
 -- not aggregated here: an ordered list() per listing cannot spill, and at 3M national addresses
 -- it ran the build's DuckDB out of its memory.
 SELECT

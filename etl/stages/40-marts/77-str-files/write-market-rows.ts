@@ -11,7 +11,7 @@ const M = STR_HISTORY_MONTHS;
 /**
  * Writes the market set's rows file (lib/files/str-market-file.ts) from str_market_file_rows:
  * each listing's fields as the query gives them, merged by listing row with its months
- * (str_market_month_rows) and prior year (str_market_prior_rows), each query streamed in rn
+ * (str_market_months) and prior year (str_market_prior), the queries the in-heap set loads, each query streamed in rn
  * order; its months laid out as the in-heap set lays
  * them (service/str/market-set.ts: right-aligned on its last month, the prior year's slot k
  * being month end − 35 + k, a missing value 0). Amenity columns are the build's own (`has_*`),
@@ -45,8 +45,8 @@ export async function writeStrMarketRows(ctx: BuildContext): Promise<{ rows: num
       const plainIdx = plain.map(idx);
       const amenIdx = amenityKeys.map((k) => idx(`has_${k}`));
       const rnI = idx('rn');
-      const months = new RowsByRn(ctx.db, 'str_market_month_rows', ['rn', 'mi', 'live', 'available', 'booked', 'revenue']);
-      const prior = new RowsByRn(ctx.db, 'str_market_prior_rows', ['rn', 'mi', 'live', 'revenue']);
+      const months = new RowsByRn(ctx.db, 'str_market_months', ['rn', 'mi', 'live', 'available', 'booked', 'revenue']);
+      const prior = new RowsByRn(ctx.db, 'str_market_prior', ['rn', 'mi', 'live', 'revenue']);
       const values: Value[] = new Array<Value>(cols.length);
       const write = async (chunk: { getColumns(): (readonly DuckDBValue[])[]; rowCount: number }) => {
         const c = chunk.getColumns();

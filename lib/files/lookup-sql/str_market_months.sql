@@ -1,6 +1,8 @@
 -- str_market_months: the 24 months of every listing of str_market_listings (same filter and
--- order, so rn is the listing's row there), month as year × 12 + month − 1; loaded once per
--- build with str_market_listings.
+-- order, so rn is the listing's row there), month as year × 12 + month − 1, by rn and month:
+-- loaded once per build with str_market_listings by the service for a build without the STR
+-- market files, and merged by rn into each listing's row by the ETL's str-files stage (a sort,
+-- which spills, not a list() per listing).
 WITH l AS (
   SELECT id, CAST(row_number() OVER (ORDER BY id) - 1 AS INTEGER) AS rn
   FROM str_listings WHERE lat IS NOT NULL AND lng IS NOT NULL
