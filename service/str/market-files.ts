@@ -8,7 +8,7 @@ import { benchmarkOf, dimensionValues, type GradeBenchmark } from '../domain/str
 import { HISTORY_MONTHS, LISTING_TYPE_CODES, TIER_NAMES, type MarketListings } from '../domain/str/market-listings.ts';
 import type { BuildInfo } from '../build/source.ts';
 import { LookupFileError, openServingFile } from '../lookups/lookup-files.ts';
-import { pointInRing, type StrMarket } from './market-set.ts';
+import { emptyMarketListings, pointInRing, type StrMarket } from './market-set.ts';
 
 type Row = Record<string, number | string | boolean | null>;
 interface CellRow { cell: number; rn: number; lat: number; lng: number }
@@ -170,19 +170,8 @@ export class StrMarketFiles implements StrMarket {
     const n = rns.length;
     const amenityKeys = this.extra.amenityKeys;
     const K = amenityKeys.length;
-    const s: MarketListings = {
-      n,
-      lat: new Float64Array(n), lng: new Float64Array(n),
-      postcode: new Array(n), sector: new Array(n), outcode: new Array(n), country: new Array(n),
-      type: new Uint8Array(n), kind: new Uint8Array(n), beds: new Int16Array(n), tier: new Int8Array(n),
-      ratings: new Float32Array(n * 7),
-      active: new Uint8Array(n), blocked: new Uint8Array(n), new30: new Uint8Array(n),
-      bookedAhead30: new Float32Array(n), openNext30: new Float32Array(n), stay: new Float32Array(n),
-      amenityKeys, amenities: new Uint8Array(n * K),
-      endMonth: new Int32Array(n),
-      months: new Float32Array(n * M4),
-      prior: new Float32Array(n * 24),
-    };
+    // Every listing's end month is read from its row.
+    const s: MarketListings = { ...emptyMarketListings(n, amenityKeys), prior: new Float32Array(n * 24) };
     const amenityAt = new Map(amenityKeys.map((k, a) => [k, a]));
     const c = ROW_AT;
     const v = this.values;

@@ -7,6 +7,25 @@ import type { Columns } from '../store/queries.ts';
 import type { StoreReads } from '../store/store.ts';
 
 /**
+ * A set of `n` listings with every column allocated and zeroed (no month read: `endMonth` −1),
+ * for a loader to fill: the in-heap set's, or the files' selection (market-files.ts).
+ */
+export function emptyMarketListings(n: number, amenityKeys: string[]): MarketListings {
+  return {
+    n,
+    lat: new Float64Array(n), lng: new Float64Array(n),
+    postcode: new Array(n), sector: new Array(n), outcode: new Array(n), country: new Array(n),
+    type: new Uint8Array(n), kind: new Uint8Array(n), beds: new Int16Array(n), tier: new Int8Array(n),
+    ratings: new Float32Array(n * 7),
+    active: new Uint8Array(n), blocked: new Uint8Array(n), new30: new Uint8Array(n),
+    bookedAhead30: new Float32Array(n), openNext30: new Float32Array(n), stay: new Float32Array(n),
+    amenityKeys, amenities: new Uint8Array(n * amenityKeys.length),
+    endMonth: new Int32Array(n).fill(-1),
+    months: new Float32Array(n * HISTORY_MONTHS * 4),
+  };
+}
+
+/**
  * `str_market_listings` and `str_market_months` (column-wise query results) as the set the
  * market analysis aggregates. A listing's months are right-aligned: its latest month is slot 23.
  */
@@ -15,18 +34,7 @@ export function marketListingsFromColumns(l: Columns<'str_market_listings'>, m: 
   const amenityKeys = Object.keys(l).filter((k) => k.startsWith('has_')).map((k) => k.slice(4)).sort();
   const K = amenityKeys.length;
   const M = HISTORY_MONTHS;
-  const s: MarketListings = {
-    n,
-    lat: new Float64Array(n), lng: new Float64Array(n),
-    postcode: new Array(n), sector: new Array(n), outcode: new Array(n), country: new Array(n),
-    type: new Uint8Array(n), kind: new Uint8Array(n), beds: new Int16Array(n), tier: new Int8Array(n),
-    ratings: new Float32Array(n * 7),
-    active: new Uint8Array(n), blocked: new Uint8Array(n), new30: new Uint8Array(n),
-    bookedAhead30: new Float32Array(n), openNext30: new Float32Array(n), stay: new Float32Array(n),
-    amenityKeys, amenities: new Uint8Array(n * K),
-    endMonth: new Int32Array(n).fill(-1),
-    months: new Float32Array(n * M * 4),
-  };
+  const s = emptyMarketListings(n, amenityKeys);
   const { lat, lng, postcode, sector, outcode, country, listing_type: ltype, property_type: ptype, bedrooms: beds, price_tier: tier } = l;
   const { active, blocked, new_30d: new30, booked_ahead_30d: ahead, available_next_30d: open, stay_nights: stay } = l;
   const ratings = RATING_FIELDS.map((f) => l[`rating_${f}`]);
