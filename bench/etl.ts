@@ -50,6 +50,7 @@ const result = {
   stages_ms: stageMs,
   // The child's peak RSS so far at each stage's end: where it rises is the stage that made the peak.
   peak_rss_mb_after_stage: peakMbAfterStage,
+  disk_peak_mb_by_stage: built.diskPeakMbByStage,
   disk,
   tables: Object.fromEntries(Object.entries(manifest.tables).map(([k, v]) => [k, v.rows])),
   sources: manifest.sources.map((s) => ({ path: s.path, as_of: s.as_of, rows_read: s.rows_read, rejected_by_reason: s.rejected_by_reason })),

@@ -96,7 +96,7 @@ if (values['reuse-build']) {
   const b = buildInChild('bench/national.ts', region, etlDir, values['without-caches'] ? { ...process.env, ETL_CACHES: 'off' } : process.env);
   etl = {
     data_dir: etlDir.replace(`${ROOT}/`, ''), build_id: b.manifest.build_id, wall_s: r2(b.wall), cpu_s: r2(b.cpu), peak_rss_mb: Math.round(b.maxRssKb / 1024),
-    allocator: (b.manifest.quality.runtime as { allocator?: string } | undefined)?.allocator, stages_ms: b.manifest.stage_timings_ms, peak_rss_mb_after_stage: b.peakMbAfterStage,
+    allocator: (b.manifest.quality.runtime as { allocator?: string } | undefined)?.allocator, stages_ms: b.manifest.stage_timings_ms, peak_rss_mb_after_stage: b.peakMbAfterStage, disk_peak_mb_by_stage: b.diskPeakMbByStage,
     caches: values['without-caches'] ? 'none (ETL_CACHES=off)' : 'kept', disk: b.disk, region_bytes: Number(execFileSync('du', ['-sb', region], { encoding: 'utf8' }).split('\t')[0]),
     target: { wall_s_max: 80 * 60, peak_rss_mb_max: 3072 },
   };

@@ -7,6 +7,9 @@ import { runBuild } from '../../etl/pipeline/run.ts';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 /** Peak RSS of this process so far, in MB, at the end of each stage: the stage where it rose is the one that made the build's peak. */
 const peakAfterStage: Record<string, number> = {};
+/** The DATA_DIR's peak on disk in MB while each stage ran (sampled): the stage where it peaks is the one whose spill fills the disk. */
+const diskPeakMbByStage: Record<string, number> = {};
+let stageDiskPeak = 0;
 const mbNow = () => ({ rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20), peak_mb: Math.round(process.resourceUsage().maxRSS / 1024) });
 
 /** The child's log on stderr: each stage as it ends with the memory then (a long build shows where it is, and where it failed) and every warning and error. */
@@ -15,7 +18,11 @@ const childLog = {
     if (msg !== 'stage done') return;
     const mem = mbNow();
     const stage = (o as { stage?: unknown }).stage;
-    if (typeof stage === 'string') peakAfterStage[stage] = mem.peak_mb;
+    if (typeof stage === 'string') {
+      peakAfterStage[stage] = mem.peak_mb;
+      diskPeakMbByStage[stage] = Math.round(stageDiskPeak / 2 ** 20);
+      stageDiskPeak = 0;
+    }
     process.stderr.write(`  ${new Date().toISOString().slice(11, 19)} ${JSON.stringify({ ...o, ...mem })}\n`);
   },
   warn: (o: object, msg?: string) => process.stderr.write(`  warn ${msg ?? ''} ${JSON.stringify(o)}\n`),
@@ -28,7 +35,9 @@ export interface ChildBuild {
   cpu: number;
   maxRssKb: number;
   peakMbAfterStage: Record<string, number>;
-  /** The DATA_DIR's bytes (`du -sb`: builds, caches, the build's DuckDB spill) before, at most while building (sampled every 10 s), and after. */
+  /** The DATA_DIR's peak on disk in MB sampled while each stage ran (a stage beside the main line shares its samples). */
+  diskPeakMbByStage?: Record<string, number>;
+  /** The DATA_DIR's bytes (`du -sb`: builds, caches, the build's DuckDB spill) before, at most while building (sampled every 2 s), and after. */
   disk?: { before_bytes: number; peak_bytes: number; after_bytes: number; samples: number };
   manifest: Manifest;
 }
@@ -51,6 +60,7 @@ function sampleDisk(dir: string, everyMs = 10_000) {
     busy = false;
     if (Number.isFinite(n)) {
       peak = Math.max(peak, n);
+      stageDiskPeak = Math.max(stageDiskPeak, n);
       samples++;
     }
   };
@@ -71,12 +81,13 @@ function sampleDisk(dir: string, everyMs = 10_000) {
 export async function serveChildBuild(values: { child?: string; data?: string }): Promise<void> {
   if (!values.child || !values.data) return;
   const before = await du(values.data).catch(() => 0);
-  const disk = sampleDisk(values.data);
+  // Every 2 s: a stage's spill is attributed to it (du over a build folder takes milliseconds).
+  const disk = sampleDisk(values.data, 2_000);
   const t0 = performance.now();
   const { manifest } = await runBuild({ dataDir: values.data, sourcesDir: values.child, log: childLog });
   const wall = (performance.now() - t0) / 1000;
   const ru = process.resourceUsage();
-  const out: ChildBuild = { wall, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, peakMbAfterStage: peakAfterStage, disk: { before_bytes: before, ...(await disk.stop()) }, manifest };
+  const out: ChildBuild = { wall, cpu: (ru.userCPUTime + ru.systemCPUTime) / 1e6, maxRssKb: ru.maxRSS, peakMbAfterStage: peakAfterStage, diskPeakMbByStage, disk: { before_bytes: before, ...(await disk.stop()) }, manifest };
   process.stdout.write(JSON.stringify(out));
   process.exit(0);
 }

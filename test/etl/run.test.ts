@@ -19,6 +19,8 @@ describe('runBuild on a synthetic region', () => {
     const { build_id, manifest } = await runBuild({ dataDir, sourcesDir: sources, log: quietLog });
     expect(await currentBuildId(dataDir)).toBe(build_id);
     await verifyBuild(join(dataDir, 'current'));
+    // The build's working database (.work.duckdb, its log) and its spill are gone once published.
+    expect(readdirSync(join(dataDir, 'current')).filter((f) => f.startsWith('.'))).toEqual([]);
     expect(Object.keys(manifest.tables).sort()).toEqual(PUBLISHED_TABLES.map((t) => t.name).sort());
     expect(manifest.tables.properties!.rows).toBe(2000);
     expect(manifest.match_rates.sale_match_precision).toBeGreaterThanOrEqual(0.995);
