@@ -38,6 +38,7 @@ import { tempDir } from '../test/support/tmp.ts';
 import { ensureBenchBuild } from './support/bench-build.ts';
 import { describeMachine, gitCommit, loadAverage } from './support/machine.ts';
 import { arg, argStr, median, r2 } from './support/stats.ts';
+import { seededRandom } from '../test/support/chaos.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const N = arg('addresses', 1_000_000);
@@ -47,16 +48,8 @@ const CACHE_MB = arg('cache-mb', 64);
 const CELLS = argStr('cells', '').split(',').filter(Boolean).map(Number).filter((c) => c !== COMPARABLES_CELL_M);
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 
-/** Seeded uniform [0, 1) (xorshift), so every run and path sees the same calls. */
-function rng(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+/** Seeded (mulberry32): every run sees the same values. */
+const rng = seededRandom;
 
 async function main(): Promise<void> {
   const { dataDir } = await ensureBenchBuild(N, 42, log);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { haversineM, localMetres, PlanarPoints, Points } from '../../lib/geo/points.ts';
+import { seededRandom } from '../support/chaos.ts';
 
 // Expectations by brute force over every point, with distances computed here independently:
 // great-circle by the spherical law of cosines in 3-D vectors, planar by the definition of
@@ -17,15 +18,8 @@ const greatCircle = (lat1: number, lng1: number, lat2: number, lng2: number) => 
 const planar = (lat1: number, lng1: number, lat2: number, lng2: number) =>
   Math.hypot((lng1 - lng2) * 111_320 * Math.cos(rad(54)), (lat1 - lat2) * 110_540);
 
-/** A seeded generator (mulberry32): the same points every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Seeded (mulberry32): every run sees the same values. */
+const random = seededRandom;
 
 // 3,000 points over about 14 km × 11 km of Bristol, with some exact duplicates.
 const rnd = random(43);

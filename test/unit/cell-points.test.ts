@@ -8,20 +8,13 @@ import { lookupSql } from '../../lib/files/lookup-tables-format.ts';
 import { cellKeyOf } from '../../lib/geo/grid-cells.ts';
 import { Points } from '../../lib/geo/points.ts';
 import { tempDir } from '../support/tmp.ts';
+import { seededRandom } from '../support/chaos.ts';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
-/** A small deterministic generator (xorshift), so each run makes the same points. */
-function rng(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+/** Seeded (mulberry32): every run sees the same values. */
+const rng = seededRandom;
 
 type Row = { cell: number; id: number; lat: number | null; lng: number | null };
 

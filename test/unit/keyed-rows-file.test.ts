@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BlockCache, BlockFileError } from '../../lib/files/block-file.ts';
 import { KeyedRowsFile, KeyedRowsWriter, PAGE, type Value } from '../../lib/files/keyed-rows-file.ts';
+import { seededRandom } from '../support/chaos.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keyed-rows-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,16 +15,8 @@ const COLUMNS = [
   { name: 'note', kind: 'text' as const },
 ];
 
-/** A small deterministic generator (xorshift), so each run writes the same rows. */
-function rng(seed: number): () => number {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
+/** Seeded (mulberry32): every run sees the same values. */
+const rng = seededRandom;
 
 /** Rows of 3,000 UPRNs, 1-5 rows each, with nulls, unicode and a few texts longer than a page. */
 function saleRows(): Array<{ uprn: number; price: number | null; new_build: boolean | null; note: string | null }> {
