@@ -60,7 +60,7 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     log_index: ix.map((r) => Number(r.log_index)), enough_sales: ix.map((r) => r.enough_sales === true),
   });
   const beta = SALE_MODEL.sizeBeta;
-  await sql.run(ctx.conn, 'sale_evidence_view');
+  await sql.run(ctx.conn, 'sale_evidence_table');
   try {
     // The effects, from every sale with a floor area, by the model's own functions.
     const sized = { areaSqft: [] as number[], type: [] as number[], group: [] as number[], logValue: [] as number[], age: [] as number[] };
@@ -113,7 +113,7 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     ctx.artifacts.sale_evidence_postcodes = { file: SALE_EVIDENCE_POSTCODES_FILE, description: 'the sale valuer\'s evidence with floor areas by postcode id (format: lib/files/sale-evidence-file.ts)' };
     ctx.log.info({ stage: 'sale-evidence', sales, cells, postcodes, type_log: extra.type_log, ms: Math.round(performance.now() - t0) }, 'sale evidence written');
   } finally {
-    await sql.run(ctx.conn, 'sale_evidence_view_drop');
+    await sql.run(ctx.conn, 'sale_evidence_table_drop');
   }
 }
 

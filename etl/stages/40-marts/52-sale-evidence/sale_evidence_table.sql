@@ -1,9 +1,11 @@
--- sale_evidence_view: every recorded sale of a home, as the in-heap sale valuer joins them
+-- sale_evidence_table: every recorded sale of a home, as the in-heap sale valuer joins them
 -- (service/store/sql/valuation_sales.sql to valuation_homes.sql: the same rows, the same type
 -- codes, the same postcode ids), and whether it is the home's latest sale (the last in
 -- valuation_sales' order: date, then price; sales alike in both are alike to the model, and the
 -- transaction id orders them so that every build of the same sales writes the same bytes).
-CREATE OR REPLACE VIEW sale_evidence_v AS
+-- A table, not a view: three passes read it, and a view would sort every property and sale
+-- for its windows in each.
+CREATE OR REPLACE TABLE sale_evidence_t AS
 WITH keyed AS (
   SELECT
     *,
