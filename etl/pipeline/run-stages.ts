@@ -1,5 +1,6 @@
 import { planSources, type BuildContext, type EtlLogger, type Stage } from './context.ts';
 import { runStage, type StageOutputCache } from './stage-output-cache.ts';
+import { workingTablesDoneWith } from './working-tables.ts';
 
 /** A stage started beside the main line: its own context (connection, manifest entries) until it is joined. */
 interface Beside {
@@ -16,11 +17,21 @@ interface Beside {
  * and takes its manifest entries (quality, match rates, files), so the manifest is the one
  * the stages in order would give. Its time is its own run's; the wait is `<name>_wait`.
  * A failure anywhere fails the build, but only once every stage still running has stopped:
- * nothing touches the database after the caller closes it.
+ * nothing touches the database after the caller closes it. After each stage the working
+ * tables no later stage reads are dropped (working-tables.ts).
  */
 export async function runStages(ctx: BuildContext, stages: readonly Stage[], outputs: StageOutputCache | undefined, timings: Record<string, number>): Promise<void> {
   checkBeside(stages);
   const running = new Map<string, Beside>();
+  const published = new Set((ctx.published ?? []).map((t) => t.name));
+  const dropped = new Set<string>();
+  const dropDone = async (i: number) => {
+    for (const t of workingTablesDoneWith(stages, i, published)) {
+      if (dropped.has(t)) continue;
+      dropped.add(t);
+      await ctx.conn.run(`DROP TABLE IF EXISTS ${t}`);
+    }
+  };
   try {
     for (const [i, stage] of stages.entries()) {
       const t0 = performance.now();
@@ -32,12 +43,14 @@ export async function runStages(ctx: BuildContext, stages: readonly Stage[], out
         Object.assign(ctx.matchRates, beside.sub.matchRates);
         Object.assign(ctx.artifacts, beside.sub.artifacts);
         timings[`${stage.name}_wait`] = Math.round(performance.now() - t0);
+        await dropDone(i);
         continue;
       }
       for (const b of running.values()) if (b.failed) throw b.failed;
       await runStage(ctx, stages, i, outputs, { skip: [...running.values()].map((b) => b.stage.beside!.tables) });
       timings[stage.name] = Math.round(performance.now() - t0);
       logDone(ctx.log, ctx.buildId, stage.name, timings[stage.name]);
+      await dropDone(i);
       for (const [j, later] of stages.entries()) {
         if (later.beside?.after === stage.name) running.set(later.name, await start(ctx, stages, j, outputs, timings));
       }
