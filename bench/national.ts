@@ -3,7 +3,7 @@
  *
  *   npx tsx bench/national.ts [--addresses 30000000] [--seed 42] [--mix demo|national] [--zip] [--without-caches] [--reuse-build] [--runs 3]
  *       [--seconds 30] [--warmup 10] [--connections 10] [--share 0.25]
- *       [--swap-seconds 60] [--swap-at 10] [--swap-link] [--compare-with DIR] [--tag NAME]
+ *       [--swap-seconds 60] [--swap-at 10] [--swap-link] [--compare-with DIR] [--tag NAME] [--server-env NAME=VALUE …]
  *
  * 1. The ETL: the region (data/bench/region-N-S, generated when missing; `-national` and `-zip`
  *    appended for `--mix national` and `--zip`, the national region with its sources zipped as
@@ -45,7 +45,7 @@ const { values } = parseArgs({
     'reuse-build': { type: 'boolean', default: false }, runs: { type: 'string' }, seconds: { type: 'string', default: '30' },
     warmup: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, share: { type: 'string', default: '0.25' },
     'swap-seconds': { type: 'string', default: '60' }, 'swap-at': { type: 'string', default: '10' }, 'swap-link': { type: 'boolean', default: false },
-    'compare-with': { type: 'string' }, tag: { type: 'string' },
+    'compare-with': { type: 'string' }, tag: { type: 'string' }, 'server-env': { type: 'string', multiple: true, default: [] },
     // The ETL child (buildInChild runs this file with them).
     child: { type: 'string' }, data: { type: 'string' },
   },
@@ -65,6 +65,12 @@ const RUNS = values.runs === undefined ? (N <= 1_000_000 ? 3 : 1) : num('runs', 
 const OTHER = values['compare-with'] ? resolve(values['compare-with']) : undefined;
 if (OTHER && !existsSync(join(OTHER, 'service', 'server.ts'))) throw new Error(`--compare-with ${OTHER}: no service/server.ts there (a checkout of this project?)`);
 if (OTHER && !existsSync(join(OTHER, 'node_modules'))) throw new Error(`--compare-with ${OTHER}: no node_modules there (link this checkout's: ln -s ${ROOT}/node_modules ${OTHER}/node_modules)`);
+// --server-env K=V (repeatable): more of the servers' environment (PAGE_CACHE_MB=256, say), both checkouts'.
+const SERVER_ENV = Object.fromEntries((values['server-env'] ?? []).map((kv) => {
+  const i = kv.indexOf('=');
+  if (i < 1) throw new Error(`--server-env must be NAME=VALUE, got ${kv}`);
+  return [kv.slice(0, i), kv.slice(i + 1)];
+}));
 const command = `npx tsx bench/national.ts ${process.argv.slice(2).join(' ')}`.trim();
 const loadBefore = loadAverage();
 const when = new Date().toISOString();
@@ -134,7 +140,7 @@ try {
       sessions.push(await servingSession({
         ...s, run: k, dataDir: sessionDir, buildDir, pgUrl: pg.url, keys, mix: MIX, candidates, connections,
         seconds: num('seconds', values.seconds), warmup: num('warmup', values.warmup), share: num('share', values.share), pacedInFlight: 64,
-        swapSeconds: num('swap-seconds', values['swap-seconds']), swapAt: num('swap-at', values['swap-at']), swapLink: values['swap-link'], tmp: sessionDir, log,
+        swapSeconds: num('swap-seconds', values['swap-seconds']), swapAt: num('swap-at', values['swap-at']), swapLink: values['swap-link'], serverEnv: SERVER_ENV, tmp: sessionDir, log,
       }));
       rmSync(sessionDir, { recursive: true, force: true });
     }
@@ -208,6 +214,7 @@ const result = {
   when,
   git_commit: commit,
   ...(OTHER ? { compared_with: { dir: OTHER, git_commit: otherCommit } } : {}),
+  server_env: SERVER_ENV,
   machine: { ...describeMachine(), load_average_before: loadBefore, load_average_after: loadAverage() },
   note: 'two cores shared by the server\'s workers, PostgreSQL, the load generator and this process, and by whatever else runs on the machine (see the load averages per session); memory "in use" is machine-wide, so another program growing meanwhile counts too: the servers\' RSS and Pss sums are their own',
   scale: { addresses: N, seed: SEED, properties: manifest.tables.properties?.rows ?? null, build_id: manifest.build_id, build_mb: Math.round(buildBytes / 2 ** 20) },
