@@ -72,14 +72,23 @@ interface MemSample {
 
 /** The old build's resources are closed this long after the switch (service/build/warmer.ts graceMs). */
 const SERVER_GRACE_S = 10;
+/** The index where the run of `ok` samples that ends `xs` starts (xs.length when the last is not ok). */
+function firstOfLastRun<T>(xs: readonly T[], ok: (x: T) => boolean): number {
+  let i = xs.length;
+  while (i > 0 && ok(xs[i - 1]!)) i--;
+  return i;
+}
+
 /**
- * Seconds of load sampled after the old build has drained. Its buffers go back to the system
- * at each worker's next major collection, which at 3M came 20-25 s after the close
- * (bench/results/national-3000000-national-zip*.json, memory_samples): the level is taken over
- * the last SETTLED_S.
+ * After the old build has drained, the load goes on until the servers' memory is back to its
+ * level before the swap (BACK_SAMPLES samples in a row, a second apart, within the tolerance)
+ * and AFTER_MIN_S have passed, or for at most AFTER_MAX_S. The old build's buffers go back to
+ * the system at each worker's next major collection, which at 3M came 10-35 s after the close
+ * (bench/results/national-3000000-national-zip-settled.json, memory_samples).
  */
-const AFTER_S = 45;
-const SETTLED_S = 15;
+const AFTER_MIN_S = 20;
+const AFTER_MAX_S = 90;
+const BACK_SAMPLES = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isOk = (s: number | string) => typeof s === 'number' && s >= 200 && s < 300;
 
@@ -332,12 +341,22 @@ export async function servingSession(inp: SessionInput) {
         }, inp.swapAt * 1000),
       })];
       const newWarm = () => warmedLines.filter((w) => w.build_id === id).map((w) => w.at_ms / 1000);
+      const drained = () => (newWarm().length >= 2 ? Math.max(...newWarm()) + SERVER_GRACE_S : Infinity);
+      const pss = (xs: MemSample[]) => xs.map((s) => s.server_pss_sum_mb);
+      const beforeMb = () => median(pss(mem.samples.filter((s) => s.t_s >= swapT0 + 3 && s.t_s < publishedAt)));
+      const tolerance = () => Math.max(100, Math.round(0.05 * beforeMb()));
+      // The last BACK_SAMPLES samples after the drain, when every one is within the tolerance.
+      const backRun = () => {
+        const last = mem.samples.filter((s) => s.t_s >= drained() + 3).slice(-BACK_SAMPLES);
+        return last.length === BACK_SAMPLES && last.every((s) => backToLevel(beforeMb(), s.server_pss_sum_mb, tolerance())) ? last : undefined;
+      };
       // The load goes on (in further runs of the generator, a second apart) until both workers
-      // serve the new build, the old one has drained and AFTER_S more seconds are sampled.
-      const until = () => (newWarm().length >= 2 ? Math.max(...newWarm()) + SERVER_GRACE_S + AFTER_S : Infinity);
-      while (now() < until() && performance.now() < giveUp && !refused.has(id)) {
-        mem.setPhase(newWarm().length >= 2 ? 'swap: draining' : 'swap: published');
-        runs.push(await measured(paced(5 + runs.length, Math.min(30, Math.max(5, Math.ceil(until() - now()))), rate), `swap-${runs.length}`));
+      // serve the new build, the old one has drained and the memory is back (or AFTER_MAX_S).
+      const done = () => now() >= drained() + AFTER_MAX_S || (now() >= drained() + AFTER_MIN_S && backRun() !== undefined);
+      while (!done() && performance.now() < giveUp && !refused.has(id)) {
+        mem.setPhase(Number.isFinite(drained()) ? 'swap: draining' : 'swap: published');
+        const left = Number.isFinite(drained()) ? 5 : 30;
+        runs.push(await measured(paced(5 + runs.length, left, rate), `swap-${runs.length}`));
       }
       const swapEnd = now();
       const warmedNew = newWarm();
@@ -346,14 +365,13 @@ export async function servingSession(inp: SessionInput) {
       const pre = inRun.filter((s) => s.t_s < publishedAt);
       const during = inRun.filter((s) => s.t_s >= publishedAt && s.t_s < drainedAt + 3);
       const after = inRun.filter((s) => s.t_s >= drainedAt + 3);
-      const settled = after.filter((s) => s.t_s >= swapEnd - SETTLED_S);
+      const back = Number.isFinite(drainedAt) ? backRun() : undefined;
       const level = (f: (s: MemSample) => number) => {
         const before = median(pre.map(f));
         const at = (xs: MemSample[]) => (xs.length >= 3 ? median(xs.map(f)) : null);
-        return { before_swap: before, peak_during: during.length ? Math.max(...during.map(f)) : null, after_drain: at(after), settled: at(settled) };
+        return { before_swap: before, peak_during: during.length ? Math.max(...during.map(f)) : null, after_drain: at(after), settled: at(after.slice(-BACK_SAMPLES)) };
       };
-      const pss = level((s) => s.server_pss_sum_mb);
-      const tolerance = Math.max(100, Math.round(0.05 * pss.before_swap));
+      const pssLevel = level((s) => s.server_pss_sum_mb);
       const failed = runs.reduce((a, r) => a + failures(r.table), 0);
       const out = {
         method: inp.swapLink ? 'hard links of the build\'s files (page cache shared with the old build)' : 'a copy of the build\'s files (new files, as a new ETL build writes)',
@@ -369,15 +387,17 @@ export async function servingSession(inp: SessionInput) {
         failed_requests: failed,
         failed_by_kind: failuresByKind(runs.map((r) => r.table)),
         endpoints_failed: Object.fromEntries(runs.flatMap((r) => Object.entries(r.table)).filter(([, e]) => failures({ x: e }) > 0).map(([n, e]) => [n, { non2xx: e.non2xx, socket_errors: e.socket_errors, samples: e.samples }])),
-        server_pss_sum_mb: pss,
+        server_pss_sum_mb: pssLevel,
         server_rss_sum_mb: level((s) => s.server_rss_sum_mb),
         machine_in_use_mb: level((s) => s.in_use_mb),
         after_samples: after.length,
-        back_to_level_tolerance_mb: tolerance,
-        back_to_level: backToLevel(pss.before_swap, pss.settled ?? NaN, tolerance),
-        back_to_level_on: `the servers' Pss summed (their own memory; the machine's in use moves with whatever else runs), median of the last ${SETTLED_S} s of the run`,
+        back_to_level_tolerance_mb: Math.max(100, Math.round(0.05 * pssLevel.before_swap)),
+        back_to_level: back !== undefined,
+        // From the first sample after which every one is within the tolerance.
+        back_to_level_after_drain_s: back ? r2(after[firstOfLastRun(after, (x) => backToLevel(pssLevel.before_swap, x.server_pss_sum_mb, Math.max(100, Math.round(0.05 * pssLevel.before_swap))))]!.t_s - drainedAt) : null,
+        back_to_level_on: `the servers' Pss summed (their own memory; the machine's in use moves with whatever else runs): ${BACK_SAMPLES} samples in a row within the tolerance of the level before the swap, within ${AFTER_MAX_S} s of the drain`,
       };
-      log(`${inp.label} run ${inp.run}: swap: ${failed} failed of ${out.requests}; workers on the new build at ${JSON.stringify(out.workers_warmed_new_build_at_s)} s; servers' Pss ${JSON.stringify(pss)} MB: back to level ${out.back_to_level}; in use ${JSON.stringify(out.machine_in_use_mb)}`);
+      log(`${inp.label} run ${inp.run}: swap: ${failed} failed of ${out.requests}; workers on the new build at ${JSON.stringify(out.workers_warmed_new_build_at_s)} s; servers' Pss ${JSON.stringify(pssLevel)} MB: back to level ${out.back_to_level} (${out.back_to_level_after_drain_s} s after the drain); in use ${JSON.stringify(out.machine_in_use_mb)}`);
       return out;
     };
     const swap = inp.swapSeconds > 0 ? await swapUnderLoad() : null;
