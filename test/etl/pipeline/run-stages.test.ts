@@ -76,11 +76,13 @@ describe('stages beside the main line', () => {
       }, { writes: ['x_made'], beside: { after: 'a', tables: /^x_/ } }),
       stage('c', async (c) => {
         c.quality.c = (await queryRows(c.conn, 'SELECT v FROM x_made'))[0]!.v;
-      }),
+      }, { reads: ['x_made'] }),
     ];
     const timings: Record<string, number> = {};
     await runStages(ctx, stages, undefined, timings);
     expect(bgConn).not.toBe(ctx.conn);
+    // x_made, a working table (not published), was dropped once c, its last reader, was done.
+    expect(await tableNames(ctx)).toEqual([]);
     // In the order the stages are listed, as one after the other would put them; c saw bg's table.
     expect(Object.keys(ctx.quality)).toEqual(['a', 'b', 'bg', 'c']);
     expect(ctx.quality).toEqual({ a: 1, b: 1, bg: { made: 1 }, c: 42 });
@@ -156,6 +158,8 @@ describe('stages beside the main line', () => {
     };
     const build = async () => {
       const ctx = await context(cacheDir);
+      // Published, so kept to the end (working tables no later stage reads are dropped).
+      ctx.published = [{ name: 'x_out' }, { name: 'm_t' }] as BuildContext['published'];
       const cache = (await StageOutputCache.open(ctx, 'code-1'))!;
       await runStages(ctx, stages(), cache, {});
       await cache.finish();
