@@ -89,6 +89,8 @@ function firstOfLastRun<T>(xs: readonly T[], ok: (x: T) => boolean): number {
 const AFTER_MIN_S = 20;
 const AFTER_MAX_S = 90;
 const BACK_SAMPLES = 3;
+/** How far above its level before the swap the servers' Pss may settle and count as back. */
+const tolerance = (beforeMb: number) => Math.max(100, Math.round(0.05 * beforeMb));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isOk = (s: number | string) => typeof s === 'number' && s >= 200 && s < 300;
 
@@ -342,17 +344,13 @@ export async function servingSession(inp: SessionInput) {
       })];
       const newWarm = () => warmedLines.filter((w) => w.build_id === id).map((w) => w.at_ms / 1000);
       const drained = () => (newWarm().length >= 2 ? Math.max(...newWarm()) + SERVER_GRACE_S : Infinity);
-      const pss = (xs: MemSample[]) => xs.map((s) => s.server_pss_sum_mb);
-      const beforeMb = () => median(pss(mem.samples.filter((s) => s.t_s >= swapT0 + 3 && s.t_s < publishedAt)));
-      const tolerance = () => Math.max(100, Math.round(0.05 * beforeMb()));
-      // The last BACK_SAMPLES samples after the drain, when every one is within the tolerance.
-      const backRun = () => {
-        const last = mem.samples.filter((s) => s.t_s >= drained() + 3).slice(-BACK_SAMPLES);
-        return last.length === BACK_SAMPLES && last.every((s) => backToLevel(beforeMb(), s.server_pss_sum_mb, tolerance())) ? last : undefined;
-      };
+      const beforeMb = () => median(mem.samples.filter((s) => s.t_s >= swapT0 + 3 && s.t_s < publishedAt).map((s) => s.server_pss_sum_mb));
+      // Where the samples back within the tolerance of `before` that end `xs` start (xs.length: the last is not).
+      const backFrom = (xs: readonly MemSample[], before: number) => firstOfLastRun(xs, (s) => backToLevel(before, s.server_pss_sum_mb, tolerance(before)));
+      const isBack = (xs: readonly MemSample[]) => xs.length - backFrom(xs, beforeMb()) >= BACK_SAMPLES;
       // The load goes on (in further runs of the generator, a second apart) until both workers
       // serve the new build, the old one has drained and the memory is back (or AFTER_MAX_S).
-      const done = () => now() >= drained() + AFTER_MAX_S || (now() >= drained() + AFTER_MIN_S && backRun() !== undefined);
+      const done = () => now() >= drained() + AFTER_MAX_S || (now() >= drained() + AFTER_MIN_S && isBack(mem.samples.filter((s) => s.t_s >= drained() + 3)));
       while (!done() && performance.now() < giveUp && !refused.has(id)) {
         mem.setPhase(Number.isFinite(drained()) ? 'swap: draining' : 'swap: published');
         const left = Number.isFinite(drained()) ? 5 : 30;
@@ -365,13 +363,14 @@ export async function servingSession(inp: SessionInput) {
       const pre = inRun.filter((s) => s.t_s < publishedAt);
       const during = inRun.filter((s) => s.t_s >= publishedAt && s.t_s < drainedAt + 3);
       const after = inRun.filter((s) => s.t_s >= drainedAt + 3);
-      const back = Number.isFinite(drainedAt) ? backRun() : undefined;
       const level = (f: (s: MemSample) => number) => {
         const before = median(pre.map(f));
         const at = (xs: MemSample[]) => (xs.length >= 3 ? median(xs.map(f)) : null);
         return { before_swap: before, peak_during: during.length ? Math.max(...during.map(f)) : null, after_drain: at(after), settled: at(after.slice(-BACK_SAMPLES)) };
       };
       const pssLevel = level((s) => s.server_pss_sum_mb);
+      const backAt = backFrom(after, pssLevel.before_swap);
+      const back = Number.isFinite(drainedAt) && after.length - backAt >= BACK_SAMPLES;
       const failed = runs.reduce((a, r) => a + failures(r.table), 0);
       const out = {
         method: inp.swapLink ? 'hard links of the build\'s files (page cache shared with the old build)' : 'a copy of the build\'s files (new files, as a new ETL build writes)',
@@ -391,10 +390,10 @@ export async function servingSession(inp: SessionInput) {
         server_rss_sum_mb: level((s) => s.server_rss_sum_mb),
         machine_in_use_mb: level((s) => s.in_use_mb),
         after_samples: after.length,
-        back_to_level_tolerance_mb: Math.max(100, Math.round(0.05 * pssLevel.before_swap)),
-        back_to_level: back !== undefined,
+        back_to_level_tolerance_mb: tolerance(pssLevel.before_swap),
+        back_to_level: back,
         // From the first sample after which every one is within the tolerance.
-        back_to_level_after_drain_s: back ? r2(after[firstOfLastRun(after, (x) => backToLevel(pssLevel.before_swap, x.server_pss_sum_mb, Math.max(100, Math.round(0.05 * pssLevel.before_swap))))]!.t_s - drainedAt) : null,
+        back_to_level_after_drain_s: back ? r2(after[backAt]!.t_s - drainedAt) : null,
         back_to_level_on: `the servers' Pss summed (their own memory; the machine's in use moves with whatever else runs): ${BACK_SAMPLES} samples in a row within the tolerance of the level before the swap, within ${AFTER_MAX_S} s of the drain`,
       };
       log(`${inp.label} run ${inp.run}: swap: ${failed} failed of ${out.requests}; workers on the new build at ${JSON.stringify(out.workers_warmed_new_build_at_s)} s; servers' Pss ${JSON.stringify(pssLevel)} MB: back to level ${out.back_to_level} (${out.back_to_level_after_drain_s} s after the drain); in use ${JSON.stringify(out.machine_in_use_mb)}`);
