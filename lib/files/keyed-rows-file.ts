@@ -236,9 +236,30 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   private readonly firstKeys: ArrayLike<Key>;
   /** Each column's dictionary (dict columns only). */
   private readonly dictOf: ReadonlyArray<readonly string[] | undefined>;
+  /**
+   * A row of nulls with the key and every column in order, that each row is copied from: every
+   * row then has one shape, and stays fast to make and to read. Properties added by name one by
+   * one would leave a row of more than a dozen columns in V8's slow dictionary mode.
+   */
+  private readonly template: Record<string, Value>;
+  /** Each column's kind as a `K_` code, for `numbersAt`'s loop over every row of a radius. */
+  private readonly kinds: Uint8Array;
+  /** How many columns (up to 8, one byte of null bits) lead the row as `num`s: a radius search's position is read at a fixed place. */
+  private readonly numPrefix: number;
+  /** The columns' names, and `rowAt`'s values before they are named. */
+  private readonly names: readonly string[];
+  private readonly scratch: Value[];
+  /** The decoders' view of the cache's memory, made again when a page lies in another buffer. */
+  private dv: DataView | undefined;
 
   private constructor(private readonly file: BlockFile, meta: KeyedRowsMeta, offsets: Float64Array, lengths: Uint32Array, keys: ArrayLike<Key>) {
     this.meta = meta;
+    this.kinds = Uint8Array.from(meta.columns, (c) => KIND_CODES[c.kind]);
+    this.names = meta.columns.map((c) => c.name);
+    this.scratch = meta.columns.map(() => null);
+    const firstOther = this.kinds.findIndex((k) => k !== K_NUM);
+    this.numPrefix = Math.min(8, firstOther < 0 ? this.kinds.length : firstOther);
+    this.template = Object.fromEntries([meta.key.name, ...meta.columns.map((c) => c.name)].map((name) => [name, null]));
     this.dictOf = meta.columns.map((c) => (c.kind === 'dict' ? meta.dictionaries?.[c.name] : undefined));
     this.offsets = offsets;
     this.lengths = lengths;
@@ -373,30 +394,50 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   }
 
   /**
-   * The numbers of columns `cols` (indexes, ascending, each a `num` or `small` column) of the row
-   * whose null bits are at `at` of `page` (a `rangeRaw` visit's), into `out` in that order (NaN
-   * for a null), with the columns before them skipped by their lengths and no text decoded: a
-   * radius search reads a row's position before deciding to decode the row.
+   * The numbers of columns `cols` (indexes, ascending; a `num` or `small` column's value, a
+   * `dict` column's code into its dictionary) of the row whose null bits are at `at` of `page`
+   * (a `rangeRaw` visit's), into `out` in that order (NaN for a null), with the columns before
+   * them skipped by their lengths and no text decoded: a radius search reads a row's position,
+   * or a filter its few fields, before deciding to decode the row.
    */
   numbersAt(page: Buffer, at: number, cols: readonly number[], out: Float64Array): void {
-    const columns = this.meta.columns;
+    const kinds = this.kinds;
+    // A DataView over the page's memory (the cache's arena, one for every page read from it):
+    // its getFloat64 is several times Buffer.readDoubleLE's speed.
+    if (this.dv?.buffer !== page.buffer) this.dv = new DataView(page.buffer);
+    const dv = this.dv;
+    const base = page.byteOffset;
     const nullAt = at;
-    at += (columns.length + 7) >> 3;
+    at += (kinds.length + 7) >> 3;
+    // Columns among the leading nums of a row with none of them null: at fixed places.
+    if (cols[cols.length - 1]! < this.numPrefix && (page[nullAt]! & ((1 << this.numPrefix) - 1)) === 0) {
+      for (let j = 0; j < cols.length; j++) out[j] = dv.getFloat64(base + at + 8 * cols[j]!, true);
+      return;
+    }
     let want = 0;
     for (let i = 0; want < cols.length; i++) {
-      const kind = columns[i]!.kind;
+      const kind = kinds[i]!;
       const isNull = (page[nullAt + (i >> 3)]! & (1 << (i & 7))) !== 0;
-      if (i === cols[want]) out[want++] = isNull ? NaN : kind === 'small' ? page.readFloatLE(at) : page.readDoubleLE(at);
+      if (i === cols[want]) {
+        if (kind >= K_BOOL) throw new Error(`${this.file.path}: column ${this.meta.columns[i]!.name} is a ${this.meta.columns[i]!.kind}, not a number or a dict code`);
+        out[want++] = isNull ? NaN : kind === K_NUM ? dv.getFloat64(base + at, true) : kind === K_SMALL ? dv.getFloat32(base + at, true) : varintAt(page, at);
+      }
       if (isNull) continue;
-      if (kind === 'num') at += 8;
-      else if (kind === 'small') at += 4;
-      else if (kind === 'bool') at += 1;
-      else if (kind === 'dict') at = readVarint(page, at)[1];
+      if (kind === K_NUM) at += 8;
+      else if (kind === K_SMALL) at += 4;
+      else if (kind === K_BOOL) at += 1;
+      else if (kind === K_DICT) at = varintEnd(page, at);
       else {
         const [len, start] = readVarint(page, at);
         at = start + len;
       }
     }
+  }
+
+  /** A `dict` column's values in code order (what `numbersAt` reads of it indexes), or undefined for a column that is not one. */
+  dictionary(column: string): readonly string[] | undefined {
+    const i = this.meta.columns.findIndex((c) => c.name === column);
+    return i < 0 ? undefined : this.dictOf[i];
   }
 
   /** The first row of `key`, or undefined. */
@@ -471,26 +512,29 @@ export class KeyedRowsFile<R = Record<string, Value>> {
 
   /** A row's values (from its null bits at `at`) into `out` by column index: `rowAt` without the object. */
   private valuesAt(b: Buffer, at: number, out: Value[]): void {
-    const cols = this.meta.columns;
+    const kinds = this.kinds;
+    if (this.dv?.buffer !== b.buffer) this.dv = new DataView(b.buffer);
+    const dv = this.dv;
+    const base = b.byteOffset;
     const nullAt = at;
-    at += (cols.length + 7) >> 3;
-    for (let i = 0; i < cols.length; i++) {
-      const kind = cols[i]!.kind;
+    at += (kinds.length + 7) >> 3;
+    for (let i = 0; i < kinds.length; i++) {
+      const kind = kinds[i]!;
       if (b[nullAt + (i >> 3)]! & (1 << (i & 7))) {
         out[i] = null;
-      } else if (kind === 'small') {
-        out[i] = b.readFloatLE(at);
+      } else if (kind === K_SMALL) {
+        out[i] = dv.getFloat32(base + at, true);
         at += 4;
-      } else if (kind === 'num') {
-        out[i] = b.readDoubleLE(at);
+      } else if (kind === K_NUM) {
+        out[i] = dv.getFloat64(base + at, true);
         at += 8;
-      } else if (kind === 'bool') {
+      } else if (kind === K_BOOL) {
         out[i] = b[at] === 1;
         at += 1;
-      } else if (kind === 'dict') {
+      } else if (kind === K_DICT) {
         const [code, next] = readVarint(b, at);
         const v = this.dictOf[i]![code];
-        if (v === undefined) throw new BlockFileError(`${this.file.path}: ${cols[i]!.name} has code ${code}, past its dictionary of ${this.dictOf[i]!.length}`);
+        if (v === undefined) throw new BlockFileError(`${this.file.path}: ${this.meta.columns[i]!.name} has code ${code}, past its dictionary of ${this.dictOf[i]!.length}`);
         out[i] = v;
         at = next;
       } else {
@@ -502,35 +546,12 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   }
 
   private rowAt(b: Buffer, key: Key, at: number): R {
-    const cols = this.meta.columns;
-    const row: Record<string, Value> = { [this.meta.key.name]: key };
-    const nullAt = at;
-    at += (cols.length + 7) >> 3;
-    for (let i = 0; i < cols.length; i++) {
-      const c = cols[i]!;
-      if (b[nullAt + (i >> 3)]! & (1 << (i & 7))) {
-        row[c.name] = null;
-      } else if (c.kind === 'num') {
-        row[c.name] = b.readDoubleLE(at);
-        at += 8;
-      } else if (c.kind === 'small') {
-        row[c.name] = b.readFloatLE(at);
-        at += 4;
-      } else if (c.kind === 'bool') {
-        row[c.name] = b[at] === 1;
-        at += 1;
-      } else if (c.kind === 'dict') {
-        const [code, next] = readVarint(b, at);
-        const v = this.dictOf[i]![code];
-        if (v === undefined) throw new BlockFileError(`${this.file.path}: ${c.name} has code ${code}, past its dictionary of ${this.dictOf[i]!.length}`);
-        row[c.name] = v;
-        at = next;
-      } else {
-        const [len, start] = readVarint(b, at);
-        row[c.name] = b.toString('utf8', start, start + len);
-        at = start + len;
-      }
-    }
+    const values = this.scratch;
+    this.valuesAt(b, at, values);
+    const names = this.names;
+    const row = { ...this.template };
+    row[this.meta.key.name] = key;
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]!;
     return row as R;
   }
 }
@@ -563,6 +584,22 @@ function varint(n: number): Buffer {
     n >>>= 7;
   } while (n > 0);
   return Buffer.from(head);
+}
+
+/** Column kinds as numbers, those `numbersAt` reads first. */
+const [K_NUM, K_SMALL, K_DICT, K_BOOL, K_TEXT] = [0, 1, 2, 3, 4] as const;
+const KIND_CODES: Record<ValueKind, number> = { num: K_NUM, small: K_SMALL, dict: K_DICT, bool: K_BOOL, text: K_TEXT };
+
+/** The varint at `at` (a one-byte code without `readVarint`'s pair). */
+function varintAt(b: Buffer, at: number): number {
+  const b0 = b[at]!;
+  return b0 < 0x80 ? b0 : readVarint(b, at)[0];
+}
+
+/** Where the varint at `at` ends. */
+function varintEnd(b: Buffer, at: number): number {
+  while (b[at]! >= 0x80) at++;
+  return at + 1;
 }
 
 function readVarint(b: Buffer, at: number): [number, number] {

@@ -199,6 +199,20 @@ describe('keyed-rows file', () => {
     expect(got.map((g) => g.row)).toEqual(want);
     // Computed here from the rows written, not by the reader: a null is NaN.
     expect(got.map((g) => g.nums)).toEqual(want.map((w) => [w.lat ?? NaN, w.beds ?? NaN, w.lng ?? NaN]));
+    // A dict column's number is its code into the dictionary; a text column has none.
+    const dict = f.dictionary('kind')!;
+    expect(new Set(dict)).toEqual(new Set(['K0', 'K1', 'K2', 'K3', 'K4']));
+    expect(f.dictionary('note')).toBeUndefined();
+    expect(f.dictionary('nowhere')).toBeUndefined();
+    const codes: number[] = [];
+    const two = new Float64Array(2);
+    f.rangeRaw(0, Infinity, (b, at) => {
+      f.numbersAt(b, at, [1, 5], two);
+      codes.push(two[0]!);
+      expect(two[1]).toEqual(want[codes.length - 1]!.lng ?? NaN);
+    });
+    expect(codes.map((c) => (Number.isNaN(c) ? null : dict[c]))).toEqual(want.map((w) => w.kind));
+    f.rangeRaw(100, 100, (b, at) => expect(() => f.numbersAt(b, at, [0], two)).toThrow(/column note is a text, not a number or a dict code/));
     f.close();
   });
 
