@@ -42,23 +42,39 @@ export class CellPoints<R> {
 
   /**
    * Calls `visit(row, metres)` for every row within `radiusM` (great-circle, boundary included)
-   * of (lat, lng), in the file's order; none from a place that is not one. A row is decoded only
-   * when its position, read first, is within.
+   * of (lat, lng) that `keep` (if given) accepts, in the file's order; none from a place that is
+   * not one. A row is decoded only when its position, read first, is within and `keep`, which
+   * sees it undecoded (`file.numbersAt(page, at, …)` reads its numbers), accepts it.
    */
-  within(lat: number, lng: number, radiusM: number, visit: (row: R, d: number) => void): void {
+  within(lat: number, lng: number, radiusM: number, visit: (row: R, d: number) => void, keep?: (page: Buffer, at: number) => boolean): void {
+    let hits: Array<{ row: R; d: number }> = [];
+    this.withinRaw(lat, lng, radiusM, (page, at, key, d) => {
+      if (!keep || keep(page, at)) hits.push({ row: this.file.rowFrom(page, at, key), d });
+    }, () => {
+      // Visited once a range is read: a visitor may read through the cache itself.
+      for (const h of hits) visit(h.row, h.d);
+      hits = [];
+    });
+  }
+
+  /**
+   * `within` without decoding: `visit(page, at, key, metres)` for every row within, the row still
+   * undecoded (`file.rowFrom(page, at, key)` decodes it, `file.numbersAt` reads its numbers)
+   * and the page valid only during the call, so `visit` must read nothing through the cache;
+   * `rangeDone` (if given) after each key range, when it may.
+   */
+  withinRaw(lat: number, lng: number, radiusM: number, visit: (page: Buffer, at: number, key: number, d: number) => void, rangeDone?: () => void): void {
     if (!Number.isFinite(lat) || !Number.isFinite(lng) || !(radiusM >= 0)) return;
     const [minX, minY, maxX, maxY] = radiusBox(lat, lng, radiusM);
     for (const [lo, hi] of cellRanges(minX, minY, maxX, maxY, this.cellM)) {
-      const hits: Array<{ row: R; d: number }> = [];
       this.placed(lo, hi, (page, at, key, pLat, pLng) => {
         // The box first, as the R-tree searches it: the haversine is then the same test.
         const [x, y] = localMetres(pLat, pLng);
         if (x < minX || x > maxX || y < minY || y > maxY) return;
         const d = haversineM(lat, lng, pLat, pLng);
-        if (d <= radiusM) hits.push({ row: this.file.rowFrom(page, at, key), d });
+        if (d <= radiusM) visit(page, at, key, d);
       });
-      // Visited once the range is read: a visitor may read through the cache itself.
-      for (const h of hits) visit(h.row, h.d);
+      rangeDone?.();
     }
   }
 

@@ -118,6 +118,13 @@ export function openCrimeFiles(build: BuildInfo, pages: BlockCache): CrimeSet | 
     const months = JSON.parse(String(summary?.months ?? 'null')) as unknown;
     if (!Array.isArray(months) || !months.every((m) => typeof m === 'string')) throw new LookupFileError(`build ${build.id}: ${points.path} has no months in its summary`);
     const monthIx = new Map(months.map((m, i) => [m, i]));
+    // Each crime's month and category read as their codes into the file's dictionaries, and
+    // the codes mapped once here: a radius holds thousands of crimes, none decoded into a row.
+    const monthOfCode = (points.dictionary('month') ?? []).map((m) => monthIx.get(m));
+    const typeOfCode = (points.dictionary('crime_type') ?? []).map((t) => typeIx.get(t) ?? 255);
+    const codeCols = ['month', 'crime_type'].map((c) => points.meta.columns.findIndex((k) => k.name === c));
+    const countCol = [homesFile.meta.columns.findIndex((k) => k.name === 'address_count')];
+    const nums = new Float64Array(2);
     const crimes = new CellPoints(points, f.crimePoints.cell.m);
     const homes = new CellPoints(homesFile, f.crimeHomes.cell.m);
     const latest = summary?.latest_release;
@@ -126,17 +133,21 @@ export function openCrimeFiles(build: BuildInfo, pages: BlockCache): CrimeSet | 
       latestRelease: typeof latest === 'string' ? latest : months.at(-1) ?? '',
       within(lat, lng, r) {
         const out = { month: [] as number[], type: [] as number[] };
-        crimes.within(lat, lng, r, (row) => {
-          const m = monthIx.get(row.month);
-          if (m === undefined) throw new BlockFileError(`${points.path}: a crime of month ${row.month}, not among its summary's`);
+        crimes.withinRaw(lat, lng, r, (page, at) => {
+          points.numbersAt(page, at, codeCols, nums);
+          const m = monthOfCode[nums[0]!];
+          if (m === undefined) throw new BlockFileError(`${points.path}: a crime of month code ${nums[0]}, not a month among its summary's`);
           out.month.push(m);
-          out.type.push(typeIx.get(row.crime_type) ?? 255);
+          out.type.push(typeOfCode[nums[1]!] ?? 255);
         });
         return out;
       },
       addressesWithin(lat, lng, r) {
         let n = 0;
-        homes.within(lat, lng, r, (row) => { n += row.address_count; });
+        homes.withinRaw(lat, lng, r, (page, at) => {
+          homesFile.numbersAt(page, at, countCol, nums);
+          if (!Number.isNaN(nums[0])) n += nums[0]!; // a postcode without a count adds none
+        });
         return n;
       },
       nearestLa: (lat, lng) => nearestOf((visit) => homes.within(lat, lng, NEAREST_LA_M, (row, d) => visit(row.la_code, d))),

@@ -9,10 +9,9 @@ export interface ListingBounds { min_price?: number | undefined; max_price?: num
 
 /** The available for-sale listings the place selects within the bounds, with their distances. */
 export function forSaleAt(set: DealsSet, place: Around, q: ListingBounds): Array<{ l: Listing; d: number | null }> {
-  return set.listings.at(place).filter(({ l }) =>
-    l.channel === 'sale' && l.status === 'available'
-      && (q.min_price === undefined || l.price >= q.min_price) && (q.max_price === undefined || l.price <= q.max_price)
-      && (q.min_bedrooms === undefined || l.bedrooms >= q.min_bedrooms) && (q.max_bedrooms === undefined || l.bedrooms <= q.max_bedrooms));
+  return set.listings.at(place, {
+    channel: 'sale', status: 'available', min_price: q.min_price, max_price: q.max_price, min_bedrooms: q.min_bedrooms, max_bedrooms: q.max_bedrooms,
+  });
 }
 
 /** A scored deal as the deals answer shows it: the listing (`l`, the deal's candidate), its score and its evidence. */

@@ -19,12 +19,30 @@ import { mapPoint, type Listing, type SetPlace } from './sets.ts';
  * table yields undefined: the endpoints answer 503.
  */
 export interface ListingsSet {
-  /** The listings a place selects: within its radius (with distances) or in its outcode (no distance). */
-  at(place: SetPlace): Array<{ l: Listing; d: number | null }>;
+  /** The listings a place selects that `want` (if given) keeps: within its radius (with distances) or in its outcode (no distance). */
+  at(place: SetPlace, want?: ListingWant): Array<{ l: Listing; d: number | null }>;
   /** Every listing (for benches and checks, not requests). */
   all(): Iterable<Listing>;
   asOf: string | null;
   close(): void;
+}
+
+/** What a query keeps of a place's listings: each field optional, the bounds inclusive. */
+export interface ListingWant {
+  channel?: Listing['channel'] | undefined; status?: string | undefined; property_type?: string | undefined;
+  min_price?: number | undefined; max_price?: number | undefined; min_bedrooms?: number | undefined; max_bedrooms?: number | undefined;
+}
+
+/** The fields a `ListingWant` reads, which the files' reader takes from a row before decoding it. */
+type Wanted = Pick<Listing, 'channel' | 'status' | 'price' | 'bedrooms' | 'property_type'>;
+const WANTED_COLUMNS = ['channel', 'status', 'price', 'bedrooms', 'property_type'] as const;
+
+/** Whether `want` keeps listing `l`. */
+export function listingWanted(want: ListingWant, l: Wanted): boolean {
+  return (want.channel === undefined || l.channel === want.channel) && (want.status === undefined || l.status === want.status)
+    && (want.min_price === undefined || l.price >= want.min_price) && (want.max_price === undefined || l.price <= want.max_price)
+    && (want.min_bedrooms === undefined || l.bedrooms >= want.min_bedrooms) && (want.max_bedrooms === undefined || l.bedrooms <= want.max_bedrooms)
+    && (want.property_type === undefined || l.property_type === want.property_type);
 }
 
 /** A listing row (the store's or a file's: the same columns) as the set gives it. */
@@ -51,10 +69,11 @@ export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | 
   });
   const grid = new Points(Float64Array.from(rows, (r) => r.lat), Float64Array.from(rows, (r) => r.lng ?? NaN));
   return {
-    at(place) {
-      if (place.kind === 'outcode') return (byOutcode.get(place.outcode) ?? []).map((i) => ({ l: listings[i]!, d: null }));
+    at(place, want) {
+      const kept = (l: Listing) => !want || listingWanted(want, l);
+      if (place.kind === 'outcode') return (byOutcode.get(place.outcode) ?? []).filter((i) => kept(listings[i]!)).map((i) => ({ l: listings[i]!, d: null }));
       const out: Array<{ l: Listing; d: number | null }> = [];
-      grid.within(place.lat, place.lng, place.radius_m, (i, d) => out.push({ l: listings[i]!, d }));
+      grid.within(place.lat, place.lng, place.radius_m, (i, d) => { if (kept(listings[i]!)) out.push({ l: listings[i]!, d }); });
       return out;
     },
     all: () => listings,
@@ -68,6 +87,22 @@ export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | 
  * manifest lists neither. Listed but missing, cut short, not theirs, or one listed without the
  * other: a `LookupFileError`.
  */
+/** Reads a listing's `Wanted` fields from its undecoded row in `file` (a `CellPoints` visit's page and place), as `toListing` would give them. */
+function wantedReader(file: KeyedRowsFile<ListingRow>): (page: Buffer, at: number) => Wanted {
+  // In the files' column order (lib/files/location-sets-files.ts), as numbersAt reads them.
+  const cols = WANTED_COLUMNS.map((name) => file.meta.columns.findIndex((c) => c.name === name));
+  const [channels = [], statuses = [], types = []] = (['channel', 'status', 'property_type'] as const).map((c) => file.dictionary(c));
+  const v = new Float64Array(cols.length);
+  const orNull = (n: number) => (Number.isNaN(n) ? null : n);
+  return (page, at) => {
+    file.numbersAt(page, at, cols, v);
+    return {
+      channel: channels[v[0]!] === 'rent' ? 'rent' : 'sale', status: statuses[v[1]!] ?? null, price: orNull(v[2]!), bedrooms: orNull(v[3]!),
+      property_type: types[v[4]!] ?? null,
+    } as Wanted;
+  };
+}
+
 export function openListingsFiles(build: BuildInfo, pages: BlockCache): ListingsSet | null {
   const f = LOCATION_SET_FILES;
   const opened: KeyedRowsFile<unknown>[] = [];
@@ -80,11 +115,13 @@ export function openListingsFiles(build: BuildInfo, pages: BlockCache): Listings
     if (!points || !outcodes) throw new LookupFileError(`build ${build.id}: its manifest lists only one of the listings files (${f.listingPoints.artifact}, ${f.listingOutcodes.artifact})`);
     const asOf = (points.meta.extra?.summary as { as_of?: unknown } | undefined)?.as_of;
     const grid = new CellPoints(points, f.listingPoints.cell.m);
+    const wantedOf = wantedReader(points);
     return {
-      at(place) {
-        if (place.kind === 'outcode') return outcodes.get(place.outcode).map((r) => ({ l: toListing(r), d: null }));
+      at(place, want) {
+        if (place.kind === 'outcode') return outcodes.get(place.outcode).map(toListing).filter((l) => !want || listingWanted(want, l)).map((l) => ({ l, d: null }));
         const out: Array<{ l: Listing; d: number | null }> = [];
-        grid.within(place.lat, place.lng, place.radius_m, (r, d) => out.push({ l: toListing(r), d }));
+        // A radius holds hundreds of listings: each is tested on its few fields before it is decoded.
+        grid.within(place.lat, place.lng, place.radius_m, (r, d) => out.push({ l: toListing(r), d }), want && ((page, at) => listingWanted(want, wantedOf(page, at))));
         return out;
       },
       *all() {

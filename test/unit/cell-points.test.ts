@@ -80,6 +80,28 @@ describe('CellPoints: radius and nearest over a file of points by grid cell', ()
       expect(found).toBeGreaterThan(1000);
     });
 
+    it(`within (cells of ${m} m) with keep: the rows it accepts, tested undecoded; withinRaw: the same rows at the same distances, undecoded`, () => {
+      const idCol = [cells.file.meta.columns.findIndex((c) => c.name === 'id')];
+      const n = new Float64Array(1);
+      let found = 0;
+      for (const q of queries) {
+        const kept: number[] = [];
+        cells.within(q.lat, q.lng, q.radius, (row) => kept.push(row.id), (page, at) => {
+          cells.file.numbersAt(page, at, idCol, n);
+          return n[0]! % 3 === 1;
+        });
+        const want = placed.filter((p) => p.id % 3 === 1 && greatCircle(q, p as { lat: number; lng: number }) <= q.radius).map((p) => p.id);
+        expect(kept.sort((a, b) => a - b)).toEqual(want);
+        const raw: Array<[number, number]> = [];
+        cells.withinRaw(q.lat, q.lng, q.radius, (page, at, key, d) => raw.push([cells.file.rowFrom(page, at, key).id, d]));
+        const all: Array<[number, number]> = [];
+        cells.within(q.lat, q.lng, q.radius, (row, d) => all.push([row.id, d]));
+        expect(raw).toEqual(all);
+        found += kept.length;
+      }
+      expect(found).toBeGreaterThan(300);
+    });
+
     it(`nearest (cells of ${m} m): the k nearest within maxM by planar distance, ties by cell then id, with keep`, () => {
       let [found, ties] = [0, 0];
       for (const [i, q] of queries.entries()) {

@@ -24,10 +24,10 @@ export default defineRoute({
     const set = await data.listings.get().catch(notServedYet('GET /listings'));
     if (!set) return notServedYet('GET /listings')();
     const place = await aroundOrNotFound(query, LISTINGS_LOCATION, data);
-    const found = set.at(place).filter(({ l }) => l.channel === query.type
-      && (query.min_price === undefined || l.price >= query.min_price) && (query.max_price === undefined || l.price <= query.max_price)
-      && (query.min_bedrooms === undefined || l.bedrooms >= query.min_bedrooms) && (query.max_bedrooms === undefined || l.bedrooms <= query.max_bedrooms)
-      && (query.property_type === undefined || l.property_type === query.property_type));
+    const found = set.at(place, {
+      channel: query.type, min_price: query.min_price, max_price: query.max_price, min_bedrooms: query.min_bedrooms, max_bedrooms: query.max_bedrooms,
+      property_type: query.property_type,
+    });
     type Found = { l: Listing; d: number | null };
     // Every order ends on the listing id (unique): the set gives a place's listings in no promised order.
     const byId = (a: Found, b: Found) => (a.l.listing_id < b.l.listing_id ? -1 : a.l.listing_id > b.l.listing_id ? 1 : 0);
