@@ -63,7 +63,7 @@ export class ComparablesFile implements ComparablesSource {
 
   latestWithin(lat: number, lng: number, radiusM: number, keep: HomeFilter, minDay = -Infinity, maxDay = Infinity): Hits {
     const [minX, minY, maxX, maxY] = radiusBox(lat, lng, radiusM);
-    const sales = new HitSales();
+    const sales = new HitSales((i) => this.todayOf(sales.price[i]!, sales.path[i]!, sales.monthNo[i]!));
     const hits = new HitList();
     // The home being read (its rows are together in its cell, newest first) and a copy of its
     // first row dated ≤ maxDay: its latest sale up to then (`found`).
@@ -79,7 +79,7 @@ export class ComparablesFile implements ComparablesSource {
       const d = haversineM(lat, lng, s.lat, s.lng);
       s.beds = Math.min(127, s.beds); // as the in-heap index's int8
       if (d > radiusM || !keep(s.uprn, s.type, s.beds)) return;
-      hits.push(sales.push(s, this.todayOf(s.price, s.path, s.month)), d);
+      hits.push(sales.push(s), d);
     };
     // A DataView over the page's memory (the cache's arena: one for every page read from it):
     // its getFloat64 is several times Buffer.readDoubleLE's speed, and a row is 90 bytes of them.
@@ -127,8 +127,13 @@ export class ComparablesFile implements ComparablesSource {
   }
 }
 
-/** The hits' sales as columns (hit j is row j), as the in-heap index's typed arrays hold them. */
+/**
+ * The hits' sales as columns (hit j is row j), as the in-heap index's typed arrays hold them;
+ * a price today is worked out when asked (for the page shown, not the thousands in a radius).
+ */
 class HitSales implements ComparableSales {
+  constructor(readonly priceTodayOf: (i: number) => number) {}
+
   readonly uprn: number[] = [];
   readonly price: number[] = [];
   readonly day: number[] = [];
@@ -138,9 +143,10 @@ class HitSales implements ComparableSales {
   readonly type: number[] = [];
   readonly bedrooms: number[] = [];
   readonly areaSqft: number[] = [];
-  readonly priceToday: number[] = [];
+  /** Each sale's area path (an index into the file's paths). */
+  readonly path: number[] = [];
 
-  push(s: { uprn: number; price: number; day: number; month: number; lat: number; lng: number; type: number; beds: number; area: number }, today: number): number {
+  push(s: { uprn: number; price: number; day: number; month: number; lat: number; lng: number; type: number; beds: number; area: number; path: number }): number {
     this.uprn.push(s.uprn);
     this.price.push(s.price);
     this.day.push(s.day);
@@ -151,7 +157,7 @@ class HitSales implements ComparableSales {
     this.bedrooms.push(s.beds);
     // The in-heap index keeps floor areas as float32.
     this.areaSqft.push(Math.fround(s.area));
-    this.priceToday.push(today);
+    this.path.push(s.path);
     return this.uprn.length - 1;
   }
 }

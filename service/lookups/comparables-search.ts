@@ -59,7 +59,7 @@ export function soldComparables(
     const u = idx.uprn[i]!;
     const rec = records.get(u);
     const area = idx.areaSqft[i]!;
-    const today = idx.priceToday[i]!;
+    const today = idx.priceTodayOf(i);
     const b = idx.bedrooms[i]!;
     return {
       uprn: u,

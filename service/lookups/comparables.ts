@@ -42,6 +42,10 @@ export class ComparablesIndex implements ComparablesSource, ComparableSales {
     return this.uprn.length;
   }
 
+  priceTodayOf(i: number): number {
+    return this.priceToday[i]!;
+  }
+
   /**
    * Each home within `radiusM` of (lat, lng) with a sale dated `minDay`..`maxDay` (days since
    * 1970), with its latest such sale, where `keep` (a filter on the home, not the sale) accepts
@@ -83,8 +87,8 @@ export interface ComparableSales {
   readonly bedrooms: ArrayLike<number>;
   /** NaN unknown (a float32's value, as the in-heap index has always held it). */
   readonly areaSqft: ArrayLike<number>;
-  /** NaN without an index. */
-  readonly priceToday: ArrayLike<number>;
+  /** Sale i's price today, NaN without an index (asked only of the hits shown: a file's are worked out then). */
+  priceTodayOf(i: number): number;
 }
 
 /** Whether a home (its UPRN, `COMP_TYPES` code and bedrooms, −1 unknown) is wanted. */
