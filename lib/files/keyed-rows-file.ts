@@ -246,6 +246,8 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   private readonly kinds: Uint8Array;
   /** How many columns (up to 8, one byte of null bits) lead the row as `num`s: a radius search's position is read at a fixed place. */
   private readonly numPrefix: number;
+  /** For each column, the last column of the run of `small`s it starts or is in (its own index when not a small). */
+  private readonly smallRunEnd: Int32Array;
   /** The columns' names, and `rowAt`'s values before they are named. */
   private readonly names: readonly string[];
   private readonly scratch: Value[];
@@ -255,6 +257,10 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   private constructor(private readonly file: BlockFile, meta: KeyedRowsMeta, offsets: Float64Array, lengths: Uint32Array, keys: ArrayLike<Key>) {
     this.meta = meta;
     this.kinds = Uint8Array.from(meta.columns, (c) => KIND_CODES[c.kind]);
+    this.smallRunEnd = new Int32Array(this.kinds.length);
+    for (let i = this.kinds.length - 1; i >= 0; i--) {
+      this.smallRunEnd[i] = this.kinds[i] === K_SMALL && this.kinds[i + 1] === K_SMALL ? this.smallRunEnd[i + 1]! : i;
+    }
     this.names = meta.columns.map((c) => c.name);
     this.scratch = meta.columns.map(() => null);
     const firstOther = this.kinds.findIndex((k) => k !== K_NUM);
@@ -420,6 +426,12 @@ export class KeyedRowsFile<R = Record<string, Value>> {
       const isNull = (page[nullAt + (i >> 3)]! & (1 << (i & 7))) !== 0;
       if (i === cols[want]) {
         if (kind >= K_BOOL) throw new Error(`${this.file.path}: column ${this.meta.columns[i]!.name} is a ${this.meta.columns[i]!.kind}, not a number or a dict code`);
+        // The rest wanted a run of smalls with none null (a listing's months): one after another.
+        const last = cols[cols.length - 1]!;
+        if (kind === K_SMALL && last <= this.smallRunEnd[i]! && cols.length - want === last - i + 1 && !anyBitSet(page, nullAt, i, last)) {
+          for (let j = 0; want < cols.length; j++) out[want++] = dv.getFloat32(base + at + 4 * j, true);
+          return;
+        }
         out[want++] = isNull ? NaN : kind === K_NUM ? dv.getFloat64(base + at, true) : kind === K_SMALL ? dv.getFloat32(base + at, true) : varintAt(page, at);
       }
       if (isNull) continue;
@@ -451,6 +463,14 @@ export class KeyedRowsFile<R = Record<string, Value>> {
    * an object of that many properties costs more than reading the row. False when it has none.
    */
   firstValues(key: Key, out: Value[]): boolean {
+    return this.firstRaw(key, (b, at) => this.valuesAt(b, at, out, this.kinds.length));
+  }
+
+  /**
+   * The first row of `key` undecoded: `visit(page, at)` as `rangeRaw` gives a row (`valuesFrom`,
+   * `numbersAt` and `rowFrom` read it, during the call only). False when it has none.
+   */
+  firstRaw(key: Key, visit: (page: Buffer, at: number) => void): boolean {
     const p = this.meta.pages;
     // The page `firstPage` names, or the next when the key's rows start there.
     for (let page = this.firstPage(key); page < p; page++) {
@@ -461,10 +481,19 @@ export class KeyedRowsFile<R = Record<string, Value>> {
       if (j >= n) continue;
       const k = this.keyAt(b, b.readUInt32LE(4 + 4 * j));
       if (k.key !== key) return false;
-      this.valuesAt(b, k.end, out);
+      visit(b, k.end);
       return true;
     }
     return false;
+  }
+
+  /**
+   * The values of the first `count` columns (all by default) of the row whose null bits are at
+   * `at` of `page` (a `rangeRaw` or `firstRaw` visit's), into `out` by column index: a reader
+   * that takes a row's many trailing numbers with `numbersAt` decodes its leading fields here.
+   */
+  valuesFrom(page: Buffer, at: number, out: Value[], count = this.kinds.length): void {
+    this.valuesAt(page, at, out, Math.min(count, this.kinds.length));
   }
 
   /**
@@ -501,6 +530,7 @@ export class KeyedRowsFile<R = Record<string, Value>> {
 
   /** The first row of page `b` (of `n` rows) whose key is ≥ `key`. */
   private firstRow(b: Buffer, n: number, key: Key): number {
+    if (this.meta.key.kind === 'num') return partitionPoint(n, (j) => b.readDoubleLE(b.readUInt32LE(4 + 4 * j)) < (key as number));
     return partitionPoint(n, (j) => this.keyAt(b, b.readUInt32LE(4 + 4 * j)).key < key);
   }
 
@@ -511,14 +541,14 @@ export class KeyedRowsFile<R = Record<string, Value>> {
   }
 
   /** A row's values (from its null bits at `at`) into `out` by column index: `rowAt` without the object. */
-  private valuesAt(b: Buffer, at: number, out: Value[]): void {
+  private valuesAt(b: Buffer, at: number, out: Value[], count: number): void {
     const kinds = this.kinds;
     if (this.dv?.buffer !== b.buffer) this.dv = new DataView(b.buffer);
     const dv = this.dv;
     const base = b.byteOffset;
     const nullAt = at;
     at += (kinds.length + 7) >> 3;
-    for (let i = 0; i < kinds.length; i++) {
+    for (let i = 0; i < count; i++) {
       const kind = kinds[i]!;
       if (b[nullAt + (i >> 3)]! & (1 << (i & 7))) {
         out[i] = null;
@@ -547,7 +577,7 @@ export class KeyedRowsFile<R = Record<string, Value>> {
 
   private rowAt(b: Buffer, key: Key, at: number): R {
     const values = this.scratch;
-    this.valuesAt(b, at, values);
+    this.valuesAt(b, at, values, this.kinds.length);
     const names = this.names;
     const row = { ...this.template };
     row[this.meta.key.name] = key;
@@ -589,6 +619,20 @@ function varint(n: number): Buffer {
 /** Column kinds as numbers, those `numbersAt` reads first. */
 const [K_NUM, K_SMALL, K_DICT, K_BOOL, K_TEXT] = [0, 1, 2, 3, 4] as const;
 const KIND_CODES: Record<ValueKind, number> = { num: K_NUM, small: K_SMALL, dict: K_DICT, bool: K_BOOL, text: K_TEXT };
+
+/** Whether any of bits `from`..`to` (inclusive) of the bit set at byte `at` is set. */
+function anyBitSet(b: Buffer, at: number, from: number, to: number): boolean {
+  for (let i = from; i <= to;) {
+    if ((i & 7) === 0 && i + 7 <= to) {
+      if (b[at + (i >> 3)] !== 0) return true;
+      i += 8;
+    } else {
+      if (b[at + (i >> 3)]! & (1 << (i & 7))) return true;
+      i++;
+    }
+  }
+  return false;
+}
 
 /** The varint at `at` (a one-byte code without `readVarint`'s pair). */
 function varintAt(b: Buffer, at: number): number {

@@ -26,6 +26,13 @@ const ROW_AT = {
   amenities: at('amenities'), end_month: at('end_month'), m0: at('m0'), p0: at('p0'),
 };
 
+/** The cells file's rn column (its first: lib/files/str-market-file.ts). */
+const RN_COLUMN = [0];
+
+/** The months' columns (m0… then p0…, the row's last): read as numbers, none boxed as a value. */
+const MONTH_COLUMNS = Array.from({ length: M4 + 24 }, (_, q) => ROW_AT.m0 + q);
+if (ROW_AT.p0 !== ROW_AT.m0 + M4 || MONTH_COLUMNS.at(-1) !== COLUMN_NAMES.length - 1) throw new Error('str-market-file: the months are not the rows\' last columns, m0… then p0…');
+
 /**
  * The market set read where it lies (lib/files/str-market-file.ts; issue 46, ADR 0015 step 6):
  * a location's listings from the cell or area file, their rows from the rows file, made into a
@@ -36,8 +43,13 @@ export class StrMarketFiles implements StrMarket {
   private readonly points: CellPoints<CellRow>;
   private readonly extra: StrMarketRowsExtra;
   private benchmark: Promise<GradeBenchmark> | undefined;
-  /** One row's values, reused (a request reads its listings one after another). */
+  /** One row's leading values and its months, reused (a request reads its listings one after another). */
   private readonly values: Value[] = [];
+  private readonly monthValues = new Float64Array(MONTH_COLUMNS.length);
+  /** Each amenity key's place in a listing's amenity flags. */
+  private readonly amenityAt: ReadonlyMap<string, number>;
+  /** A cell row's listing number, read without decoding the row. */
+  private readonly rn = new Float64Array(1);
 
   private constructor(
     private readonly rows: KeyedRowsFile<Row>,
@@ -51,6 +63,7 @@ export class StrMarketFiles implements StrMarket {
     }
     if (cells.size !== rows.size) throw new LookupFileError(`${cells.path}: ${cells.size} listings, the rows file ${rows.size}`);
     this.extra = extra as StrMarketRowsExtra;
+    this.amenityAt = new Map(this.extra.amenityKeys.map((k, a) => [k, a]));
   }
 
   /**
@@ -98,7 +111,11 @@ export class StrMarketFiles implements StrMarket {
 
   within(lat: number, lng: number, radiusM: number): number[] {
     const out: number[] = [];
-    this.points.within(lat, lng, radiusM, (r) => out.push(r.rn));
+    const rn = this.rn;
+    this.points.withinRaw(lat, lng, radiusM, (page, at) => {
+      this.cells.numbersAt(page, at, RN_COLUMN, rn);
+      out.push(rn[0]!);
+    });
     return out.sort((a, b) => a - b);
   }
 
@@ -172,11 +189,16 @@ export class StrMarketFiles implements StrMarket {
     const K = amenityKeys.length;
     // Every listing's end month is read from its row.
     const s: MarketListings = { ...emptyMarketListings(n, amenityKeys), prior: new Float32Array(n * 24) };
-    const amenityAt = new Map(amenityKeys.map((k, a) => [k, a]));
+    const amenityAt = this.amenityAt;
     const c = ROW_AT;
     const v = this.values;
+    const mv = this.monthValues;
+    const read = (page: Buffer, at: number) => {
+      this.rows.valuesFrom(page, at, v, c.m0);
+      this.rows.numbersAt(page, at, MONTH_COLUMNS, mv);
+    };
     for (let i = 0; i < n; i++) {
-      if (!this.rows.firstValues(rns[i]!, v)) throw new LookupFileError(`${this.rows.path}: no listing ${rns[i]} (the cell or area file names it)`);
+      if (!this.rows.firstRaw(rns[i]!, read)) throw new LookupFileError(`${this.rows.path}: no listing ${rns[i]} (the cell or area file names it)`);
       s.lat[i] = v[c.lat] as number;
       s.lng[i] = v[c.lng] as number;
       s.postcode[i] = v[c.postcode] as string | null;
@@ -198,8 +220,8 @@ export class StrMarketFiles implements StrMarket {
       const amen = v[c.amenities] as string | null;
       if (amen) for (const key of amen.split(',')) s.amenities[i * K + amenityAt.get(key)!] = 1;
       s.endMonth[i] = v[c.end_month] as number;
-      for (let q = 0; q < M4; q++) s.months[i * M4 + q] = v[c.m0 + q] as number;
-      for (let q = 0; q < 24; q++) s.prior![i * 24 + q] = v[c.p0 + q] as number;
+      for (let q = 0; q < M4; q++) s.months[i * M4 + q] = mv[q]!;
+      for (let q = 0; q < 24; q++) s.prior![i * 24 + q] = mv[M4 + q]!;
     }
     return s;
   }

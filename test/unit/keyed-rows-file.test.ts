@@ -85,6 +85,26 @@ describe('keyed-rows file', () => {
     f.close();
   });
 
+  it('gives a key\'s first row undecoded (firstRaw), whose leading values valuesFrom decodes and rowFrom the whole row', () => {
+    const f = KeyedRowsFile.open(path, new BlockCache(4 * PAGE));
+    for (const [uprn, want] of byUprn) {
+      const lead: Value[] = ['untouched', 'untouched', 'untouched'];
+      let row: unknown;
+      expect(f.firstRaw(uprn, (page, at) => {
+        f.valuesFrom(page, at, lead, 1);
+        row = f.rowFrom(page, at, uprn);
+      })).toBe(true);
+      // The first column only: the others are left as they were.
+      expect(lead).toEqual([want[0]!.price, 'untouched', 'untouched']);
+      expect(row).toEqual(want[0]);
+    }
+    const keys = [...byUprn.keys()];
+    let visited = 0;
+    for (const k of [keys[0]! - 1, keys[keys.length - 1]! + 1, keys[7]! + 0.5]) expect(f.firstRaw(k, () => visited++)).toBe(false);
+    expect(visited).toBe(0);
+    f.close();
+  });
+
   it('scans every row in key order', () => {
     const f = KeyedRowsFile.open(path, new BlockCache(4 * PAGE));
     expect([...f.scan()]).toEqual(rows);
@@ -213,6 +233,35 @@ describe('keyed-rows file', () => {
     });
     expect(codes.map((c) => (Number.isNaN(c) ? null : dict[c]))).toEqual(want.map((w) => w.kind));
     f.rangeRaw(100, 100, (b, at) => expect(() => f.numbersAt(b, at, [0], two)).toThrow(/column note is a text, not a number or a dict code/));
+    f.close();
+  });
+
+  it('reads a run of smalls (a listing\'s months) by numbersAt, with and without nulls among them, whole or in part', () => {
+    const p = join(dir, 'runs.rows');
+    const cols = [
+      { name: 'name', kind: 'text' as const }, ...Array.from({ length: 20 }, (_, q) => ({ name: `m${q}`, kind: 'small' as const })), { name: 'end', kind: 'num' as const },
+    ];
+    const w = new KeyedRowsWriter(p, { key: { name: 'rn', kind: 'num' }, columns: cols, unique: true });
+    const r = rng(21);
+    const want: Value[][] = [];
+    for (let i = 0; i < 500; i++) {
+      // A fifth of the rows with a null month somewhere in the run.
+      const nullAt = r() < 0.2 ? Math.floor(r() * 20) : -1;
+      const values: Value[] = [`n${'x'.repeat(i % 13)}`, ...Array.from({ length: 20 }, (_, q) => (q === nullAt ? null : Math.fround(r() * 1000))), i * 2.5];
+      want.push(values);
+      w.add(i, values);
+    }
+    w.finish();
+    const f = KeyedRowsFile.open(p, new BlockCache(PAGE * 4));
+    const run = Array.from({ length: 20 }, (_, q) => q + 1);
+    const asNumbers = (vs: Value[]) => vs.map((v) => (v === null ? NaN : (v as number)));
+    for (const [wanted, label] of [[run, 'the whole run'], [run.slice(5), 'its tail'], [run.slice(3, 9), 'its middle'], [[...run.slice(15), 21], 'its tail and the num after it']] as const) {
+      const out = new Float64Array(wanted.length);
+      for (let i = 0; i < 500; i++) {
+        expect(f.firstRaw(i, (page, at) => f.numbersAt(page, at, wanted, out))).toBe(true);
+        expect([...out], `${label}, row ${i}`).toEqual(asNumbers(wanted.map((c) => want[i]![c]!)));
+      }
+    }
     f.close();
   });
 
