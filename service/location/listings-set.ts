@@ -82,11 +82,6 @@ export async function loadListingsSet(store: BuildStore): Promise<ListingsSet | 
   };
 }
 
-/**
- * The listings over the build's two listings files (by cell, by outcode), or null when its
- * manifest lists neither. Listed but missing, cut short, not theirs, or one listed without the
- * other: a `LookupFileError`.
- */
 /** Reads a listing's `Wanted` fields from its undecoded row in `file` (a `CellPoints` visit's page and place), as `toListing` would give them. */
 function wantedReader(file: KeyedRowsFile<ListingRow>): (page: Buffer, at: number) => Wanted {
   // In the files' column order (lib/files/location-sets-files.ts), as numbersAt reads them.
@@ -103,6 +98,11 @@ function wantedReader(file: KeyedRowsFile<ListingRow>): (page: Buffer, at: numbe
   };
 }
 
+/**
+ * The listings over the build's two listings files (by cell, by outcode), or null when its
+ * manifest lists neither. Listed but missing, cut short, not theirs, or one listed without the
+ * other: a `LookupFileError`.
+ */
 export function openListingsFiles(build: BuildInfo, pages: BlockCache): ListingsSet | null {
   const f = LOCATION_SET_FILES;
   const opened: KeyedRowsFile<unknown>[] = [];
