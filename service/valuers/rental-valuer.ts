@@ -3,7 +3,7 @@ import type { RentalValuationSchema } from '../../schemas/api/valuation.ts';
 import { valueRental } from '../domain/valuation-models/rental.ts';
 import type { PropertyRecords } from '../records/property-records.ts';
 import type { BuildStore } from '../store/store.ts';
-import { rentComparablesNear, type RentLetsIndex } from './evidence.ts';
+import { rentalLetsNear, type RentLetsIndex } from './evidence.ts';
 
 type RentalValuation = z.input<typeof RentalValuationSchema>;
 export type RentalValuationResult = { kind: 'valued'; valuation: RentalValuation } | { kind: 'not_found'; reason: string };
@@ -29,7 +29,7 @@ export class RentalValuer {
       return { kind: 'not_found', reason: `UPRN ${uprn} has no position to search around.` };
     }
     const idx = this.lets;
-    const lets = rentComparablesNear(idx, p.lat, p.lng, uprn);
+    const lets = rentalLetsNear(idx, p.lat, p.lng, uprn, bedrooms);
     const r = valueRental({ bedrooms, flat: p.property_type === 'Flat', floor_area_sqft: p.floor_area_sqft }, lets, idx.growthPerMonth);
     if (r.kind === 'not_found') return { kind: 'not_found', reason: `No rental valuation for UPRN ${uprn}: ${r.reason}` };
     return { kind: 'valued', valuation: { uprn, postcode: p.postcode, bedrooms, ...r.estimate, as_of: idx.asOf, currency: 'GBP' as const } };

@@ -9,7 +9,8 @@ import { BuildResources } from '../../service/build/resources.ts';
 import { fileDataSource, type BuildInfo } from '../../service/build/source.ts';
 import { summariseLets, type RentArea } from '../../service/domain/rents.ts';
 import { LookupFileError } from '../../service/lookups/lookup-files.ts';
-import { letsIn, rentComparablesNear, type LetRow } from '../../service/valuers/evidence.ts';
+import { letsIn, rentalLetsNear, rentComparablesNear, type LetRow } from '../../service/valuers/evidence.ts';
+import { valueRental } from '../../service/domain/valuation-models/rental.ts';
 import { openRentLetsFiles } from '../../service/valuers/evidence-files.ts';
 import { FixedCellRows } from '../../service/valuers/fixed-cell-rows.ts';
 import { KeyedRowsFile } from '../../lib/files/keyed-rows-file.ts';
@@ -158,6 +159,22 @@ describe('the evidence files of a real ETL build', () => {
         const want = h.value(uprn, beds);
         expect(f.value(uprn, beds), `${uprn} ${beds}`).toEqual(want);
         if (want.kind === 'valued') valued++;
+      }
+    }
+    expect(valued).toBeGreaterThan(homes.length);
+  });
+
+  it('rental lets one radius at a time: valueRental answers as over every let within 1,300 m, on the files and the heap', async () => {
+    const [f, h] = [await files.rentLets.get(), await heap.rentLets.get()];
+    let valued = 0;
+    for (const { uprn, lat, lng } of homes.filter((_, i) => i % 3 === 0)) {
+      const all = rentComparablesNear(h, lat, lng, uprn);
+      for (const bedrooms of [0, 1, 2, 3, 5]) {
+        const subject = { bedrooms, flat: uprn % 2 === 0, floor_area_sqft: uprn % 5 === 0 ? null : 850 };
+        const want = valueRental(subject, all, h.growthPerMonth);
+        expect(valueRental(subject, rentalLetsNear(f, lat, lng, uprn, bedrooms), f.growthPerMonth), `${uprn} ${bedrooms}`).toEqual(want);
+        expect(valueRental(subject, rentalLetsNear(h, lat, lng, uprn, bedrooms), h.growthPerMonth)).toEqual(want);
+        if (want.kind === 'ok') valued++;
       }
     }
     expect(valued).toBeGreaterThan(homes.length);

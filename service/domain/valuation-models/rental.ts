@@ -1,7 +1,8 @@
 /**
  * Rental valuation by expanding radius (docs/valuation-rental-hmo.md, "Rental valuation"): the monthly
  * rent of one home from the whole-property lets around it. Pure: the caller finds the lets
- * within the largest radius and passes them in with their distances.
+ * (every let within the largest radius, or as service/valuers/evidence.ts's rentalLetsNear reads
+ * them, a radius at a time) and passes them in with their distances.
  */
 import { bedroomGroup } from '../rents.ts';
 
