@@ -113,6 +113,24 @@ export async function* streamChunks(db: DuckDBInstance, sql: string, params?: Re
 }
 
 /**
+ * Streams a sorting query's rows in its order by way of a table: the query is written into
+ * `table` (one CREATE TABLE ... AS, whose sort and joins spill under the memory limit), then
+ * the table is scanned (a plain scan keeps insertion order) and dropped, also when the reader
+ * stops early or fails. DuckDB (1.5) does not always spill a streamed sort: at 30M addresses
+ * evidence-files ran out of its 1 GB streaming rent_lets_area_rows (12.9M rows of a 30M-sized
+ * copy of its tables fail the same way; into a table they pass, docs/etl.md "Memory").
+ */
+export async function* streamSorted(db: DuckDBInstance, conn: DuckDBConnection, table: string, sql: string, params?: Record<string, DuckDBValue>): AsyncGenerator<NamedChunk> {
+  const name = plainIdentifier(table);
+  try {
+    await conn.run(`CREATE OR REPLACE TABLE ${name} AS ${sql.trim().replace(/;$/, '')}`, params);
+    yield* streamChunks(db, `SELECT * FROM ${name}`);
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS ${name}`);
+  }
+}
+
+/**
  * Streams a query's rows as JSON-safe objects (BIGINTs as strings: DuckDB's own JSON
  * converter, as `getRowObjectsJson` gives them), chunk by chunk (`streamChunks`). Each
  * chunk is converted column by column and the objects built from the columns: 1.5M rows of

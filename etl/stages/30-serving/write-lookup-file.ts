@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { BuildContext } from '../../pipeline/context.ts';
 import { windowEnd } from '../../pipeline/source-as-of.ts';
-import { streamChunks } from '../../pipeline/sql.ts';
+import { streamSorted } from '../../pipeline/sql.ts';
 import { KeyedRowsWriter, type Value, type ValueKind } from '../../../lib/files/keyed-rows-file.ts';
 import { isAsciiKey, lookupSql, type LookupFileSpec } from '../../../lib/files/lookup-tables-format.ts';
 import { cellKeyOf } from '../../../lib/geo/grid-cells.ts';
@@ -10,8 +10,8 @@ import { cellKeyOf } from '../../../lib/geo/grid-cells.ts';
 /**
  * Writes one of the lookup tables as its keyed-rows file (lib/files/lookup-tables-format.ts):
  * runs the statements that make the tables its query reads, streams the query (sorted by key
- * in SQL) a chunk at a time into the writer, which holds one page, then runs the statements
- * that drop them. A row without a key is left out, as the service's in-heap table leaves it.
+ * in SQL, by way of a table: `streamSorted`) a chunk at a time into the writer, which holds one
+ * page, then runs the statements that drop them. A row without a key is left out, as the service's in-heap table leaves it.
  * `extra` is kept in the file's meta beside the rows (a build-wide figure the reader needs).
  */
 export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec, extra: Record<string, unknown> = {}): Promise<{ rows: number; bytes: number }> {
@@ -30,7 +30,7 @@ export async function writeLookupFile(ctx: BuildContext, spec: LookupFileSpec, e
     const want = [spec.key.name, ...spec.columns.map((c) => c.name)];
     const kinds = spec.columns.map((c) => c.kind);
     const values: Value[] = new Array<Value>(kinds.length);
-    for await (const { chunk, names } of streamChunks(ctx.db, lookupSql(spec.query))) {
+    for await (const { chunk, names } of streamSorted(ctx.db, ctx.conn, `sorted_${spec.artifact}`, lookupSql(spec.query))) {
       if (names.join() !== want.join()) throw new Error(`${spec.query}: columns ${names.join(', ')}, not ${want.join(', ')} (lib/files/lookup-tables-format.ts)`);
       const cols = chunk.getColumns();
       for (let i = 0; i < chunk.rowCount; i++) {
