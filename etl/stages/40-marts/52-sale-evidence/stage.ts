@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { BuildContext, Stage } from '../../../pipeline/context.ts';
-import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
+import { queryRows, sqlFolder, streamSorted } from '../../../pipeline/sql.ts';
 import { KeyedRowsWriter } from '../../../../lib/files/keyed-rows-file.ts';
 import {
   SALE_EVIDENCE_CELL_M, SALE_EVIDENCE_COLUMNS, SALE_EVIDENCE_FILE, SALE_EVIDENCE_POSTCODES_FILE, SALE_EVIDENCE_POSTCODE_COLUMNS, type SaleEvidenceExtra,
@@ -11,7 +11,7 @@ import {
   AGE_BANDS, SALE_MODEL, ageCode, groupEffects, indexLookupOf, locationLevel, sizeTypeLevel, typeEffects, type IndexLookup,
 } from '../../../../lib/valuation/sale-model.ts';
 import { valuationSql } from '../../../../lib/valuation/valuation-sql.ts';
-import { streamColumns } from '../../30-serving/stream-columns.ts';
+import { streamColumns, type ColumnChunk } from '../../30-serving/stream-columns.ts';
 
 /** This stage's statements, beside this module. */
 const sql = sqlFolder(import.meta.dirname);
@@ -62,10 +62,13 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
   const beta = SALE_MODEL.sizeBeta;
   await sql.run(ctx.conn, 'sale_evidence_table');
   try {
-    // The effects, from every sale with a floor area, by the model's own functions.
-    const sized = { areaSqft: [] as number[], type: [] as number[], group: [] as number[], logValue: [] as number[], age: [] as number[] };
+    // The effects, from every sale with a floor area, by the model's own functions. Held in typed
+    // arrays of the sized sales' count (22 bytes a sale; 30M homes have tens of millions).
+    const most = Number((await queryRows(ctx.conn, sql.text('sale_evidence_sized_count')))[0]!.n);
+    const held = { areaSqft: new Float64Array(most), type: new Uint8Array(most), group: new Int32Array(most), logValue: new Float64Array(most), age: new Uint8Array(most) };
     const groups = new Map<string, number>();
     let sales = 0;
+    let n = 0;
     for await (const s of evidenceSales(ctx, 'sale_evidence_all', lookup, 0, undefined, (key) => {
       let g = groups.get(key);
       if (g === undefined) groups.set(key, (g = groups.size));
@@ -74,10 +77,15 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
       if (s.sale.logValue === null) continue;
       sales++;
       if (!(s.sale.area > 0)) continue;
-      sized.areaSqft.push(s.sale.area); sized.type.push(s.sale.type); sized.group.push(s.group); sized.logValue.push(s.sale.logValue); sized.age.push(s.sale.age);
+      if (n === most) throw new Error(`sale-evidence: more sales with a floor area than sale_evidence_sized_count's ${most}`);
+      held.areaSqft[n] = s.sale.area; held.type[n] = s.sale.type; held.group[n] = s.group; held.logValue[n] = s.sale.logValue; held.age[n] = s.sale.age;
+      n++;
     }
+    const sized = { areaSqft: held.areaSqft.subarray(0, n), type: held.type.subarray(0, n), group: held.group.subarray(0, n), logValue: held.logValue.subarray(0, n), age: held.age.subarray(0, n) };
     const typeLog = typeEffects(sized, beta);
-    const level = sized.logValue.map((v, i) => sizeTypeLevel(v, sized.areaSqft[i]!, sized.type[i]!, typeLog, beta));
+    // Each sale's level replaces its log value in place (the log value is not read again).
+    const level = sized.logValue;
+    for (let i = 0; i < n; i++) level[i] = sizeTypeLevel(level[i]!, sized.areaSqft[i]!, sized.type[i]!, typeLog, beta);
     const ageLog = groupEffects(sized.group, sized.age, AGE_BANDS.length, level);
     const z = (s: EvidenceSale) => locationLevel(sizeTypeLevel(s.logValue!, s.area, s.type, typeLog, beta), s.age, ageLog);
 
@@ -87,7 +95,7 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     });
     let cells: ReturnType<KeyedRowsWriter['finish']>;
     try {
-      for await (const { sale: s, cell } of evidenceSales(ctx, 'sale_evidence_by_cell', lookup, 1, { cell_m: cellM, ...CELL_KEY_PARAMS })) {
+      for await (const { sale: s, cell } of evidenceSales(ctx, 'sale_evidence_by_cell', lookup, 1, { cell_m: cellM, ...CELL_KEY_PARAMS }, undefined, true)) {
         if (s.logValue === null) continue;
         // DuckDB sorted by its own reckoning of the cell; the reader reckons in JavaScript.
         if (cellKeyOfMetres(s.x, s.y, cellM) !== cell) throw new Error(`sale-evidence: DuckDB put UPRN ${s.uprn} in cell ${cell}, JavaScript in ${cellKeyOfMetres(s.x, s.y, cellM)}`);
@@ -102,7 +110,7 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     });
     let postcodes: ReturnType<KeyedRowsWriter['finish']>;
     try {
-      for await (const { sale: s } of evidenceSales(ctx, 'sale_evidence_by_postcode', lookup, 0, undefined)) {
+      for await (const { sale: s } of evidenceSales(ctx, 'sale_evidence_by_postcode', lookup, 0, undefined, undefined, true)) {
         if (s.logValue !== null) byPostcode.add(s.postcodeId, [s.uprn, s.month, z(s)]);
       }
       postcodes = byPostcode.finish();
@@ -120,12 +128,14 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
 /**
  * The sales of query `name` (`params` bound; `skip` leading columns before `uprn`: the cell), each with its
  * home's inputs as the in-heap model reads them and its log value today, and the id `groupOf`
- * gives its area path (the type and age effects' group).
+ * gives its area path (the type and age effects' group). A `sorted` query is read by way of a
+ * table (`streamSorted`: its sort spills there, streamed it may not).
  */
 async function* evidenceSales(
-  ctx: BuildContext, name: string, lookup: IndexLookup, skip: number, params: Record<string, number> | undefined, groupOf: (pathKey: string) => number = () => 0,
+  ctx: BuildContext, name: string, lookup: IndexLookup, skip: number, params: Record<string, number> | undefined, groupOf: (pathKey: string) => number = () => 0, sorted = false,
 ): AsyncGenerator<{ sale: EvidenceSale; cell: number; group: number }> {
-  for await (const { rows, columns } of streamColumns(ctx.db, sql.text(name), params)) {
+  const chunks = sorted ? sortedColumns(ctx, name, params) : streamColumns(ctx.db, sql.text(name), params);
+  for await (const { rows, columns } of chunks) {
     const c = (i: number) => columns[skip + i]!;
     for (let r = 0; r < rows; r++) {
       const [lat, lng] = [c(4)[r], c(5)[r]];
@@ -144,4 +154,9 @@ async function* evidenceSales(
       };
     }
   }
+}
+
+/** Query `name`'s chunks as columns, sorted into a table first (`streamSorted`). */
+async function* sortedColumns(ctx: BuildContext, name: string, params: Record<string, number> | undefined): AsyncGenerator<ColumnChunk> {
+  for await (const { chunk } of streamSorted(ctx.db, ctx.conn, `sorted_${name}`, sql.text(name), params)) yield { rows: chunk.rowCount, columns: chunk.getColumns() };
 }
