@@ -34,7 +34,7 @@ const buildDir = DATA ? join(resolve(DATA), 'current') : (await ensureBenchBuild
 const TAG = DATA ? basename(resolve(DATA)) : String(ADDRESSES);
 const work = mkdtempSync(join(tmpdir(), 'lookup-files-write-'));
 const loadBefore = loadAverage();
-const db = await openBuildDatabase(join(work, '.spill'));
+const db = await openBuildDatabase(work); // its file and spill in the scratch folder
 const conn = await db.connect();
 try {
   for (const t of ['sales', 'properties', 'epc_linked']) await conn.run(`CREATE TABLE ${t} AS SELECT * FROM read_parquet('${join(buildDir, `${t}.parquet`)}')`);
