@@ -135,7 +135,11 @@ export class IndexLookup {
   /** Log growth from `month` to `now` (months outside the series clamp to its ends). */
   logGrowth(path: AreaPath, month: number): number | null {
     const s = this.seriesFor(path);
-    if (!s) return null;
+    return s ? this.growthAlong(s, month) : null;
+  }
+
+  /** Log growth from `month` to `now` along a series `seriesFor` gave (for a caller that keeps it per path). */
+  growthAlong(s: Float64Array, month: number): number {
     const at = (m: number) => s[Math.min(s.length - 1, Math.max(0, m - this.index.start))]!;
     return at(this.now) - at(month);
   }

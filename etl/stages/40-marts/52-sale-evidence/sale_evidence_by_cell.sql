@@ -3,7 +3,7 @@
 -- cellKeyOfMetres, which the writer checks), then UPRN, month and price (date and transaction id: the same bytes every build).
 SELECT (floor(lat * 110540::DOUBLE / $cell_m::DOUBLE) + $cell_offset::DOUBLE) * $cell_span::DOUBLE
          + (floor(lng * 111320::DOUBLE * $cos54::DOUBLE / $cell_m::DOUBLE) + $cell_offset::DOUBLE) AS cell,
-       uprn, price, month, latest, lat, lng, type_code, floor_area_sqft, construction_age, postcode_id, sector, outcode, la_code, country
+       uprn, price, month, latest, lat, lng, type_code, floor_area_sqft, age_id, postcode_id, path_id
 FROM sale_evidence_t
 WHERE lat IS NOT NULL AND lng IS NOT NULL
 ORDER BY cell, uprn, month, price, date, transaction_id

@@ -4,13 +4,18 @@
 -- valuation_sales' order: date, then price; sales alike in both are alike to the model, and the
 -- transaction id orders them so that every build of the same sales writes the same bytes).
 -- A table, not a view: three passes read it, and a view would sort every property and sale
--- for its windows in each.
+-- for its windows in each. The home's area path and age band as ids (sale_evidence_paths.sql,
+-- sale_evidence_ages.sql: made first).
 CREATE OR REPLACE TABLE sale_evidence_t AS
 WITH keyed AS (
   SELECT
-    *,
-    dense_rank() OVER (ORDER BY postcode) - 1 AS postcode_id
-  FROM properties
+    h.uprn, h.lat, h.lng, h.property_type, h.floor_area_sqft, p.path_id, a.age_id,
+    dense_rank() OVER (ORDER BY h.postcode) - 1 AS postcode_id
+  FROM properties h
+  JOIN sale_evidence_paths p
+    ON p.sector IS NOT DISTINCT FROM h.sector AND p.outcode IS NOT DISTINCT FROM h.outcode
+   AND p.la_code IS NOT DISTINCT FROM h.la_code AND p.country IS NOT DISTINCT FROM h.country
+  JOIN sale_evidence_ages a ON a.construction_age IS NOT DISTINCT FROM h.construction_age::VARCHAR
 ), sold AS (
   SELECT
     uprn, price::DOUBLE AS price, (year(date) * 12 + month(date) - 1)::DOUBLE AS month, date, transaction_id,
@@ -22,6 +27,7 @@ SELECT
   s.uprn::DOUBLE AS uprn, s.price, s.month, s.latest, s.date, s.transaction_id,
   k.lat::DOUBLE AS lat, k.lng::DOUBLE AS lng,
   CASE k.property_type WHEN 'Detached' THEN 0 WHEN 'Semi-Detached' THEN 1 WHEN 'Terraced' THEN 2 WHEN 'Flat' THEN 3 ELSE 255 END::DOUBLE AS type_code,
-  k.floor_area_sqft::DOUBLE AS floor_area_sqft, k.construction_age::VARCHAR AS construction_age,
-  k.postcode_id::DOUBLE AS postcode_id, k.sector, k.outcode, k.la_code, k.country
+  k.floor_area_sqft::DOUBLE AS floor_area_sqft, k.age_id::DOUBLE AS age_id,
+  k.postcode_id::DOUBLE AS postcode_id, k.path_id::DOUBLE AS path_id
 FROM sold s JOIN keyed k USING (uprn)
+

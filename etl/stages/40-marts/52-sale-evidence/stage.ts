@@ -60,25 +60,21 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     log_index: ix.map((r) => Number(r.log_index)), enough_sales: ix.map((r) => r.enough_sales === true),
   });
   const beta = SALE_MODEL.sizeBeta;
-  await sql.run(ctx.conn, 'sale_evidence_table');
   try {
+    for (const table of ['sale_evidence_paths', 'sale_evidence_ages', 'sale_evidence_table']) await sql.run(ctx.conn, table);
+    const homes = await homeKeys(ctx, lookup);
     // The effects, from every sale with a floor area, by the model's own functions. Held in typed
     // arrays of the sized sales' count (22 bytes a sale; 30M homes have tens of millions).
     const most = Number((await queryRows(ctx.conn, sql.text('sale_evidence_sized_count')))[0]!.n);
     const held = { areaSqft: new Float64Array(most), type: new Uint8Array(most), group: new Int32Array(most), logValue: new Float64Array(most), age: new Uint8Array(most) };
-    const groups = new Map<string, number>();
     let sales = 0;
     let n = 0;
-    for await (const s of evidenceSales(ctx, 'sale_evidence_all', lookup, 0, undefined, (key) => {
-      let g = groups.get(key);
-      if (g === undefined) groups.set(key, (g = groups.size));
-      return g;
-    })) {
+    for await (const s of evidenceSales(ctx, 'sale_evidence_all', lookup, homes, 0, undefined)) {
       if (s.sale.logValue === null) continue;
       sales++;
       if (!(s.sale.area > 0)) continue;
       if (n === most) throw new Error(`sale-evidence: more sales with a floor area than sale_evidence_sized_count's ${most}`);
-      held.areaSqft[n] = s.sale.area; held.type[n] = s.sale.type; held.group[n] = s.group; held.logValue[n] = s.sale.logValue; held.age[n] = s.sale.age;
+      held.areaSqft[n] = s.sale.area; held.type[n] = s.sale.type; held.group[n] = s.path; held.logValue[n] = s.sale.logValue; held.age[n] = s.sale.age;
       n++;
     }
     const sized = { areaSqft: held.areaSqft.subarray(0, n), type: held.type.subarray(0, n), group: held.group.subarray(0, n), logValue: held.logValue.subarray(0, n), age: held.age.subarray(0, n) };
@@ -95,7 +91,7 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     });
     let cells: ReturnType<KeyedRowsWriter['finish']>;
     try {
-      for await (const { sale: s, cell } of evidenceSales(ctx, 'sale_evidence_by_cell', lookup, 1, { cell_m: cellM, ...CELL_KEY_PARAMS }, undefined, true)) {
+      for await (const { sale: s, cell } of evidenceSales(ctx, 'sale_evidence_by_cell', lookup, homes, 1, { cell_m: cellM, ...CELL_KEY_PARAMS }, true)) {
         if (s.logValue === null) continue;
         // DuckDB sorted by its own reckoning of the cell; the reader reckons in JavaScript.
         if (cellKeyOfMetres(s.x, s.y, cellM) !== cell) throw new Error(`sale-evidence: DuckDB put UPRN ${s.uprn} in cell ${cell}, JavaScript in ${cellKeyOfMetres(s.x, s.y, cellM)}`);
@@ -110,7 +106,7 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     });
     let postcodes: ReturnType<KeyedRowsWriter['finish']>;
     try {
-      for await (const { sale: s } of evidenceSales(ctx, 'sale_evidence_by_postcode', lookup, 0, undefined, undefined, true)) {
+      for await (const { sale: s } of evidenceSales(ctx, 'sale_evidence_by_postcode', lookup, homes, 0, undefined, true)) {
         if (s.logValue !== null) byPostcode.add(s.postcodeId, [s.uprn, s.month, z(s)]);
       }
       postcodes = byPostcode.finish();
@@ -125,31 +121,47 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
   }
 }
 
+/** The homes' area paths and age bands by id (sale_evidence_paths.sql, sale_evidence_ages.sql): each path's index series and each band's age code, found once. */
+interface HomeKeys {
+  series: (Float64Array | null)[];
+  ageCodes: number[];
+}
+
+async function homeKeys(ctx: BuildContext, lookup: IndexLookup): Promise<HomeKeys> {
+  const series: (Float64Array | null)[] = [];
+  for (const r of await queryRows(ctx.conn, sql.text('sale_evidence_path_rows'))) {
+    series[Number(r.path_id)] = lookup.seriesFor({ sector: textOrNull(r.sector), outcode: textOrNull(r.outcode), district: textOrNull(r.la_code), country: textOrNull(r.country) });
+  }
+  const ageCodes: number[] = [];
+  for (const r of await queryRows(ctx.conn, sql.text('sale_evidence_age_rows'))) ageCodes[Number(r.age_id)] = ageCode(textOrNull(r.construction_age));
+  return { series, ageCodes };
+}
+
 /**
  * The sales of query `name` (`params` bound; `skip` leading columns before `uprn`: the cell), each with its
- * home's inputs as the in-heap model reads them and its log value today, and the id `groupOf`
- * gives its area path (the type and age effects' group). A `sorted` query is read by way of a
- * table (`streamSorted`: its sort spills there, streamed it may not).
+ * home's inputs as the in-heap model reads them, its log value today, and its home's path id
+ * (the type and age effects' group). A `sorted` query is read by way of a table (`streamSorted`:
+ * its sort spills there, streamed it may not).
  */
 async function* evidenceSales(
-  ctx: BuildContext, name: string, lookup: IndexLookup, skip: number, params: Record<string, number> | undefined, groupOf: (pathKey: string) => number = () => 0, sorted = false,
-): AsyncGenerator<{ sale: EvidenceSale; cell: number; group: number }> {
+  ctx: BuildContext, name: string, lookup: IndexLookup, homes: HomeKeys, skip: number, params: Record<string, number> | undefined, sorted = false,
+): AsyncGenerator<{ sale: EvidenceSale; cell: number; path: number }> {
   const chunks = sorted ? sortedColumns(ctx, name, params) : streamColumns(ctx.db, sql.text(name), params);
   for await (const { rows, columns } of chunks) {
     const c = (i: number) => columns[skip + i]!;
     for (let r = 0; r < rows; r++) {
       const [lat, lng] = [c(4)[r], c(5)[r]];
       const [x, y] = lat === null || lat === undefined || lng === null || lng === undefined ? [NaN, NaN] : localMetres(Number(lat), Number(lng));
-      const path = { sector: textOrNull(c(10)[r]), outcode: textOrNull(c(11)[r]), district: textOrNull(c(12)[r]), country: textOrNull(c(13)[r]) };
+      const path = Number(c(10)[r]);
       const month = Number(c(2)[r]);
-      const g = lookup.logGrowth(path, month);
+      const series = homes.series[path];
       const area = c(7)[r];
       yield {
         cell: skip ? Number(columns[0]![r]) : NaN,
-        group: groupOf(`${path.sector}|${path.outcode}|${path.district}|${path.country}`),
+        path,
         sale: {
           uprn: Number(c(0)[r]), month, latest: c(3)[r] === true ? 1 : 0, x, y, type: Number(c(6)[r]), area: area === null || area === undefined ? NaN : Number(area),
-          age: ageCode(textOrNull(c(8)[r])), postcodeId: Number(c(9)[r]), logValue: g === null ? null : Math.log(Number(c(1)[r])) + g,
+          age: homes.ageCodes[Number(c(8)[r])]!, postcodeId: Number(c(9)[r]), logValue: series ? Math.log(Number(c(1)[r])) + lookup.growthAlong(series, month) : null,
         },
       };
     }
