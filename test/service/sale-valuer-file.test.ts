@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockCache, BlockFileError } from '../../lib/files/block-file.ts';
-import { KeyedRowsWriter, PAGE } from '../../lib/files/keyed-rows-file.ts';
+import { KeyedRowsFile, KeyedRowsWriter, PAGE } from '../../lib/files/keyed-rows-file.ts';
 import { SALE_EVIDENCE_COLUMNS, SALE_EVIDENCE_FILE, SALE_EVIDENCE_POSTCODES_FILE, type SaleEvidenceExtra } from '../../lib/files/sale-evidence-file.ts';
-import { VALUATION_HOMES_FILE } from '../../lib/files/valuation-homes-file.ts';
+import { VALUATION_HOMES_FILE, type ValuationHomesExtra } from '../../lib/files/valuation-homes-file.ts';
 import { SaleEvidence } from '../../service/domain/valuation-models/sale.ts';
 import { FileEvidence } from '../../service/valuers/sale-evidence-file.ts';
 import { BuildStore } from '../../service/store/store.ts';
@@ -66,6 +66,33 @@ describe('the sale valuer over valuation-homes.rows and sale-evidence.rows of a 
     expect(file.evidence.size).toBe(heap.evidence.size);
     expect(file.asOfMonth).toBe(heap.asOfMonth);
     file.close();
+  });
+});
+
+describe('valuation-homes.rows names the store\'s ids', () => {
+  it('every home\'s path, postcode and age band id, and each id\'s path and band, as the service\'s dense ranks (valuation_homes.sql) give them', async () => {
+    const file = KeyedRowsFile.open(join(buildDir, VALUATION_HOMES_FILE), new BlockCache(64 * PAGE));
+    try {
+      const want = await store.columns('valuation_homes');
+      const ids = { path: new Set<number>(), age: new Set<number>() };
+      want.uprn!.forEach((u, i) => {
+        const [row] = file.get(u as number);
+        expect({ path_id: row?.path_id, postcode_id: row?.postcode_id, age_id: row?.age_id }, `UPRN ${u}`)
+          .toEqual({ path_id: want.path_id![i], postcode_id: want.postcode_id![i], age_id: want.age_id![i] });
+        ids.path.add(want.path_id![i] as number);
+        ids.age.add(want.age_id![i] as number);
+      });
+      // Many paths and bands, and a home without a band among them (the synthetic region leaves some out).
+      expect(ids.path.size).toBeGreaterThan(20);
+      expect(ids.age.size).toBeGreaterThan(3);
+      const extra = file.meta.extra as unknown as ValuationHomesExtra;
+      const keys = await store.rows('valuation_home_keys');
+      expect(extra.paths).toEqual(keys.filter((k) => k.kind === 'path').sort((a, b) => a.id - b.id).map((k) => [k.a, k.b, k.c, k.d]));
+      expect(extra.ages).toEqual(keys.filter((k) => k.kind === 'age').sort((a, b) => a.id - b.id).map((k) => k.a));
+      expect(extra.ages).toContain(null);
+    } finally {
+      file.close();
+    }
   });
 });
 

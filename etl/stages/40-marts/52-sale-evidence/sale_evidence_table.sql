@@ -4,18 +4,18 @@
 -- valuation_sales' order: date, then price; sales alike in both are alike to the model, and the
 -- transaction id orders them so that every build of the same sales writes the same bytes).
 -- A table, not a view: three passes read it, and a view would sort every property and sale
--- for its windows in each. The home's area path and age band as ids (sale_evidence_paths.sql,
--- sale_evidence_ages.sql: made first).
+-- for its windows in each. The home's area path and age band as ids (home_paths and home_ages,
+-- 30-serving/home-keys: made first).
 CREATE OR REPLACE TABLE sale_evidence_t AS
 WITH keyed AS (
   SELECT
     h.uprn, h.lat, h.lng, h.property_type, h.floor_area_sqft, p.path_id, a.age_id,
     dense_rank() OVER (ORDER BY h.postcode) - 1 AS postcode_id
   FROM properties h
-  JOIN sale_evidence_paths p
+  JOIN home_paths p
     ON p.sector IS NOT DISTINCT FROM h.sector AND p.outcode IS NOT DISTINCT FROM h.outcode
    AND p.la_code IS NOT DISTINCT FROM h.la_code AND p.country IS NOT DISTINCT FROM h.country
-  JOIN sale_evidence_ages a ON a.construction_age IS NOT DISTINCT FROM h.construction_age::VARCHAR
+  JOIN home_ages a ON a.construction_age IS NOT DISTINCT FROM h.construction_age
 ), sold AS (
   SELECT
     uprn, price::DOUBLE AS price, (year(date) * 12 + month(date) - 1)::DOUBLE AS month, date, transaction_id,

@@ -1,4 +1,2 @@
--- sale_evidence_table_drop: the tables are the stage's own, not tables of the build.
-DROP TABLE IF EXISTS sale_evidence_t;
-DROP TABLE IF EXISTS sale_evidence_paths;
-DROP TABLE IF EXISTS sale_evidence_ages;
+-- sale_evidence_table_drop: the table is the stage's own, not a table of the build.
+DROP TABLE IF EXISTS sale_evidence_t

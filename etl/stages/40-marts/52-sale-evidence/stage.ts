@@ -11,6 +11,7 @@ import {
   AGE_BANDS, SALE_MODEL, ageCode, groupEffects, indexLookupOf, locationLevel, sizeTypeLevel, typeEffects, type IndexLookup,
 } from '../../../../lib/valuation/sale-model.ts';
 import { valuationSql } from '../../../../lib/valuation/valuation-sql.ts';
+import { dropHomeKeys, homeKeys } from '../../30-serving/home-keys/home-keys.ts';
 import { streamColumns, type ColumnChunk } from '../../30-serving/stream-columns.ts';
 
 /** This stage's statements, beside this module. */
@@ -61,8 +62,9 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
   });
   const beta = SALE_MODEL.sizeBeta;
   try {
-    for (const table of ['sale_evidence_paths', 'sale_evidence_ages', 'sale_evidence_table']) await sql.run(ctx.conn, table);
-    const homes = await homeKeys(ctx, lookup);
+    const keys = await homeKeys(ctx.conn);
+    const homes: HomeKeys = { series: keys.paths.map((p) => lookup.seriesFor(p)), ageCodes: keys.ages.map(ageCode) };
+    await sql.run(ctx.conn, 'sale_evidence_table');
     // The effects, from every sale with a floor area, by the model's own functions. Held in typed
     // arrays of the sized sales' count (22 bytes a sale; 30M homes have tens of millions).
     const most = Number((await queryRows(ctx.conn, sql.text('sale_evidence_sized_count')))[0]!.n);
@@ -118,23 +120,14 @@ export async function writeSaleEvidence(ctx: BuildContext, cellM = SALE_EVIDENCE
     ctx.log.info({ stage: 'sale-evidence', sales, cells, postcodes, type_log: extra.type_log, ms: Math.round(performance.now() - t0) }, 'sale evidence written');
   } finally {
     await sql.run(ctx.conn, 'sale_evidence_table_drop');
+    await dropHomeKeys(ctx.conn);
   }
 }
 
-/** The homes' area paths and age bands by id (sale_evidence_paths.sql, sale_evidence_ages.sql): each path's index series and each band's age code, found once. */
+/** The homes' area paths' index series and age bands' codes, by the ids sale_evidence_t carries (home-keys.ts). */
 interface HomeKeys {
   series: (Float64Array | null)[];
   ageCodes: number[];
-}
-
-async function homeKeys(ctx: BuildContext, lookup: IndexLookup): Promise<HomeKeys> {
-  const series: (Float64Array | null)[] = [];
-  for (const r of await queryRows(ctx.conn, sql.text('sale_evidence_path_rows'))) {
-    series[Number(r.path_id)] = lookup.seriesFor({ sector: textOrNull(r.sector), outcode: textOrNull(r.outcode), district: textOrNull(r.la_code), country: textOrNull(r.country) });
-  }
-  const ageCodes: number[] = [];
-  for (const r of await queryRows(ctx.conn, sql.text('sale_evidence_age_rows'))) ageCodes[Number(r.age_id)] = ageCode(textOrNull(r.construction_age));
-  return { series, ageCodes };
 }
 
 /**
