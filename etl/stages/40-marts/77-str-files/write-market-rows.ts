@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
 import type { BuildContext } from '../../../pipeline/context.ts';
-import { queryRows, streamChunks } from '../../../pipeline/sql.ts';
+import { queryRows, streamSorted } from '../../../pipeline/sql.ts';
 import { KeyedRowsWriter, type Value } from '../../../../lib/files/keyed-rows-file.ts';
 import { lookupSql } from '../../../../lib/files/lookup-tables-format.ts';
 import { STR_HISTORY_MONTHS, STR_MARKET_ROWS_FILE, type StrMarketRowsExtra } from '../../../../lib/files/str-market-file.ts';
@@ -11,8 +11,8 @@ const M = STR_HISTORY_MONTHS;
 /**
  * Writes the market set's rows file (lib/files/str-market-file.ts) from str_market_file_rows:
  * each listing's fields as the query gives them, merged by listing row with its months
- * (str_market_months) and prior year (str_market_prior), the queries the in-heap set loads, each query streamed in rn
- * order; its months laid out as the in-heap set lays
+ * (str_market_months) and prior year (str_market_prior), the queries the in-heap set loads, each query read in rn
+ * order by way of a table (`streamSorted`: a streamed sort does not always spill); its months laid out as the in-heap set lays
  * them (service/str/market-set.ts: right-aligned on its last month, the prior year's slot k
  * being month end − 35 + k, a missing value 0). Amenity columns are the build's own (`has_*`),
  * so they are kept as one text column and their keys in the meta.
@@ -26,7 +26,7 @@ export async function writeStrMarketRows(ctx: BuildContext): Promise<{ rows: num
   const [mAt, pAt, endAt, amenAt] = [at('m0'), at('p0'), at('end_month'), at('amenities')];
   const plain = cols.slice(0, amenAt);
   // The meta (amenity keys, unplaced count, countries) is fixed when the writer opens.
-  const chunks = streamChunks(ctx.db, lookupSql(spec.query));
+  const chunks = streamSorted(ctx.db, ctx.conn, `sorted_${spec.query}`, lookupSql(spec.query));
   const first = await chunks.next();
   const names = first.done ? [] : first.value.names;
   const amenityKeys = names.filter((n) => n.startsWith('has_')).map((n) => n.slice(4)).sort();
@@ -45,8 +45,8 @@ export async function writeStrMarketRows(ctx: BuildContext): Promise<{ rows: num
       const plainIdx = plain.map(idx);
       const amenIdx = amenityKeys.map((k) => idx(`has_${k}`));
       const rnI = idx('rn');
-      const months = new RowsByRn(ctx.db, 'str_market_months', ['rn', 'mi', 'live', 'available', 'booked', 'revenue']);
-      const prior = new RowsByRn(ctx.db, 'str_market_prior', ['rn', 'mi', 'live', 'revenue']);
+      const months = new RowsByRn(ctx, 'str_market_months', ['rn', 'mi', 'live', 'available', 'booked', 'revenue']);
+      const prior = new RowsByRn(ctx, 'str_market_prior', ['rn', 'mi', 'live', 'revenue']);
       const values: Value[] = new Array<Value>(cols.length);
       const write = async (chunk: { getColumns(): (readonly DuckDBValue[])[]; rowCount: number }) => {
         const c = chunk.getColumns();
@@ -108,14 +108,15 @@ export async function writeStrMarketRows(ctx: BuildContext): Promise<{ rows: num
  * no listing asked for (a month of a listing not in the set cannot be: the query joins them).
  */
 class RowsByRn {
-  private readonly chunks: ReturnType<typeof streamChunks>;
+  private readonly chunks: ReturnType<typeof streamSorted>;
   private cols: (readonly DuckDBValue[])[] = [];
   private n = 0;
   private i = 0;
   private ended = false;
 
-  constructor(db: DuckDBInstance, private readonly query: string, private readonly want: readonly string[]) {
-    this.chunks = streamChunks(db, lookupSql(query));
+  constructor(ctx: BuildContext, private readonly query: string, private readonly want: readonly string[]) {
+    // Its table is made on the build's connection at the first read (the listings' is made by then).
+    this.chunks = streamSorted(ctx.db, ctx.conn, `sorted_${query}`, lookupSql(query));
   }
 
   async of(rn: number): Promise<DuckDBValue[][]> {
