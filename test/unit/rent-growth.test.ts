@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as rng } from '../support/chaos.ts';
 import { PooledSlope, RentLetsSummary, letDay, rentLetsSummary, type GrowthLet } from '../../lib/valuation/rent-growth.ts';
-
-/** A seeded generator (mulberry32), so the data are the same every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The pooled within-group slope by the textbook two passes: group means first, then the centred sums. */
 function twoPassSlope(rows: { g: string; x: number; y: number }[]): number {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom as rng } from '../support/chaos.ts';
 import { groupEffects, typeEffects } from '../../lib/valuation/sale-model.ts';
-
-/** A seeded generator (mulberry32), so the data are the same every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The median as the textbook has it: sort a copy, the middle one or the mean of the middle two. */
 function med(v: number[]): number {

@@ -18,11 +18,12 @@ export interface HomePath {
  * The homes' area paths and construction age bands by id, for the stages that write the sale
  * valuer's files (valuation-homes, sale-evidence): `home_paths` and `home_ages` made from
  * `properties` (home_paths_table.sql: the ids the service's dense ranks give), read back by id,
- * and dropped again by `dropHomeKeys`.
+ * the view `homes_keyed` of every home with its ids, all dropped again by `dropHomeKeys`.
  */
 export async function homeKeys(conn: DuckDBConnection): Promise<{ paths: HomePath[]; ages: (string | null)[] }> {
   await sql.run(conn, 'home_paths_table');
   await sql.run(conn, 'home_ages_table');
+  await sql.run(conn, 'homes_keyed_view');
   const paths: HomePath[] = [];
   for (const r of await queryRows(conn, sql.text('home_path_rows'))) {
     paths[Number(r.path_id)] = { sector: textOrNull(r.sector), outcode: textOrNull(r.outcode), district: textOrNull(r.la_code), country: textOrNull(r.country) };

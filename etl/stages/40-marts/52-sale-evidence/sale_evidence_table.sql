@@ -4,19 +4,10 @@
 -- valuation_sales' order: date, then price; sales alike in both are alike to the model, and the
 -- transaction id orders them so that every build of the same sales writes the same bytes).
 -- A table, not a view: three passes read it, and a view would sort every property and sale
--- for its windows in each. The home's area path and age band as ids (home_paths and home_ages,
--- 30-serving/home-keys: made first).
+-- for its windows in each. The homes with their area path, age band and postcode ids from
+-- homes_keyed (30-serving/home-keys: made first).
 CREATE OR REPLACE TABLE sale_evidence_t AS
-WITH keyed AS (
-  SELECT
-    h.uprn, h.lat, h.lng, h.property_type, h.floor_area_sqft, p.path_id, a.age_id,
-    dense_rank() OVER (ORDER BY h.postcode) - 1 AS postcode_id
-  FROM properties h
-  JOIN home_paths p
-    ON p.sector IS NOT DISTINCT FROM h.sector AND p.outcode IS NOT DISTINCT FROM h.outcode
-   AND p.la_code IS NOT DISTINCT FROM h.la_code AND p.country IS NOT DISTINCT FROM h.country
-  JOIN home_ages a ON a.construction_age IS NOT DISTINCT FROM h.construction_age
-), sold AS (
+WITH sold AS (
   SELECT
     uprn, price::DOUBLE AS price, (year(date) * 12 + month(date) - 1)::DOUBLE AS month, date, transaction_id,
     row_number() OVER (PARTITION BY uprn ORDER BY date DESC, price DESC, transaction_id DESC) = 1 AS latest
@@ -29,5 +20,5 @@ SELECT
   CASE k.property_type WHEN 'Detached' THEN 0 WHEN 'Semi-Detached' THEN 1 WHEN 'Terraced' THEN 2 WHEN 'Flat' THEN 3 ELSE 255 END::DOUBLE AS type_code,
   k.floor_area_sqft::DOUBLE AS floor_area_sqft, k.age_id::DOUBLE AS age_id,
   k.postcode_id::DOUBLE AS postcode_id, k.path_id::DOUBLE AS path_id
-FROM sold s JOIN keyed k USING (uprn)
+FROM sold s JOIN homes_keyed k USING (uprn)
 
