@@ -1,18 +1,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryRows, sqlFolder } from '../../../pipeline/sql.ts';
+import type { AreaPath } from '../../../../lib/valuation/sale-model.ts';
 
 /** The statements beside this module. */
 const sql = sqlFolder(import.meta.dirname);
 
 const textOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
-/** A home's area path as the sale model reads it (lib/valuation/sale-model.ts's AreaPath). */
-export interface HomePath {
-  sector: string | null;
-  outcode: string | null;
-  district: string | null;
-  country: string | null;
-}
 
 /**
  * The homes' area paths and construction age bands by id, for the stages that write the sale
@@ -20,11 +13,11 @@ export interface HomePath {
  * `properties` (home_paths_table.sql: the ids the service's dense ranks give), read back by id,
  * the view `homes_keyed` of every home with its ids, all dropped again by `dropHomeKeys`.
  */
-export async function homeKeys(conn: DuckDBConnection): Promise<{ paths: HomePath[]; ages: (string | null)[] }> {
+export async function homeKeys(conn: DuckDBConnection): Promise<{ paths: AreaPath[]; ages: (string | null)[] }> {
   await sql.run(conn, 'home_paths_table');
   await sql.run(conn, 'home_ages_table');
   await sql.run(conn, 'homes_keyed_view');
-  const paths: HomePath[] = [];
+  const paths: AreaPath[] = [];
   for (const r of await queryRows(conn, sql.text('home_path_rows'))) {
     paths[Number(r.path_id)] = { sector: textOrNull(r.sector), outcode: textOrNull(r.outcode), district: textOrNull(r.la_code), country: textOrNull(r.country) };
   }

@@ -17,8 +17,6 @@ import { streamColumns, type ColumnChunk } from '../../30-serving/stream-columns
 /** This stage's statements, beside this module. */
 const sql = sqlFolder(import.meta.dirname);
 
-const textOrNull = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
 /** A sale of the evidence as the view gives it (columns in sale_evidence_*.sql's order, after `cell`). */
 interface EvidenceSale {
   uprn: number;
